@@ -1,0 +1,705 @@
+//! The pack (Law 1), the rank of cards and suits (Law 2), hands and deals (Law 8), PBN deal
+//! strings, and server deals from a committed seed.
+//!
+//! A [`Deal`] is four hands of thirteen cards that together form one pack. Anything from
+//! outside (a PBN string, a list of hands from a proto message) becomes a `Deal` only through
+//! [`Deal::new`] or [`Deal::from_pbn`], which check Law 1 and Law 8 and say which was broken.
+//!
+//! ```
+//! use laws::cards::{Card, Deal, Rank, Suit};
+//! use laws::Seat;
+//!
+//! let deal: Deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+//!     .parse()
+//!     .unwrap();
+//! assert!(deal.hand(Seat::North).contains(Card::new(Suit::Spades, Rank::Ace)));
+//! assert_eq!(deal.holder(Card::new(Suit::Clubs, Rank::Ace)), Seat::East);
+//! assert_eq!(deal.to_pbn(Seat::North), "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765");
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand_core::{Rng, SeedableRng};
+use sha2::{Digest, Sha256};
+
+use crate::law::{CitesLaw, Law};
+use crate::seat::Seat;
+
+/// A suit. Suits rank downward spades, hearts, diamonds, clubs (Law 2), which is the derived
+/// order here (clubs lowest).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Suit {
+    /// Clubs, the lowest suit.
+    Clubs,
+    /// Diamonds.
+    Diamonds,
+    /// Hearts.
+    Hearts,
+    /// Spades, the highest suit.
+    Spades,
+}
+
+impl Suit {
+    /// All four suits from the lowest (clubs) to the highest (spades).
+    pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
+
+    /// Index 0-3, clubs lowest.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The one-letter name used by PBN: C, D, H, S.
+    pub const fn letter(self) -> char {
+        match self {
+            Suit::Clubs => 'C',
+            Suit::Diamonds => 'D',
+            Suit::Hearts => 'H',
+            Suit::Spades => 'S',
+        }
+    }
+
+    /// The suit symbol, for people.
+    pub const fn symbol(self) -> char {
+        match self {
+            Suit::Clubs => '♣',
+            Suit::Diamonds => '♦',
+            Suit::Hearts => '♥',
+            Suit::Spades => '♠',
+        }
+    }
+
+    /// Whether this is a major suit (spades or hearts).
+    pub const fn is_major(self) -> bool {
+        matches!(self, Suit::Hearts | Suit::Spades)
+    }
+
+    /// Parses C, D, H, S (either case) or a suit symbol.
+    pub fn from_char(c: char) -> Option<Suit> {
+        match c.to_ascii_uppercase() {
+            'C' | '♣' => Some(Suit::Clubs),
+            'D' | '♦' => Some(Suit::Diamonds),
+            'H' | '♥' => Some(Suit::Hearts),
+            'S' | '♠' => Some(Suit::Spades),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Suit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Suit::Clubs => "clubs",
+            Suit::Diamonds => "diamonds",
+            Suit::Hearts => "hearts",
+            Suit::Spades => "spades",
+        })
+    }
+}
+
+/// The rank of a card within its suit: ace highest, two lowest (Law 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rank {
+    /// Two, the lowest.
+    Two = 2,
+    /// Three.
+    Three,
+    /// Four.
+    Four,
+    /// Five.
+    Five,
+    /// Six.
+    Six,
+    /// Seven.
+    Seven,
+    /// Eight.
+    Eight,
+    /// Nine.
+    Nine,
+    /// Ten.
+    Ten,
+    /// Jack.
+    Jack,
+    /// Queen.
+    Queen,
+    /// King.
+    King,
+    /// Ace, the highest.
+    Ace,
+}
+
+impl Rank {
+    /// All thirteen ranks from the two up to the ace.
+    pub const ALL: [Rank; 13] = [
+        Rank::Two,
+        Rank::Three,
+        Rank::Four,
+        Rank::Five,
+        Rank::Six,
+        Rank::Seven,
+        Rank::Eight,
+        Rank::Nine,
+        Rank::Ten,
+        Rank::Jack,
+        Rank::Queen,
+        Rank::King,
+        Rank::Ace,
+    ];
+
+    /// Index 0 (two) to 12 (ace).
+    pub const fn index(self) -> usize {
+        self as usize - 2
+    }
+
+    /// The one-character name used by PBN: 2-9, T, J, Q, K, A.
+    pub const fn letter(self) -> char {
+        match self {
+            Rank::Two => '2',
+            Rank::Three => '3',
+            Rank::Four => '4',
+            Rank::Five => '5',
+            Rank::Six => '6',
+            Rank::Seven => '7',
+            Rank::Eight => '8',
+            Rank::Nine => '9',
+            Rank::Ten => 'T',
+            Rank::Jack => 'J',
+            Rank::Queen => 'Q',
+            Rank::King => 'K',
+            Rank::Ace => 'A',
+        }
+    }
+
+    /// Parses 2-9, T (or 1 as the first character of "10"), J, Q, K, A.
+    pub fn from_char(c: char) -> Option<Rank> {
+        Some(match c.to_ascii_uppercase() {
+            '2' => Rank::Two,
+            '3' => Rank::Three,
+            '4' => Rank::Four,
+            '5' => Rank::Five,
+            '6' => Rank::Six,
+            '7' => Rank::Seven,
+            '8' => Rank::Eight,
+            '9' => Rank::Nine,
+            'T' => Rank::Ten,
+            'J' => Rank::Jack,
+            'Q' => Rank::Queen,
+            'K' => Rank::King,
+            'A' => Rank::Ace,
+            _ => return None,
+        })
+    }
+
+    /// Whether the card is an honor: ace, king, queen, jack or ten (Definitions).
+    pub const fn is_honor(self) -> bool {
+        self as u8 >= Rank::Ten as u8
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// A playing card.
+///
+/// Cards are ordered as in the draw (Law 2, Law 3): by rank first, and between cards of equal
+/// rank by suit (spades highest). That makes every draw decisive. Within a trick the winner is
+/// decided by the play rules instead ([`crate::play`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Card {
+    /// The card's suit.
+    pub suit: Suit,
+    /// The card's rank.
+    pub rank: Rank,
+}
+
+impl Card {
+    /// The card of the given suit and rank.
+    pub const fn new(suit: Suit, rank: Rank) -> Card {
+        Card { suit, rank }
+    }
+
+    /// A dense index 0-51: clubs two is 0, spades ace is 51.
+    pub const fn index(self) -> usize {
+        self.suit.index() * 13 + self.rank.index()
+    }
+
+    /// The card with dense index 0-51 (see [`Card::index`]); `None` past 51.
+    pub const fn from_index(index: usize) -> Option<Card> {
+        if index >= 52 {
+            return None;
+        }
+        Some(Card { suit: Suit::ALL[index / 13], rank: Rank::ALL[index % 13] })
+    }
+
+    /// The card's position in the draw order (Law 2): 0 for the two of clubs, 51 for the ace
+    /// of spades; rank decides first, suit between equal ranks.
+    pub const fn draw_order(self) -> usize {
+        self.rank.index() * 4 + self.suit.index()
+    }
+
+    /// The whole pack, clubs first, in rank order within each suit.
+    pub fn pack() -> impl Iterator<Item = Card> {
+        (0..52).filter_map(Card::from_index)
+    }
+}
+
+impl PartialOrd for Card {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Card {
+    /// The draw order of Law 2: rank, then suit.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.draw_order().cmp(&other.draw_order())
+    }
+}
+
+impl fmt::Display for Card {
+    /// Suit letter then rank, as in PBN play records: `SA`, `HT`, `C2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.suit.letter(), self.rank.letter())
+    }
+}
+
+/// A card name that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown card {0:?}: expected a suit letter and a rank, such as SA, HT or C2")]
+pub struct ParseCardError(pub String);
+
+impl FromStr for Card {
+    type Err = ParseCardError;
+
+    /// Reads `SA`, `sa`, `S10`, `♠A`, and also rank-first forms such as `AS` or `10S`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let err = || ParseCardError(s.to_owned());
+        let t = s.trim().replace("10", "T");
+        let mut chars = t.chars();
+        let (a, b) = (chars.next().ok_or_else(err)?, chars.next().ok_or_else(err)?);
+        if chars.next().is_some() {
+            return Err(err());
+        }
+        if let (Some(suit), Some(rank)) = (Suit::from_char(a), Rank::from_char(b)) {
+            return Ok(Card::new(suit, rank));
+        }
+        match (Rank::from_char(a), Suit::from_char(b)) {
+            (Some(rank), Some(suit)) => Ok(Card::new(suit, rank)),
+            _ => Err(err()),
+        }
+    }
+}
+
+/// A set of cards: a hand, the cards of one suit in a hand, the cards played so far.
+///
+/// A 52-bit set, so that copying, holding and asking "does this hand hold a heart?" (Law 44,
+/// following suit) cost nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CardSet(u64);
+
+impl CardSet {
+    /// The empty set.
+    pub const EMPTY: CardSet = CardSet(0);
+    /// The whole pack of 52 cards (Law 1).
+    pub const PACK: CardSet = CardSet((1 << 52) - 1);
+
+    /// The set as 52 bits, bit [`Card::index`] for each card.
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// The set from 52 bits; bits above 51 are dropped.
+    pub const fn from_bits(bits: u64) -> CardSet {
+        CardSet(bits & Self::PACK.0)
+    }
+
+    /// Whether the set holds `card`.
+    pub const fn contains(self, card: Card) -> bool {
+        self.0 & (1 << card.index()) != 0
+    }
+
+    /// Adds `card`; returns whether it was new.
+    pub fn insert(&mut self, card: Card) -> bool {
+        let new = !self.contains(card);
+        self.0 |= 1 << card.index();
+        new
+    }
+
+    /// Removes `card`; returns whether it was there.
+    pub fn remove(&mut self, card: Card) -> bool {
+        let had = self.contains(card);
+        self.0 &= !(1 << card.index());
+        had
+    }
+
+    /// The set with `card` added.
+    #[must_use]
+    pub const fn with(self, card: Card) -> CardSet {
+        CardSet(self.0 | 1 << card.index())
+    }
+
+    /// The set with `card` removed.
+    #[must_use]
+    pub const fn without(self, card: Card) -> CardSet {
+        CardSet(self.0 & !(1 << card.index()))
+    }
+
+    /// Number of cards.
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The cards of one suit.
+    pub const fn suit(self, suit: Suit) -> CardSet {
+        CardSet(self.0 & (0x1fff << (suit.index() * 13)))
+    }
+
+    /// Whether the set holds any card of `suit` (Law 44C: a player must follow suit if able).
+    pub const fn has_suit(self, suit: Suit) -> bool {
+        !self.suit(suit).is_empty()
+    }
+
+    /// Cards in both sets.
+    pub const fn intersection(self, other: CardSet) -> CardSet {
+        CardSet(self.0 & other.0)
+    }
+
+    /// Cards in either set.
+    pub const fn union(self, other: CardSet) -> CardSet {
+        CardSet(self.0 | other.0)
+    }
+
+    /// Cards in this set and not in `other`.
+    pub const fn difference(self, other: CardSet) -> CardSet {
+        CardSet(self.0 & !other.0)
+    }
+
+    /// The highest card of the set by rank within `suit`, if any.
+    pub fn highest_in(self, suit: Suit) -> Option<Card> {
+        let bits = self.suit(suit).0;
+        (bits != 0).then(|| Card::from_index(63 - bits.leading_zeros() as usize)).flatten()
+    }
+
+    /// The cards from clubs two upward (suit by suit, rank order within a suit).
+    pub fn iter(self) -> CardSetIter {
+        CardSetIter(self.0)
+    }
+
+    /// Writes the set as PBN does one hand: spades, hearts, diamonds, clubs, separated by
+    /// dots, ranks from high to low (`AKQJ.T98.765.432`).
+    pub fn to_pbn(self) -> String {
+        let mut out = String::with_capacity(16);
+        for (i, suit) in Suit::ALL.iter().rev().enumerate() {
+            if i > 0 {
+                out.push('.');
+            }
+            for rank in Rank::ALL.iter().rev() {
+                if self.contains(Card::new(*suit, *rank)) {
+                    out.push(rank.letter());
+                }
+            }
+        }
+        out
+    }
+
+    /// Reads one PBN hand (`AKQJ.T98.765.432`; a void is an empty suit between dots).
+    pub fn from_pbn(hand: &str) -> Result<CardSet, DealError> {
+        let suits: Vec<&str> = hand.split('.').collect();
+        if suits.len() != 4 {
+            return Err(DealError::Syntax(format!("hand {hand:?} must have four suits separated by dots")));
+        }
+        let mut set = CardSet::EMPTY;
+        for (holding, suit) in suits.iter().zip(Suit::ALL.iter().rev()) {
+            let holding = holding.replace("10", "T");
+            for c in holding.chars() {
+                let rank = Rank::from_char(c)
+                    .ok_or_else(|| DealError::Syntax(format!("{c:?} in hand {hand:?} is not a rank")))?;
+                let card = Card::new(*suit, rank);
+                if !set.insert(card) {
+                    return Err(DealError::Duplicate(card));
+                }
+            }
+        }
+        Ok(set)
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Self {
+        let mut set = CardSet::EMPTY;
+        for card in iter {
+            set.insert(card);
+        }
+        set
+    }
+}
+
+impl IntoIterator for CardSet {
+    type Item = Card;
+    type IntoIter = CardSetIter;
+
+    fn into_iter(self) -> CardSetIter {
+        self.iter()
+    }
+}
+
+impl fmt::Display for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_pbn())
+    }
+}
+
+/// Iterator over a [`CardSet`], lowest index first.
+#[derive(Debug, Clone)]
+pub struct CardSetIter(u64);
+
+impl Iterator for CardSetIter {
+    type Item = Card;
+
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Card::from_index(index)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for CardSetIter {}
+
+/// Why four hands are not a deal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DealError {
+    /// A hand does not hold thirteen cards (Law 8: each player receives thirteen cards).
+    #[error("{seat} holds {count} cards; each hand must hold 13 (Law 8)")]
+    WrongCount {
+        /// The hand at fault.
+        seat: Seat,
+        /// How many cards it holds.
+        count: usize,
+    },
+    /// A card appears twice (Law 1: the pack has 52 different cards).
+    #[error("{0} appears more than once; a pack has 52 different cards (Law 1)")]
+    Duplicate(Card),
+    /// The text is not a PBN deal.
+    #[error("not a PBN deal: {0}")]
+    Syntax(String),
+}
+
+impl CitesLaw for DealError {
+    fn law(&self) -> Law {
+        match self {
+            DealError::WrongCount { .. } => Law::rubber(8, ""),
+            DealError::Duplicate(_) | DealError::Syntax(_) => Law::rubber(1, ""),
+        }
+    }
+}
+
+/// A deal: the whole pack divided into four hands of thirteen (Law 1, Law 8).
+///
+/// Built only by [`Deal::new`], [`Deal::from_pbn`] or [`Deal::from_seed`], so a `Deal` always
+/// holds each of the 52 cards exactly once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Deal {
+    hands: [CardSet; 4],
+}
+
+impl Deal {
+    /// Checks that four hands (North, East, South, West) form a deal: 13 cards each (Law 8)
+    /// and no card twice (Law 1).
+    pub fn new(hands: [CardSet; 4]) -> Result<Deal, DealError> {
+        let mut seen = CardSet::EMPTY;
+        for seat in Seat::ALL {
+            let hand = hands[seat.index()];
+            if let Some(card) = seen.intersection(hand).iter().next() {
+                return Err(DealError::Duplicate(card));
+            }
+            seen = seen.union(hand);
+        }
+        for seat in Seat::ALL {
+            let count = hands[seat.index()].len();
+            if count != 13 {
+                return Err(DealError::WrongCount { seat, count });
+            }
+        }
+        Ok(Deal { hands })
+    }
+
+    /// The hand of `seat`, as dealt.
+    pub const fn hand(&self, seat: Seat) -> CardSet {
+        self.hands[seat.index()]
+    }
+
+    /// The four hands, North first.
+    pub const fn hands(&self) -> [CardSet; 4] {
+        self.hands
+    }
+
+    /// The seat that was dealt `card`.
+    pub fn holder(&self, card: Card) -> Seat {
+        Seat::ALL.into_iter().find(|seat| self.hand(*seat).contains(card)).unwrap_or(Seat::North) // unreachable: a Deal holds every card
+    }
+
+    /// Reads a PBN `[Deal]` value: `N:` (the first hand's seat) then four hands clockwise,
+    /// separated by spaces. Unknown hands (`-`) are refused: a deal here is always complete.
+    pub fn from_pbn(pbn: &str) -> Result<Deal, DealError> {
+        let pbn = pbn.trim();
+        let (first, rest) = pbn
+            .split_once(':')
+            .ok_or_else(|| DealError::Syntax(format!("{pbn:?} must start with the first hand's seat, as in \"N:\"")))?;
+        let first: Seat = first.parse().map_err(|e: crate::seat::ParseSeatError| DealError::Syntax(e.to_string()))?;
+        let parts: Vec<&str> = rest.split_whitespace().collect();
+        if parts.len() != 4 {
+            return Err(DealError::Syntax(format!("expected four hands, found {}", parts.len())));
+        }
+        let mut hands = [CardSet::EMPTY; 4];
+        for (i, part) in parts.iter().enumerate() {
+            hands[first.after(i).index()] = CardSet::from_pbn(part)?;
+        }
+        Deal::new(hands)
+    }
+
+    /// Writes the deal as a PBN `[Deal]` value starting with `first`.
+    pub fn to_pbn(&self, first: Seat) -> String {
+        let hands: Vec<String> = (0..4).map(|i| self.hand(first.after(i)).to_pbn()).collect();
+        format!("{}:{}", first.letter(), hands.join(" "))
+    }
+
+    /// The deal produced by a 32-byte seed: the pack is shuffled with ChaCha20 (an unbiased
+    /// Fisher-Yates shuffle with rejection sampling, so every deal is equally likely) and dealt
+    /// one card at a time clockwise starting with North, as Law 8 deals one at a time.
+    ///
+    /// The same seed always gives the same deal, so a server can publish
+    /// [`DealSeed::commitment`] before the auction and the seed after the deal, and anyone can
+    /// replay it. The algorithm is part of the platform's contract and must never change.
+    pub fn from_seed(seed: &DealSeed) -> Deal {
+        let mut rng = chacha20::ChaCha20Rng::from_seed(seed.0);
+        let mut pack: Vec<Card> = Card::pack().collect();
+        for i in (1..pack.len()).rev() {
+            let j = uniform_below(&mut rng, i as u32 + 1) as usize;
+            pack.swap(i, j);
+        }
+        let mut hands = [CardSet::EMPTY; 4];
+        for (i, card) in pack.into_iter().enumerate() {
+            hands[i % 4].insert(card);
+        }
+        Deal { hands }
+    }
+}
+
+/// An unbiased integer in `0..bound` (Lemire's method with rejection).
+fn uniform_below(rng: &mut impl Rng, bound: u32) -> u32 {
+    let threshold = bound.wrapping_neg() % bound;
+    loop {
+        let product = u64::from(rng.next_u32()) * u64::from(bound);
+        if (product as u32) >= threshold {
+            return (product >> 32) as u32;
+        }
+    }
+}
+
+impl FromStr for Deal {
+    type Err = DealError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Deal::from_pbn(s)
+    }
+}
+
+/// The secret 32 bytes a server deal is made from (see [`Deal::from_seed`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DealSeed(pub [u8; 32]);
+
+impl DealSeed {
+    /// SHA-256 of the seed: published when the deal starts, so that once the seed is revealed
+    /// anyone can check the deal was fixed before the first call.
+    pub fn commitment(&self) -> [u8; 32] {
+        Sha256::digest(self.0).into()
+    }
+
+    /// Whether `commitment` is the commitment of this seed.
+    pub fn verifies(&self, commitment: &[u8; 32]) -> bool {
+        &self.commitment() == commitment
+    }
+}
+
+impl fmt::Debug for DealSeed {
+    /// Never prints the seed itself: a logged seed would reveal a live deal.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("DealSeed(..)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn law_2_draw_order_is_rank_then_suit() {
+        let two_spades = Card::new(Suit::Spades, Rank::Two);
+        let three_clubs = Card::new(Suit::Clubs, Rank::Three);
+        let two_hearts = Card::new(Suit::Hearts, Rank::Two);
+        assert!(three_clubs > two_spades, "rank decides first");
+        assert!(two_spades > two_hearts, "between equal ranks, spades rank highest");
+        let mut pack: Vec<Card> = Card::pack().collect();
+        pack.sort();
+        assert_eq!(pack.first(), Some(&Card::new(Suit::Clubs, Rank::Two)));
+        assert_eq!(pack.last(), Some(&Card::new(Suit::Spades, Rank::Ace)));
+    }
+
+    #[test]
+    fn cards_read_in_both_orders() {
+        assert_eq!("SA".parse(), Ok(Card::new(Suit::Spades, Rank::Ace)));
+        assert_eq!("10h".parse(), Ok(Card::new(Suit::Hearts, Rank::Ten)));
+        assert_eq!("♦7".parse(), Ok(Card::new(Suit::Diamonds, Rank::Seven)));
+        assert!("ZZ".parse::<Card>().is_err());
+        assert!("SAK".parse::<Card>().is_err());
+    }
+
+    #[test]
+    fn law_1_and_8_a_deal_is_one_pack_in_four_hands_of_thirteen() {
+        let short = "N:AKQJ.T98.765.43 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765";
+        assert_eq!(short.parse::<Deal>(), Err(DealError::WrongCount { seat: Seat::North, count: 12 }));
+        let twice = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765A";
+        assert!(matches!(twice.parse::<Deal>(), Err(DealError::Syntax(_) | DealError::Duplicate(_))));
+        let dup = "N:AKQJ.T98.765.432 A98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765";
+        assert_eq!(dup.parse::<Deal>(), Err(DealError::Duplicate(Card::new(Suit::Spades, Rank::Ace))));
+        assert_eq!(DealError::Duplicate(Card::new(Suit::Spades, Rank::Ace)).law(), Law::rubber(1, ""));
+    }
+
+    #[test]
+    fn pbn_round_trips_from_any_first_seat() {
+        let deal = Deal::from_seed(&DealSeed([7; 32]));
+        for seat in Seat::ALL {
+            assert_eq!(Deal::from_pbn(&deal.to_pbn(seat)), Ok(deal));
+        }
+    }
+
+    #[test]
+    fn seeded_deals_are_replayable_and_committed() {
+        let seed = DealSeed([42; 32]);
+        assert_eq!(Deal::from_seed(&seed), Deal::from_seed(&seed));
+        assert_ne!(Deal::from_seed(&seed), Deal::from_seed(&DealSeed([43; 32])));
+        assert!(seed.verifies(&seed.commitment()));
+        assert!(!DealSeed([43; 32]).verifies(&seed.commitment()));
+        // The shuffle is part of the contract: this deal must never change.
+        assert_eq!(
+            Deal::from_seed(&DealSeed([0; 32])).to_pbn(Seat::North),
+            "N:AKT82.87.83.JT93 QJ76.KQ.J642.Q42 95.954.AQ5.AK876 43.AJT632.KT97.5"
+        );
+    }
+}
