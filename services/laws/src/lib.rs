@@ -23,10 +23,18 @@
 //! assert_eq!(err.to_string(), "North holds 12 cards; each hand must hold 13 (Law 8)");
 //! ```
 
+pub mod auction;
 pub mod cards;
 pub mod contract;
+pub mod deal;
+pub mod draw;
+pub mod irregularities;
 pub mod law;
 pub mod penalty;
+pub mod play;
+pub mod procedure;
+pub mod rulings;
+pub mod score;
 pub mod seat;
 
 pub use cards::{Card, CardSet, Deal, DealSeed, Rank, Suit};
