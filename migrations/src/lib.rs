@@ -1,0 +1,17 @@
+//! The one schema history of the platform. Every service's tables are created and changed here,
+//! in order, and the same migrations run on Postgres and on SQLite (the embedded default).
+//! They are applied at start-up by every service and by `bridgectl migrate`.
+
+pub use sea_orm_migration::prelude::*;
+
+mod m20261121_000001_platform;
+
+/// Applies the migrations in order.
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(m20261121_000001_platform::Migration)]
+    }
+}

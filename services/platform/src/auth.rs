@@ -1,0 +1,449 @@
+//! Identity and roles: JWT bearer tokens, checked at the edge of every server.
+//!
+//! A token carries the subject (a player's or official's id) and the roles the club gave them
+//! (`player`, `desk`, `arbiter`, `committee`, `admin`). Locally the platform signs and checks
+//! HS256 tokens with a generated key; in production it checks RS256 tokens against a public key
+//! and never holds the private one.
+//!
+//! [`AuthLayer`] validates the token of every request, checks the roles the contract allows for
+//! the method ([`MethodPolicy`]), and hands the [`Principal`] to the handler through the
+//! request extensions. Health and reflection stay open, so probes and tools need no token.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use tonic::Status;
+
+/// The issuer claim of every token this platform signs and accepts.
+pub const ISSUER: &str = "bridge-club";
+
+/// A role a principal may hold (ARCHITECTURE.md, "Identity and roles").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// A player: sees his own hand, makes his own calls and plays, applies to tables.
+    Player,
+    /// The front desk: runs the room, tables, line-ups and results entered by hand.
+    Desk,
+    /// The arbiter (rubber) or director (duplicate): rules on irregularities, sees all hands.
+    Arbiter,
+    /// A member of the appeals committee: hears and decides appeals.
+    Committee,
+    /// The club's administrator: everything the desk may do, plus settings.
+    Admin,
+}
+
+impl Role {
+    /// Every role.
+    pub const ALL: [Role; 5] = [Role::Player, Role::Desk, Role::Arbiter, Role::Committee, Role::Admin];
+
+    /// The lowercase name used in tokens and on the command line.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Role::Player => "player",
+            Role::Desk => "desk",
+            Role::Arbiter => "arbiter",
+            Role::Committee => "committee",
+            Role::Admin => "admin",
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Role {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Role::ALL
+            .into_iter()
+            .find(|r| r.as_str().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("unknown role {s:?}: expected one of player, desk, arbiter, committee, admin"))
+    }
+}
+
+/// The claims of a bridge-club token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claims {
+    /// Subject: who the token speaks for.
+    pub sub: String,
+    /// The roles granted.
+    pub roles: Vec<Role>,
+    /// Issuer, always [`ISSUER`].
+    pub iss: String,
+    /// Issued at (seconds since the epoch).
+    pub iat: i64,
+    /// Expiry (seconds since the epoch).
+    pub exp: i64,
+}
+
+/// The authenticated caller of a request, as handlers see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Principal {
+    /// Who the caller is.
+    pub subject: String,
+    /// The caller's roles.
+    pub roles: HashSet<Role>,
+}
+
+impl Principal {
+    /// Whether the caller holds `role`.
+    pub fn has(&self, role: Role) -> bool {
+        self.roles.contains(&role)
+    }
+
+    /// Whether the caller holds any of `roles`.
+    pub fn has_any(&self, roles: &[Role]) -> bool {
+        roles.iter().any(|r| self.has(*r))
+    }
+
+    /// The principal of a request that passed [`AuthLayer`]. Handlers call this; it fails only
+    /// if the layer was not installed, which is a wiring bug reported as UNAUTHENTICATED.
+    pub fn of<T>(request: &tonic::Request<T>) -> Result<&Principal, Status> {
+        request.extensions().get::<Principal>().ok_or_else(|| Status::unauthenticated("no authenticated principal"))
+    }
+}
+
+/// Why a token was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    /// No `authorization: Bearer ...` header.
+    #[error("missing bearer token: send `authorization: Bearer <token>` (get one with `bridgectl token`)")]
+    Missing,
+    /// The token expired.
+    #[error("token expired")]
+    Expired,
+    /// Bad signature, wrong issuer, malformed, or a role this platform does not know.
+    #[error("invalid token: {0}")]
+    Invalid(String),
+    /// A key could not be read.
+    #[error("signing key: {0}")]
+    Key(String),
+}
+
+/// Checks tokens: HS256 with a shared secret (local), or RS256 with a public key (production).
+#[derive(Clone)]
+pub struct TokenVerifier {
+    key: Arc<DecodingKey>,
+    validation: Arc<Validation>,
+}
+
+impl fmt::Debug for TokenVerifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TokenVerifier").field("algorithms", &self.validation.algorithms).finish()
+    }
+}
+
+impl TokenVerifier {
+    fn with(key: DecodingKey, algorithm: Algorithm) -> Self {
+        let mut validation = Validation::new(algorithm);
+        validation.set_issuer(&[ISSUER]);
+        validation.set_required_spec_claims(&["exp", "iss", "sub"]);
+        validation.leeway = 5;
+        TokenVerifier { key: Arc::new(key), validation: Arc::new(validation) }
+    }
+
+    /// A verifier for HS256 tokens signed with `secret`.
+    pub fn hs256(secret: &[u8]) -> Self {
+        Self::with(DecodingKey::from_secret(secret), Algorithm::HS256)
+    }
+
+    /// A verifier for RS256 tokens, from a PEM public key.
+    pub fn rs256_pem(public_key_pem: &[u8]) -> Result<Self, AuthError> {
+        let key = DecodingKey::from_rsa_pem(public_key_pem).map_err(|e| AuthError::Key(e.to_string()))?;
+        Ok(Self::with(key, Algorithm::RS256))
+    }
+
+    /// Checks a token and returns its principal.
+    pub fn verify(&self, token: &str) -> Result<Principal, AuthError> {
+        let data = jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation).map_err(|e| match e.kind() {
+            jsonwebtoken::errors::ErrorKind::ExpiredSignature => AuthError::Expired,
+            _ => AuthError::Invalid(e.to_string()),
+        })?;
+        Ok(Principal { subject: data.claims.sub, roles: data.claims.roles.into_iter().collect() })
+    }
+
+    /// Reads the bearer token of a request's headers and verifies it.
+    pub fn verify_headers(&self, headers: &http::HeaderMap) -> Result<Principal, AuthError> {
+        let value = headers.get(http::header::AUTHORIZATION).ok_or(AuthError::Missing)?;
+        let value = value.to_str().map_err(|_| AuthError::Invalid("authorization header is not ASCII".into()))?;
+        let token = value
+            .strip_prefix("Bearer ")
+            .or_else(|| value.strip_prefix("bearer "))
+            .ok_or_else(|| AuthError::Invalid("authorization header must be `Bearer <token>`".into()))?;
+        self.verify(token.trim())
+    }
+}
+
+/// Signs tokens. Locally with the HS256 secret; RS256 with a private key for tooling that holds
+/// one (production services only verify).
+#[derive(Clone)]
+pub struct TokenIssuer {
+    key: Arc<EncodingKey>,
+    algorithm: Algorithm,
+}
+
+impl fmt::Debug for TokenIssuer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TokenIssuer").field("algorithm", &self.algorithm).finish()
+    }
+}
+
+impl TokenIssuer {
+    /// An issuer of HS256 tokens.
+    pub fn hs256(secret: &[u8]) -> Self {
+        TokenIssuer { key: Arc::new(EncodingKey::from_secret(secret)), algorithm: Algorithm::HS256 }
+    }
+
+    /// An issuer of RS256 tokens, from a PEM private key.
+    pub fn rs256_pem(private_key_pem: &[u8]) -> Result<Self, AuthError> {
+        let key = EncodingKey::from_rsa_pem(private_key_pem).map_err(|e| AuthError::Key(e.to_string()))?;
+        Ok(TokenIssuer { key: Arc::new(key), algorithm: Algorithm::RS256 })
+    }
+
+    /// A token for `subject` with `roles`, valid for `ttl`.
+    pub fn issue(&self, subject: &str, roles: &[Role], ttl: std::time::Duration) -> Result<String, AuthError> {
+        let now = chrono::Utc::now().timestamp();
+        let ttl = i64::try_from(ttl.as_secs()).unwrap_or(i64::MAX / 2);
+        self.issue_claims(&Claims {
+            sub: subject.to_owned(),
+            roles: roles.to_vec(),
+            iss: ISSUER.to_owned(),
+            iat: now,
+            exp: now.saturating_add(ttl),
+        })
+    }
+
+    /// Signs arbitrary claims (tests use this to make expired tokens).
+    pub fn issue_claims(&self, claims: &Claims) -> Result<String, AuthError> {
+        jsonwebtoken::encode(&Header::new(self.algorithm), claims, &self.key).map_err(|e| AuthError::Key(e.to_string()))
+    }
+}
+
+/// The local HS256 secret: read from `path`, or generated (32 random bytes, hex) and written
+/// there with owner-only permissions if the file does not exist. The embedded default and
+/// `bridgectl token` share this file.
+pub fn load_or_create_local_secret(path: &Path) -> Result<Vec<u8>, AuthError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => hex::decode(text.trim()).map_err(|e| AuthError::Key(format!("{}: {e}", path.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let secret: [u8; 32] = rand::random();
+            write_private(path, &hex::encode(secret))
+                .map_err(|e| AuthError::Key(format!("{}: {e}", path.display())))?;
+            Ok(secret.to_vec())
+        }
+        Err(e) => Err(AuthError::Key(format!("{}: {e}", path.display()))),
+    }
+}
+
+fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path)?;
+    file.write_all(contents.as_bytes())?;
+    file.write_all(b"\n")
+}
+
+/// Which roles may call a gRPC method, by its path (`/package.Service/Method`). The contract
+/// states them (`allowed_roles` option on every RPC); the api crate turns that into a function
+/// of this type.
+pub type MethodPolicy = Arc<dyn Fn(&str) -> Option<&'static [Role]> + Send + Sync>;
+
+/// Paths any caller may use without a token: health checks and server reflection.
+pub fn is_public_path(path: &str) -> bool {
+    path.starts_with("/grpc.health.v1.Health/") || path.starts_with("/grpc.reflection.")
+}
+
+/// The tower layer that authenticates every request (see the module docs).
+#[derive(Clone)]
+pub struct AuthLayer {
+    verifier: TokenVerifier,
+    policy: MethodPolicy,
+}
+
+impl fmt::Debug for AuthLayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AuthLayer").field("verifier", &self.verifier).finish()
+    }
+}
+
+impl AuthLayer {
+    /// A layer checking tokens with `verifier` and roles with `policy`.
+    pub fn new(verifier: TokenVerifier, policy: MethodPolicy) -> Self {
+        AuthLayer { verifier, policy }
+    }
+
+    /// Decides one request: the principal, or the status to answer with.
+    pub fn authorize(&self, path: &str, headers: &http::HeaderMap) -> Result<Option<Principal>, Status> {
+        if is_public_path(path) {
+            return Ok(None);
+        }
+        let principal = self.verifier.verify_headers(headers).map_err(|e| Status::unauthenticated(e.to_string()))?;
+        let allowed =
+            (self.policy)(path).ok_or_else(|| Status::permission_denied(format!("{path} is not open to any role")))?;
+        if !principal.has_any(allowed) {
+            let allowed: Vec<&str> = allowed.iter().map(|r| r.as_str()).collect();
+            let mut held: Vec<&str> = principal.roles.iter().map(|r| r.as_str()).collect();
+            held.sort_unstable();
+            return Err(Status::permission_denied(format!(
+                "{path} requires one of the roles [{}]; the token grants [{}]",
+                allowed.join(", "),
+                held.join(", ")
+            )));
+        }
+        Ok(Some(principal))
+    }
+}
+
+impl<S> tower::Layer<S> for AuthLayer {
+    type Service = AuthService<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        AuthService { inner, layer: self.clone() }
+    }
+}
+
+/// The service [`AuthLayer`] wraps around the routes.
+#[derive(Clone)]
+pub struct AuthService<S> {
+    inner: S,
+    layer: AuthLayer,
+}
+
+impl<S, B, ResBody> tower::Service<http::Request<B>> for AuthService<S>
+where
+    S: tower::Service<http::Request<B>, Response = http::Response<ResBody>> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    ResBody: Default + Send + 'static,
+    B: Send + 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = futures::future::BoxFuture<'static, Result<Self::Response, Self::Error>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: http::Request<B>) -> Self::Future {
+        // CORS preflights carry no credentials; the CORS layer outside this one answers them.
+        if request.method() == http::Method::OPTIONS {
+            return Box::pin(self.inner.call(request));
+        }
+        match self.layer.authorize(request.uri().path(), request.headers()) {
+            Ok(principal) => {
+                if let Some(principal) = principal {
+                    tracing::Span::current().record("enduser.id", principal.subject.as_str());
+                    request.extensions_mut().insert(principal);
+                }
+                Box::pin(self.inner.call(request))
+            }
+            Err(status) => {
+                tracing::info!(path = request.uri().path(), code = ?status.code(), message = status.message(), "request refused");
+                let response = status.into_http::<ResBody>();
+                Box::pin(async move { Ok(response) })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn policy() -> MethodPolicy {
+        Arc::new(|path| match path {
+            "/x.v1.S/DeskOnly" => Some(&[Role::Desk, Role::Admin][..]),
+            _ => None,
+        })
+    }
+
+    fn headers(token: &str) -> http::HeaderMap {
+        let mut h = http::HeaderMap::new();
+        h.insert(http::header::AUTHORIZATION, format!("Bearer {token}").parse().unwrap());
+        h
+    }
+
+    #[test]
+    fn tokens_carry_subject_and_roles() {
+        let issuer = TokenIssuer::hs256(b"secret");
+        let token = issuer.issue("alice", &[Role::Desk], Duration::from_secs(60)).unwrap();
+        let principal = TokenVerifier::hs256(b"secret").verify(&token).unwrap();
+        assert_eq!(principal.subject, "alice");
+        assert!(principal.has(Role::Desk));
+        assert!(!principal.has(Role::Admin));
+    }
+
+    #[test]
+    fn forged_expired_and_missing_tokens_are_refused() {
+        let layer = AuthLayer::new(TokenVerifier::hs256(b"secret"), policy());
+        let forged = TokenIssuer::hs256(b"other").issue("mallory", &[Role::Admin], Duration::from_secs(60)).unwrap();
+        let now = chrono::Utc::now().timestamp();
+        let expired = TokenIssuer::hs256(b"secret")
+            .issue_claims(&Claims {
+                sub: "bob".into(),
+                roles: vec![Role::Desk],
+                iss: ISSUER.into(),
+                iat: now - 7200,
+                exp: now - 3600,
+            })
+            .unwrap();
+        for h in [headers(&forged), headers(&expired), http::HeaderMap::new()] {
+            let err = layer.authorize("/x.v1.S/DeskOnly", &h).unwrap_err();
+            assert_eq!(err.code(), tonic::Code::Unauthenticated, "{}", err.message());
+        }
+        assert!(layer.authorize("/x.v1.S/DeskOnly", &headers(&expired)).unwrap_err().message().contains("expired"));
+    }
+
+    #[test]
+    fn wrong_role_is_permission_denied_and_names_the_roles() {
+        let layer = AuthLayer::new(TokenVerifier::hs256(b"secret"), policy());
+        let token = TokenIssuer::hs256(b"secret").issue("p", &[Role::Player], Duration::from_secs(60)).unwrap();
+        let err = layer.authorize("/x.v1.S/DeskOnly", &headers(&token)).unwrap_err();
+        assert_eq!(err.code(), tonic::Code::PermissionDenied);
+        assert!(err.message().contains("desk, admin"), "{}", err.message());
+        let err = layer.authorize("/x.v1.S/Unknown", &headers(&token)).unwrap_err();
+        assert_eq!(err.code(), tonic::Code::PermissionDenied);
+    }
+
+    #[test]
+    fn health_and_reflection_are_open() {
+        let layer = AuthLayer::new(TokenVerifier::hs256(b"secret"), policy());
+        assert_eq!(layer.authorize("/grpc.health.v1.Health/Check", &http::HeaderMap::new()).unwrap(), None);
+        assert_eq!(
+            layer
+                .authorize("/grpc.reflection.v1.ServerReflection/ServerReflectionInfo", &http::HeaderMap::new())
+                .unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn the_local_secret_is_created_once_and_reused() {
+        let dir = std::env::temp_dir().join(format!("bridge-club-key-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("key");
+        let first = load_or_create_local_secret(&path).unwrap();
+        let second = load_or_create_local_secret(&path).unwrap();
+        assert_eq!(first, second);
+        assert_eq!(first.len(), 32);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,208 @@
+//! Configuration: one typed struct per service, from a TOML file and the environment.
+//!
+//! Sources, later ones winning:
+//! 1. defaults (the embedded default: SQLite in the working directory, in-process live state,
+//!    a generated local signing key, 127.0.0.1:50051);
+//! 2. the TOML file named by `BRIDGE_CONFIG` (default `bridge-club.toml`, if it exists), whose
+//!    top-level keys are [`PlatformConfig`]'s and whose `[<service>]` table is the service's own;
+//! 3. environment variables `BRIDGE_<KEY>` (nested keys with `__`, e.g. `BRIDGE_AUTH__LOCAL_KEY_FILE`,
+//!    `BRIDGE_SCORING__ROUND_TO_HUNDREDS`);
+//! 4. the conventional variables `DATABASE_URL`, `REDIS_URL`, `OTEL_EXPORTER_OTLP_ENDPOINT`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// Settings every service shares.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PlatformConfig {
+    /// Address to listen on. Port 0 picks a free port (tests).
+    pub listen: SocketAddr,
+    /// Postgres (or SQLite) URL. Unset: a SQLite file at `sqlite_path`.
+    pub database_url: Option<String>,
+    /// The SQLite file of the embedded default.
+    pub sqlite_path: PathBuf,
+    /// Redis URL for live state. Unset: an in-process store (one process only).
+    pub redis_url: Option<String>,
+    /// Prefix of every Redis key this process writes, so several deployments (or tests) can
+    /// share one Redis.
+    pub redis_prefix: String,
+    /// Token checking and signing.
+    pub auth: AuthConfig,
+    /// Logs, traces and metrics.
+    pub telemetry: TelemetryConfig,
+    /// Origins browsers may call from (grpc-web). Empty: any origin.
+    pub cors_allowed_origins: Vec<String>,
+    /// Where the other services are, when they run as separate processes. Unset: in this
+    /// process (the all-in-one binary) or not needed.
+    pub endpoints: Endpoints,
+}
+
+impl Default for PlatformConfig {
+    fn default() -> Self {
+        PlatformConfig {
+            listen: SocketAddr::from(([127, 0, 0, 1], 50051)),
+            database_url: None,
+            sqlite_path: PathBuf::from("bridge-club.db"),
+            redis_url: None,
+            redis_prefix: "bc".to_owned(),
+            auth: AuthConfig::default(),
+            telemetry: TelemetryConfig::default(),
+            cors_allowed_origins: Vec::new(),
+            endpoints: Endpoints::default(),
+        }
+    }
+}
+
+impl PlatformConfig {
+    /// The database URL to connect to: the configured one, or the SQLite file (created if
+    /// missing).
+    pub fn effective_database_url(&self) -> String {
+        match &self.database_url {
+            Some(url) => url.clone(),
+            None => format!("sqlite://{}?mode=rwc", self.sqlite_path.display()),
+        }
+    }
+}
+
+/// How tokens are checked and, locally, signed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AuthConfig {
+    /// The local HS256 key file (hex), created on first start. Used when no RS256 public key
+    /// is configured.
+    pub local_key_file: PathBuf,
+    /// A PEM RS256 public key: production tokens are checked against it and no local key is used.
+    pub rs256_public_key_file: Option<PathBuf>,
+    /// The token this service presents when it calls another service. With a local key and no
+    /// token configured, one is minted for the subject `service:<name>` with the admin role.
+    pub service_token: Option<String>,
+}
+
+impl Default for AuthConfig {
+    fn default() -> Self {
+        AuthConfig {
+            local_key_file: PathBuf::from("bridge-club.key"),
+            rs256_public_key_file: None,
+            service_token: None,
+        }
+    }
+}
+
+/// Logs, traces and metrics.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TelemetryConfig {
+    /// `tracing` filter directives (`RUST_LOG` syntax).
+    pub log: String,
+    /// OTLP/gRPC collector endpoint. Unset: no export, logs only.
+    pub otlp_endpoint: Option<String>,
+}
+
+impl Default for TelemetryConfig {
+    fn default() -> Self {
+        TelemetryConfig { log: "info".to_owned(), otlp_endpoint: None }
+    }
+}
+
+/// Addresses of the other services (`http://host:port`) when they are separate processes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Endpoints {
+    /// The membership service.
+    pub membership: Option<String>,
+    /// The game service.
+    pub game: Option<String>,
+    /// The scoring service.
+    pub scoring: Option<String>,
+    /// The appeals service.
+    pub appeals: Option<String>,
+}
+
+/// A service's whole configuration: the shared part and its own typed part.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config<S> {
+    /// The shared settings.
+    pub platform: PlatformConfig,
+    /// The service's own settings (the `[<service>]` table).
+    pub service: S,
+}
+
+/// A configuration that could not be loaded; the message names the key at fault.
+#[derive(Debug, thiserror::Error)]
+#[error("configuration: {0}")]
+pub struct ConfigError(String);
+
+/// Loads the configuration of `service` (see the module docs for the sources).
+pub fn load<S>(service: &str) -> Result<Config<S>, ConfigError>
+where
+    S: DeserializeOwned + Serialize + Default,
+{
+    let file = std::env::var("BRIDGE_CONFIG").unwrap_or_else(|_| "bridge-club.toml".to_owned());
+    let environment = Figment::new()
+        .merge(Env::prefixed("BRIDGE_").ignore(&["CONFIG"]).split("__"))
+        .merge(Env::raw().only(&["DATABASE_URL", "REDIS_URL"]).map(|k| k.as_str().to_ascii_lowercase().into()))
+        .merge(Env::raw().only(&["OTEL_EXPORTER_OTLP_ENDPOINT"]).map(|_| "telemetry.otlp_endpoint".into()).split("."));
+    load_from(service, Figment::new().merge(Toml::file(file)).merge(environment))
+}
+
+/// Loads from the given sources (merged over the defaults), without reading the environment.
+pub fn load_from<S>(service: &str, sources: Figment) -> Result<Config<S>, ConfigError>
+where
+    S: DeserializeOwned + Serialize + Default,
+{
+    let figment = Figment::from(Serialized::defaults(PlatformConfig::default()))
+        .merge(Serialized::default(service, S::default()))
+        .merge(sources);
+    let platform: PlatformConfig = figment.extract().map_err(|e| ConfigError(e.to_string()))?;
+    let service: S = figment.extract_inner(service).map_err(|e| ConfigError(e.to_string()))?;
+    Ok(Config { platform, service })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+    #[serde(default)]
+    struct Scoring {
+        round_to_hundreds: bool,
+    }
+
+    #[test]
+    fn defaults_are_the_embedded_platform() {
+        let config: Config<Scoring> = load_from("scoring", Figment::new()).unwrap();
+        assert_eq!(config.platform.listen, SocketAddr::from(([127, 0, 0, 1], 50051)));
+        assert!(config.platform.effective_database_url().starts_with("sqlite://bridge-club.db"));
+        assert!(!config.service.round_to_hundreds);
+    }
+
+    #[test]
+    fn the_file_sets_shared_and_service_keys() {
+        let toml = r#"
+            listen = "0.0.0.0:6000"
+            database_url = "postgres://db/club"
+            [auth]
+            local_key_file = "/etc/club/key"
+            [scoring]
+            round_to_hundreds = true
+        "#;
+        let config: Config<Scoring> = load_from("scoring", Figment::new().merge(Toml::string(toml))).unwrap();
+        assert_eq!(config.platform.listen.port(), 6000);
+        assert_eq!(config.platform.effective_database_url(), "postgres://db/club");
+        assert_eq!(config.platform.auth.local_key_file, PathBuf::from("/etc/club/key"));
+        assert!(config.service.round_to_hundreds);
+    }
+
+    #[test]
+    fn a_bad_value_names_its_key() {
+        let err =
+            load_from::<Scoring>("scoring", Figment::new().merge(Toml::string("listen = \"nowhere\""))).unwrap_err();
+        assert!(err.to_string().contains("listen"), "{err}");
+    }
+}

@@ -1,0 +1,424 @@
+//! Live state: versioned values with atomic compare-and-set, and per-channel fan-out.
+//!
+//! Services keep the current state of a table (a deal in progress, a roster) here for fast reads
+//! and streaming, while Postgres keeps the durable record (ARCHITECTURE.md, "Live state and
+//! durability"). Two stores implement [`LiveStore`]:
+//! - [`RedisStore`]: Redis through a `ConnectionManager` (reconnects on its own). Updates run as
+//!   one Lua script that checks the version, writes, and publishes, because WATCH/MULTI is unsafe on
+//!   a shared multiplexed connection. Commands that fail while the manager reconnects are retried a
+//!   bounded number of times, and each retry is counted in the `live.redis.retries` metric.
+//! - [`MemoryStore`]: the embedded default for a single process, with the same semantics.
+//!
+//! A value's version starts at 1 on first write; 0 means "absent" in [`LiveStore::compare_and_set`].
+//! Keys are given by the caller, e.g. `table:{42}`: the braces are a Redis Cluster hash tag, so
+//! everything about one table lives on one shard. Each store prefixes every key and channel with
+//! its own prefix, so that deployments and tests can share one Redis without touching each other.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use bytes::Bytes;
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use tokio::sync::broadcast;
+
+/// A value and its version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Versioned {
+    /// Incremented by one at every accepted write; 1 after the first.
+    pub version: u64,
+    /// The encoded value.
+    pub value: Bytes,
+}
+
+/// The result of a compare-and-set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CasOutcome {
+    /// The write happened; the value is now at this version.
+    Applied(u64),
+    /// Someone else wrote first: the current version (0 if absent) did not match.
+    Conflict {
+        /// The version actually stored.
+        current: u64,
+    },
+}
+
+/// A message on a channel, or notice that the subscriber fell behind and missed some (it must
+/// resynchronise from the durable record).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChannelMessage {
+    /// A published payload.
+    Message(Bytes),
+    /// This many messages were dropped because the subscriber was too slow.
+    Lagged(u64),
+}
+
+/// A live-state failure.
+#[derive(Debug, thiserror::Error)]
+pub enum LiveError {
+    /// The store could not be reached (after the bounded retries).
+    #[error("live state store unavailable: {0}")]
+    Unavailable(String),
+    /// The store returned something this code did not write.
+    #[error("live state store returned unexpected data: {0}")]
+    Corrupt(String),
+}
+
+/// Versioned values and channels (see the module docs).
+#[async_trait]
+pub trait LiveStore: Send + Sync + 'static {
+    /// The value at `key`, if any.
+    async fn get(&self, key: &str) -> Result<Option<Versioned>, LiveError>;
+
+    /// Writes `value` at `key` if the stored version is `expected` (0: absent), then publishes
+    /// `event` on its channel, all atomically. The new version is `expected + 1`.
+    async fn compare_and_set(
+        &self,
+        key: &str,
+        expected: u64,
+        value: Bytes,
+        event: Option<(&str, Bytes)>,
+    ) -> Result<CasOutcome, LiveError>;
+
+    /// Writes `value` at `key` with exactly `version`, whatever was there (rebuilding live state
+    /// from the durable record).
+    async fn put(&self, key: &str, value: Versioned) -> Result<(), LiveError>;
+
+    /// Removes `key`.
+    async fn delete(&self, key: &str) -> Result<(), LiveError>;
+
+    /// Publishes `payload` to the subscribers of `channel`.
+    async fn publish(&self, channel: &str, payload: Bytes) -> Result<(), LiveError>;
+
+    /// Subscribes to `channel`. Messages published after this call returns are delivered in order.
+    async fn subscribe(&self, channel: &str) -> Result<BoxStream<'static, ChannelMessage>, LiveError>;
+
+    /// Increments the counter at `key`, creating it with a time-to-live of `ttl`; returns the
+    /// new count (rate limiting).
+    async fn increment(&self, key: &str, ttl: Duration) -> Result<u64, LiveError>;
+
+    /// Deletes every key under this store's prefix: what a Redis flush does to this deployment,
+    /// used by tests to check that services rebuild from the durable record, and to leave
+    /// nothing behind.
+    async fn clear(&self) -> Result<(), LiveError>;
+}
+
+/// The shared handle services hold.
+pub type SharedLiveStore = Arc<dyn LiveStore>;
+
+/// Per-channel broadcast senders: one upstream subscription per channel, however many
+/// watchers, so a thousand phones watching one table cost one Redis subscription.
+#[derive(Default)]
+struct Hub {
+    channels: Mutex<HashMap<String, broadcast::Sender<Bytes>>>,
+}
+
+const CHANNEL_CAPACITY: usize = 1024;
+
+impl Hub {
+    /// The sender for `channel` and whether it was just created (the caller must then feed it).
+    fn sender(&self, channel: &str) -> (broadcast::Sender<Bytes>, bool) {
+        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
+        channels.retain(|_, sender| sender.receiver_count() > 0);
+        if let Some(sender) = channels.get(channel) {
+            return (sender.clone(), false);
+        }
+        let (sender, _) = broadcast::channel(CHANNEL_CAPACITY);
+        channels.insert(channel.to_owned(), sender.clone());
+        (sender, true)
+    }
+
+    fn existing(&self, channel: &str) -> Option<broadcast::Sender<Bytes>> {
+        self.channels.lock().unwrap_or_else(|e| e.into_inner()).get(channel).cloned()
+    }
+}
+
+fn receiver_stream(receiver: broadcast::Receiver<Bytes>) -> BoxStream<'static, ChannelMessage> {
+    tokio_stream::wrappers::BroadcastStream::new(receiver)
+        .map(|item| match item {
+            Ok(payload) => ChannelMessage::Message(payload),
+            Err(tokio_stream::wrappers::errors::BroadcastStreamRecvError::Lagged(n)) => ChannelMessage::Lagged(n),
+        })
+        .boxed()
+}
+
+/// The in-process store of the embedded default.
+#[derive(Default)]
+pub struct MemoryStore {
+    values: Mutex<HashMap<String, Versioned>>,
+    counters: Mutex<HashMap<String, (u64, std::time::Instant)>>,
+    hub: Hub,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn values(&self) -> std::sync::MutexGuard<'_, HashMap<String, Versioned>> {
+        self.values.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn deliver(&self, channel: &str, payload: Bytes) {
+        if let Some(sender) = self.hub.existing(channel) {
+            let _ = sender.send(payload);
+        }
+    }
+}
+
+#[async_trait]
+impl LiveStore for MemoryStore {
+    async fn get(&self, key: &str) -> Result<Option<Versioned>, LiveError> {
+        Ok(self.values().get(key).cloned())
+    }
+
+    async fn compare_and_set(
+        &self,
+        key: &str,
+        expected: u64,
+        value: Bytes,
+        event: Option<(&str, Bytes)>,
+    ) -> Result<CasOutcome, LiveError> {
+        let mut values = self.values();
+        let current = values.get(key).map_or(0, |v| v.version);
+        if current != expected {
+            return Ok(CasOutcome::Conflict { current });
+        }
+        values.insert(key.to_owned(), Versioned { version: expected + 1, value });
+        // Published under the lock, so subscribers see events in version order.
+        if let Some((channel, payload)) = event {
+            self.deliver(channel, payload);
+        }
+        Ok(CasOutcome::Applied(expected + 1))
+    }
+
+    async fn put(&self, key: &str, value: Versioned) -> Result<(), LiveError> {
+        self.values().insert(key.to_owned(), value);
+        Ok(())
+    }
+
+    async fn delete(&self, key: &str) -> Result<(), LiveError> {
+        self.values().remove(key);
+        Ok(())
+    }
+
+    async fn publish(&self, channel: &str, payload: Bytes) -> Result<(), LiveError> {
+        self.deliver(channel, payload);
+        Ok(())
+    }
+
+    async fn subscribe(&self, channel: &str) -> Result<BoxStream<'static, ChannelMessage>, LiveError> {
+        let (sender, _) = self.hub.sender(channel);
+        Ok(receiver_stream(sender.subscribe()))
+    }
+
+    async fn increment(&self, key: &str, ttl: Duration) -> Result<u64, LiveError> {
+        let now = std::time::Instant::now();
+        let mut counters = self.counters.lock().unwrap_or_else(|e| e.into_inner());
+        counters.retain(|_, (_, expires)| *expires > now);
+        let entry = counters.entry(key.to_owned()).or_insert((0, now + ttl));
+        entry.0 += 1;
+        Ok(entry.0)
+    }
+
+    async fn clear(&self) -> Result<(), LiveError> {
+        self.values().clear();
+        self.counters.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        Ok(())
+    }
+}
+
+/// Redis as the live store (see the module docs).
+#[derive(Clone)]
+pub struct RedisStore {
+    client: redis::Client,
+    connection: redis::aio::ConnectionManager,
+    prefix: String,
+    hub: Arc<Hub>,
+    retries: opentelemetry::metrics::Counter<u64>,
+}
+
+const MAX_ATTEMPTS: u32 = 4;
+
+/// Version check, write and publish in one step. Stored as a hash {v: version, d: data}.
+const CAS_SCRIPT: &str = r"
+local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if current ~= tonumber(ARGV[1]) then
+  return {0, current}
+end
+local new = current + 1
+redis.call('HSET', KEYS[1], 'v', new, 'd', ARGV[2])
+if ARGV[3] ~= '' then
+  redis.call('PUBLISH', ARGV[3], ARGV[4])
+end
+return {1, new}
+";
+
+impl RedisStore {
+    /// Connects to `url`; every key and channel is prefixed with `prefix` and a colon.
+    pub async fn connect(url: &str, prefix: &str) -> Result<Self, LiveError> {
+        let client = redis::Client::open(url).map_err(|e| LiveError::Unavailable(format!("{url}: {e}")))?;
+        let config = redis::aio::ConnectionManagerConfig::new()
+            .set_number_of_retries(3)
+            .set_connection_timeout(Some(Duration::from_secs(2)))
+            .set_response_timeout(Some(Duration::from_secs(2)));
+        let connection = redis::aio::ConnectionManager::new_with_config(client.clone(), config)
+            .await
+            .map_err(|e| LiveError::Unavailable(format!("{url}: {e}")))?;
+        let retries = opentelemetry::global::meter("bridge-club")
+            .u64_counter("live.redis.retries")
+            .with_description("Redis commands retried after a connection failure")
+            .build();
+        Ok(RedisStore { client, connection, prefix: format!("{prefix}:"), hub: Arc::default(), retries })
+    }
+
+    fn key(&self, key: &str) -> String {
+        format!("{}{key}", self.prefix)
+    }
+
+    /// Runs `command`, retrying (bounded, with backoff) while the connection manager reconnects.
+    async fn run<T: redis::FromRedisValue>(&self, what: &str, command: &redis::Cmd) -> Result<T, LiveError> {
+        let mut attempt = 0;
+        loop {
+            let mut connection = self.connection.clone();
+            match command.query_async::<T>(&mut connection).await {
+                Ok(value) => return Ok(value),
+                Err(e) if is_transient(&e) && attempt + 1 < MAX_ATTEMPTS => {
+                    attempt += 1;
+                    self.retries.add(1, &[opentelemetry::KeyValue::new("command", what.to_owned())]);
+                    tracing::warn!(command = what, attempt, error = %e, "redis command failed; retrying");
+                    tokio::time::sleep(Duration::from_millis(25 << attempt)).await;
+                }
+                Err(e) => return Err(LiveError::Unavailable(format!("{what}: {e}"))),
+            }
+        }
+    }
+
+    /// Feeds the hub's sender for `channel` from a Redis subscription until nobody listens.
+    async fn feed(&self, channel: String, sender: broadcast::Sender<Bytes>) -> Result<(), LiveError> {
+        let full = self.key(&channel);
+        let mut pubsub =
+            self.client.get_async_pubsub().await.map_err(|e| LiveError::Unavailable(format!("subscribe: {e}")))?;
+        pubsub.subscribe(&full).await.map_err(|e| LiveError::Unavailable(format!("subscribe {channel}: {e}")))?;
+        tokio::spawn(async move {
+            let mut messages = pubsub.into_on_message();
+            let mut idle = tokio::time::interval(Duration::from_secs(5));
+            loop {
+                tokio::select! {
+                    message = messages.next() => match message {
+                        Some(message) => {
+                            let _ = sender.send(Bytes::copy_from_slice(message.get_payload_bytes()));
+                        }
+                        None => {
+                            tracing::warn!(channel = %full, "redis subscription closed");
+                            break;
+                        }
+                    },
+                    _ = idle.tick() => {
+                        if sender.receiver_count() == 0 {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Ok(())
+    }
+}
+
+fn is_transient(error: &redis::RedisError) -> bool {
+    error.is_io_error() || error.is_connection_dropped() || error.is_connection_refusal() || error.is_timeout()
+}
+
+#[async_trait]
+impl LiveStore for RedisStore {
+    async fn get(&self, key: &str) -> Result<Option<Versioned>, LiveError> {
+        let (version, data): (Option<u64>, Option<Vec<u8>>) =
+            self.run("HMGET", redis::cmd("HMGET").arg(self.key(key)).arg("v").arg("d")).await?;
+        match (version, data) {
+            (Some(version), Some(data)) => Ok(Some(Versioned { version, value: Bytes::from(data) })),
+            (None, None) => Ok(None),
+            _ => Err(LiveError::Corrupt(format!("{key} has a version without data or data without a version"))),
+        }
+    }
+
+    async fn compare_and_set(
+        &self,
+        key: &str,
+        expected: u64,
+        value: Bytes,
+        event: Option<(&str, Bytes)>,
+    ) -> Result<CasOutcome, LiveError> {
+        let (channel, payload) = match event {
+            Some((channel, payload)) => (self.key(channel), payload),
+            None => (String::new(), Bytes::new()),
+        };
+        let mut command = redis::cmd("EVAL");
+        command
+            .arg(CAS_SCRIPT)
+            .arg(1)
+            .arg(self.key(key))
+            .arg(expected)
+            .arg(value.as_ref())
+            .arg(channel)
+            .arg(payload.as_ref());
+        let (applied, version): (u8, u64) = self.run("EVAL cas", &command).await?;
+        Ok(if applied == 1 { CasOutcome::Applied(version) } else { CasOutcome::Conflict { current: version } })
+    }
+
+    async fn put(&self, key: &str, value: Versioned) -> Result<(), LiveError> {
+        self.run::<()>(
+            "HSET",
+            redis::cmd("HSET").arg(self.key(key)).arg("v").arg(value.version).arg("d").arg(value.value.as_ref()),
+        )
+        .await
+    }
+
+    async fn delete(&self, key: &str) -> Result<(), LiveError> {
+        self.run::<()>("DEL", redis::cmd("DEL").arg(self.key(key))).await
+    }
+
+    async fn publish(&self, channel: &str, payload: Bytes) -> Result<(), LiveError> {
+        self.run::<()>("PUBLISH", redis::cmd("PUBLISH").arg(self.key(channel)).arg(payload.as_ref())).await
+    }
+
+    async fn subscribe(&self, channel: &str) -> Result<BoxStream<'static, ChannelMessage>, LiveError> {
+        let (sender, created) = self.hub.sender(channel);
+        let receiver = sender.subscribe();
+        if created {
+            self.feed(channel.to_owned(), sender).await?;
+        }
+        Ok(receiver_stream(receiver))
+    }
+
+    async fn increment(&self, key: &str, ttl: Duration) -> Result<u64, LiveError> {
+        let key = self.key(key);
+        let mut command = redis::cmd("EVAL");
+        command
+            .arg("local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n")
+            .arg(1)
+            .arg(key)
+            .arg(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
+        self.run("EVAL incr", &command).await
+    }
+
+    async fn clear(&self) -> Result<(), LiveError> {
+        let pattern = format!("{}*", self.prefix);
+        let mut cursor: u64 = 0;
+        loop {
+            let (next, keys): (u64, Vec<String>) = self
+                .run("SCAN", redis::cmd("SCAN").arg(cursor).arg("MATCH").arg(&pattern).arg("COUNT").arg(500))
+                .await?;
+            if !keys.is_empty() {
+                self.run::<()>("DEL", redis::cmd("DEL").arg(&keys)).await?;
+            }
+            if next == 0 {
+                return Ok(());
+            }
+            cursor = next;
+        }
+    }
+}
