@@ -1,0 +1,106 @@
+//! The live store's contract, checked on real Redis and on the in-process store alike.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use e2e::TestRedis;
+use futures::StreamExt;
+use platform::live::{CasOutcome, ChannelMessage, LiveStore, MemoryStore, Versioned};
+
+async fn versions_advance_and_stale_writes_conflict(store: Arc<dyn LiveStore>) {
+    assert_eq!(store.get("table:{1}").await.unwrap(), None);
+    assert_eq!(
+        store.compare_and_set("table:{1}", 0, Bytes::from_static(b"a"), None).await.unwrap(),
+        CasOutcome::Applied(1)
+    );
+    assert_eq!(
+        store.compare_and_set("table:{1}", 0, Bytes::from_static(b"b"), None).await.unwrap(),
+        CasOutcome::Conflict { current: 1 }
+    );
+    assert_eq!(
+        store.compare_and_set("table:{1}", 1, Bytes::from_static(b"c"), None).await.unwrap(),
+        CasOutcome::Applied(2)
+    );
+    assert_eq!(store.get("table:{1}").await.unwrap(), Some(Versioned { version: 2, value: Bytes::from_static(b"c") }));
+    store.put("table:{1}", Versioned { version: 9, value: Bytes::from_static(b"rebuilt") }).await.unwrap();
+    assert_eq!(store.get("table:{1}").await.unwrap().map(|v| v.version), Some(9));
+    store.delete("table:{1}").await.unwrap();
+    assert_eq!(store.get("table:{1}").await.unwrap(), None);
+}
+
+async fn subscribers_see_every_accepted_write_in_order(store: Arc<dyn LiveStore>) {
+    let mut events = store.subscribe("events:{2}").await.unwrap();
+    let mut version = 0;
+    for i in 0..20u8 {
+        let outcome = store
+            .compare_and_set("table:{2}", version, Bytes::from(vec![i]), Some(("events:{2}", Bytes::from(vec![i]))))
+            .await;
+        version = match outcome.unwrap() {
+            CasOutcome::Applied(v) => v,
+            other => panic!("unexpected {other:?}"),
+        };
+        // A rejected write publishes nothing.
+        let stale = store.compare_and_set("table:{2}", 0, Bytes::new(), Some(("events:{2}", Bytes::from_static(b"x"))));
+        assert!(matches!(stale.await.unwrap(), CasOutcome::Conflict { .. }));
+    }
+    for i in 0..20u8 {
+        let message = tokio::time::timeout(Duration::from_secs(5), events.next()).await.unwrap();
+        assert_eq!(message, Some(ChannelMessage::Message(Bytes::from(vec![i]))));
+    }
+}
+
+async fn counters_expire(store: Arc<dyn LiveStore>) {
+    assert_eq!(store.increment("rate:{a}", Duration::from_millis(300)).await.unwrap(), 1);
+    assert_eq!(store.increment("rate:{a}", Duration::from_millis(300)).await.unwrap(), 2);
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(store.increment("rate:{a}", Duration::from_millis(300)).await.unwrap(), 1);
+}
+
+async fn clear_removes_everything_of_this_store(store: Arc<dyn LiveStore>) {
+    store.compare_and_set("table:{3}", 0, Bytes::from_static(b"a"), None).await.unwrap();
+    store.clear().await.unwrap();
+    assert_eq!(store.get("table:{3}").await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn redis_store_keeps_the_contract() {
+    let redis = TestRedis::create().await;
+    versions_advance_and_stale_writes_conflict(redis.store()).await;
+    subscribers_see_every_accepted_write_in_order(redis.store()).await;
+    counters_expire(redis.store()).await;
+    clear_removes_everything_of_this_store(redis.store()).await;
+}
+
+#[tokio::test]
+async fn memory_store_keeps_the_contract() {
+    versions_advance_and_stale_writes_conflict(Arc::new(MemoryStore::new())).await;
+    subscribers_see_every_accepted_write_in_order(Arc::new(MemoryStore::new())).await;
+    counters_expire(Arc::new(MemoryStore::new())).await;
+    clear_removes_everything_of_this_store(Arc::new(MemoryStore::new())).await;
+}
+
+#[tokio::test]
+async fn two_redis_prefixes_do_not_see_each_other() {
+    let (a, b) = (TestRedis::create().await, TestRedis::create().await);
+    a.store().compare_and_set("table:{1}", 0, Bytes::from_static(b"a"), None).await.unwrap();
+    assert_eq!(b.store().get("table:{1}").await.unwrap(), None);
+    b.store().clear().await.unwrap();
+    assert!(a.store().get("table:{1}").await.unwrap().is_some());
+}
+
+#[tokio::test]
+async fn concurrent_writers_at_one_version_have_exactly_one_winner() {
+    let redis = TestRedis::create().await;
+    let store = redis.store();
+    let attempts = (0..16).map(|i| {
+        let store = store.clone();
+        tokio::spawn(async move { store.compare_and_set("table:{race}", 0, Bytes::from(vec![i]), None).await })
+    });
+    let outcomes = futures::future::join_all(attempts).await;
+    let winners = outcomes
+        .into_iter()
+        .filter(|o| matches!(o.as_ref().unwrap().as_ref().unwrap(), CasOutcome::Applied(1)))
+        .count();
+    assert_eq!(winners, 1);
+}
