@@ -1,15 +1,17 @@
 #![forbid(unsafe_code)]
 //! What every bridge-club service shares, so that each cross-cutting thing is done one way:
 //!
+//! - [`app`]: the resources a service process starts with;
 //! - [`config`]: one typed struct per service, from a TOML file and the environment;
 //! - [`telemetry`]: `tracing` with OpenTelemetry export and W3C trace context on every hop;
-//! - [`server`]: health, reflection, grpc-web and CORS, request tracing, auth, graceful shutdown;
+//! - [`server`]: health, reflection, request tracing, auth, graceful shutdown, and hooks for the edge;
 //! - [`auth`]: JWT bearer tokens (HS256 locally, RS256 in production) and per-RPC roles;
 //! - [`error`]: the one mapping of service errors to `tonic::Status`;
 //! - [`db`]: Postgres or SQLite through sea-orm, migrated at start-up;
 //! - [`live`]: live state in Redis (or in process) with versioned compare-and-set and fan-out;
 //! - [`client`]: channels to other services that carry trace context and a token.
 
+pub mod app;
 pub mod auth;
 pub mod client;
 pub mod config;

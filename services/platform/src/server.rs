@@ -1,23 +1,33 @@
 //! Server bootstrap: every gRPC server of the platform is built here, so each one has the same
-//! edge: `grpc.health.v1` with a status per service, server reflection, CORS and grpc-web for
-//! browsers and mobile apps, request tracing, the auth layer, and graceful shutdown on SIGTERM
-//! or ctrl-c.
+//! core: `grpc.health.v1` with a status per service, server reflection, request tracing, the
+//! auth layer, and graceful shutdown on SIGTERM or ctrl-c.
+//!
+//! What faces browsers and apps (CORS, grpc-web, rate limits) is the gateway's, added with
+//! [`ServerBuilder::edge`]; a server may also forward what it does not serve itself with
+//! [`ServerBuilder::fallback`] (the stand-alone gateway proxies that way).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
 
-use http::{HeaderName, Method};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
+use tonic::body::Body;
 use tonic::server::NamedService;
-use tonic::service::RoutesBuilder;
+use tonic::service::{Routes, RoutesBuilder};
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
-use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower::ServiceExt;
+use tower::util::BoxCloneSyncService;
 
 use crate::auth::AuthLayer;
 use crate::telemetry::GrpcTraceLayer;
+
+/// A whole gRPC server as one service value: what the edge wraps and the fallback forwards to.
+pub type GrpcService = BoxCloneSyncService<http::Request<Body>, http::Response<Body>, Infallible>;
+
+/// Wraps the server's service in outer layers (see [`ServerBuilder::edge`]).
+pub type Edge = Box<dyn FnOnce(GrpcService) -> GrpcService + Send>;
 
 /// A server that failed to start.
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +46,9 @@ pub enum ServerError {
     /// The transport failed while serving.
     #[error("transport: {0}")]
     Transport(#[from] tonic::transport::Error),
+    /// The server task ended abnormally.
+    #[error("server task: {0}")]
+    Task(String),
 }
 
 /// Assembles a server (see the module docs).
@@ -44,12 +57,13 @@ pub struct ServerBuilder {
     services: Vec<&'static str>,
     descriptor_sets: Vec<&'static [u8]>,
     auth: AuthLayer,
-    cors_origins: Vec<String>,
+    fallback: Option<GrpcService>,
+    edge: Option<Edge>,
 }
 
 impl std::fmt::Debug for ServerBuilder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ServerBuilder").field("services", &self.services).finish()
+        f.debug_struct("ServerBuilder").field("services", &self.services).finish_non_exhaustive()
     }
 }
 
@@ -61,18 +75,16 @@ impl ServerBuilder {
             services: Vec::new(),
             descriptor_sets: vec![tonic_health::pb::FILE_DESCRIPTOR_SET],
             auth,
-            cors_origins: Vec::new(),
+            fallback: None,
+            edge: None,
         }
     }
 
     /// Serves `service`; its health status is reported as SERVING once the server listens.
     pub fn add_service<S>(mut self, service: S) -> Self
     where
-        S: tower::Service<
-                http::Request<tonic::body::Body>,
-                Response = http::Response<tonic::body::Body>,
-                Error = Infallible,
-            > + NamedService
+        S: tower::Service<http::Request<Body>, Response = http::Response<Body>, Error = Infallible>
+            + NamedService
             + Clone
             + Send
             + Sync
@@ -84,40 +96,28 @@ impl ServerBuilder {
         self
     }
 
+    /// Reports `name` as SERVING too: a service this server answers through its fallback.
+    pub fn report_serving(mut self, name: &'static str) -> Self {
+        self.services.push(name);
+        self
+    }
+
     /// Registers an encoded `FileDescriptorSet` for server reflection.
     pub fn reflect(mut self, file_descriptor_set: &'static [u8]) -> Self {
         self.descriptor_sets.push(file_descriptor_set);
         self
     }
 
-    /// Origins browsers may call from; empty (the default) allows any.
-    pub fn cors_origins(mut self, origins: Vec<String>) -> Self {
-        self.cors_origins = origins;
+    /// Sends every request for a path no service here serves to `fallback` (after auth).
+    pub fn fallback(mut self, fallback: GrpcService) -> Self {
+        self.fallback = Some(fallback);
         self
     }
 
-    fn cors(&self) -> CorsLayer {
-        let origin = if self.cors_origins.is_empty() {
-            AllowOrigin::mirror_request()
-        } else {
-            AllowOrigin::list(self.cors_origins.iter().filter_map(|o| o.parse().ok()))
-        };
-        let header = HeaderName::from_static;
-        CorsLayer::new()
-            .allow_origin(origin)
-            .allow_credentials(true)
-            .allow_methods([Method::POST, Method::OPTIONS])
-            .allow_headers([
-                header("authorization"),
-                header("content-type"),
-                header("x-grpc-web"),
-                header("x-user-agent"),
-                header("grpc-timeout"),
-                header("traceparent"),
-                header("tracestate"),
-            ])
-            .expose_headers([header("grpc-status"), header("grpc-message"), header("grpc-status-details-bin")])
-            .max_age(std::time::Duration::from_secs(24 * 60 * 60))
+    /// Wraps the whole server (after tracing and auth) in `edge`: CORS, grpc-web, rate limits.
+    pub fn edge(mut self, edge: Edge) -> Self {
+        self.edge = Some(edge);
+        self
     }
 
     /// Binds `addr` (port 0 picks a free port) and serves until [`RunningServer::shutdown`] or
@@ -137,17 +137,25 @@ impl ServerBuilder {
         let reflection_v1alpha =
             reflection_v1alpha.build_v1alpha().map_err(|e| ServerError::Reflection(e.to_string()))?;
         self.routes.add_service(health_service).add_service(reflection_v1).add_service(reflection_v1alpha);
-
         for name in &self.services {
             health.set_service_status(name, ServingStatus::Serving).await;
         }
 
-        let layers = tower::ServiceBuilder::new()
-            .layer(self.cors())
-            .layer(tonic_web::GrpcWebLayer::new())
+        let mut router = self.routes.routes().into_axum_router();
+        if let Some(fallback) = self.fallback.take() {
+            router = router.fallback_service(
+                fallback.map_request(|request: http::Request<axum::body::Body>| request.map(Body::new)),
+            );
+        }
+        let core = tower::ServiceBuilder::new()
             .layer(GrpcTraceLayer)
-            .layer(self.auth.clone());
-        let routes = self.routes.routes();
+            .layer(self.auth.clone())
+            .service(Routes::from(router).prepare());
+        let mut service = GrpcService::new(core);
+        if let Some(edge) = self.edge.take() {
+            service = edge(service);
+        }
+
         let (stop, mut stopped) = watch::channel(false);
         let signal = async move {
             tokio::select! {
@@ -158,9 +166,7 @@ impl ServerBuilder {
         let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
         let server = tonic::transport::Server::builder()
             .accept_http1(true)
-            .layer(layers)
-            .add_routes(routes)
-            .serve_with_incoming_shutdown(incoming, signal);
+            .serve_with_incoming_shutdown(service, incoming, signal);
         let services = self.services.clone();
         let reporter = health.clone();
         let task = tokio::spawn(async move {
@@ -229,7 +235,7 @@ impl RunningServer {
     pub async fn wait(self) -> Result<(), ServerError> {
         match self.task.await {
             Ok(result) => result,
-            Err(e) => Err(ServerError::Reflection(format!("server task failed: {e}"))),
+            Err(e) => Err(ServerError::Task(e.to_string())),
         }
     }
 }

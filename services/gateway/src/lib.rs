@@ -1,0 +1,165 @@
+#![forbid(unsafe_code)]
+//! The edge of the platform for browsers and mobile apps.
+//!
+//! - [`edge`]: what every public port puts in front of the services: CORS for browsers, grpc-web
+//!   (so a web or mobile client can call every RPC without HTTP/2 trailers), and a per-client
+//!   rate limit whose counters live in the shared live store (Redis), so every gateway replica
+//!   enforces the same budget. The all-in-one `bridge-club` mounts it on its one port.
+//! - [`proxy`]: the stand-alone gateway forwards each call, after auth at the edge, to the service
+//!   that owns its package (`bridgeclub.<service>.v1`), with the caller's trace context.
+
+use std::convert::Infallible;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use http::{HeaderName, Method};
+use platform::live::SharedLiveStore;
+use platform::server::{Edge, GrpcService};
+use tonic::body::Body;
+use tonic::transport::Channel;
+use tower::{Service, ServiceExt};
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+/// How the edge treats clients.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeOptions {
+    /// Origins browsers may call from; empty: any origin (the request's origin is mirrored).
+    pub cors_allowed_origins: Vec<String>,
+    /// Requests one client address may make per minute; 0 disables the limit.
+    pub requests_per_minute: u64,
+}
+
+impl Default for EdgeOptions {
+    fn default() -> Self {
+        EdgeOptions { cors_allowed_origins: Vec::new(), requests_per_minute: 6000 }
+    }
+}
+
+/// CORS as grpc-web clients need it: POST and preflight, the gRPC request headers, and the gRPC
+/// status headers exposed to scripts.
+pub fn cors(allowed_origins: &[String]) -> CorsLayer {
+    let origin = if allowed_origins.is_empty() {
+        AllowOrigin::mirror_request()
+    } else {
+        AllowOrigin::list(allowed_origins.iter().filter_map(|o| o.parse().ok()))
+    };
+    let header = HeaderName::from_static;
+    CorsLayer::new()
+        .allow_origin(origin)
+        .allow_credentials(true)
+        .allow_methods([Method::POST, Method::OPTIONS])
+        .allow_headers([
+            header("authorization"),
+            header("content-type"),
+            header("x-grpc-web"),
+            header("x-user-agent"),
+            header("grpc-timeout"),
+            header("traceparent"),
+            header("tracestate"),
+        ])
+        .expose_headers([header("grpc-status"), header("grpc-message"), header("grpc-status-details-bin")])
+        .max_age(Duration::from_secs(24 * 60 * 60))
+}
+
+/// The edge layers (see the crate docs), for [`platform::server::ServerBuilder::edge`].
+pub fn edge(options: EdgeOptions, live: SharedLiveStore) -> Edge {
+    Box::new(move |inner: GrpcService| {
+        let limited = RateLimit { inner, live, per_minute: options.requests_per_minute };
+        let service = tower::ServiceBuilder::new()
+            .layer(cors(&options.cors_allowed_origins))
+            .layer(tonic_web::GrpcWebLayer::new())
+            .service(limited);
+        GrpcService::new(service)
+    })
+}
+
+/// Refuses a client address past its per-minute budget with RESOURCE_EXHAUSTED.
+#[derive(Clone)]
+struct RateLimit {
+    inner: GrpcService,
+    live: SharedLiveStore,
+    per_minute: u64,
+}
+
+impl Service<http::Request<Body>> for RateLimit {
+    type Response = http::Response<Body>;
+    type Error = Infallible;
+    type Future = futures::future::BoxFuture<'static, Result<Self::Response, Infallible>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+        let client: Option<IpAddr> = request
+            .extensions()
+            .get::<tonic::transport::server::TcpConnectInfo>()
+            .and_then(|info| info.remote_addr())
+            .map(|addr| addr.ip());
+        let (live, per_minute) = (self.live.clone(), self.per_minute);
+        // The ready inner service goes with this request; a fresh clone waits for the next.
+        let inner = self.inner.clone();
+        let mut ready = std::mem::replace(&mut self.inner, inner);
+        Box::pin(async move {
+            if let (Some(client), true) = (client, per_minute > 0) {
+                let window =
+                    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 60);
+                match live.increment(&format!("gateway:rate:{{{client}}}:{window}"), Duration::from_secs(61)).await {
+                    Ok(count) if count > per_minute => {
+                        return Ok(tonic::Status::resource_exhausted(format!(
+                            "rate limit: more than {per_minute} requests a minute from {client}; retry in a minute"
+                        ))
+                        .into_http());
+                    }
+                    Ok(_) => {}
+                    // The limit protects the services; losing it while Redis reconnects must not
+                    // take the club down with it.
+                    Err(e) => tracing::warn!(error = %e, "rate limit not enforced"),
+                }
+            }
+            ready.call(request).await
+        })
+    }
+}
+
+/// Where the stand-alone gateway sends each service's calls.
+#[derive(Debug, Clone)]
+pub struct Upstreams {
+    routes: Arc<Vec<(String, Channel)>>,
+}
+
+impl Upstreams {
+    /// Routes calls to the package `bridgeclub.<service>.v1` to `uri`, for each (service, uri).
+    pub fn new(upstreams: &[(&str, &str)]) -> Result<Self, tonic::transport::Error> {
+        let routes = upstreams
+            .iter()
+            .map(|(service, uri)| Ok((format!("/bridgeclub.{service}.v1."), platform::client::channel(uri)?)))
+            .collect::<Result<Vec<_>, tonic::transport::Error>>()?;
+        Ok(Upstreams { routes: Arc::new(routes) })
+    }
+}
+
+/// Forwards each call to its upstream (see the crate docs); a path no upstream owns is
+/// UNIMPLEMENTED, an upstream that cannot be reached is UNAVAILABLE.
+pub fn proxy(upstreams: Upstreams) -> GrpcService {
+    GrpcService::new(tower::service_fn(move |mut request: http::Request<Body>| {
+        let upstreams = upstreams.clone();
+        async move {
+            let path = request.uri().path().to_owned();
+            let Some((_, channel)) = upstreams.routes.iter().find(|(prefix, _)| path.starts_with(prefix.as_str()))
+            else {
+                return Ok(tonic::Status::unimplemented(format!("no service here serves {path}")).into_http());
+            };
+            // The gateway's span becomes the parent of the service's.
+            let mut metadata = tonic::metadata::MetadataMap::from_headers(std::mem::take(request.headers_mut()));
+            platform::telemetry::inject_trace_context(&mut metadata);
+            *request.headers_mut() = metadata.into_headers();
+            match channel.clone().oneshot(request).await {
+                Ok(response) => Ok::<_, Infallible>(response),
+                Err(e) => Ok(tonic::Status::unavailable(format!("{path}: upstream unavailable: {e}")).into_http()),
+            }
+        }
+    }))
+}
