@@ -122,9 +122,16 @@ impl ServerBuilder {
 
     /// Binds `addr` (port 0 picks a free port) and serves until [`RunningServer::shutdown`] or
     /// SIGTERM/ctrl-c.
-    pub async fn serve(mut self, addr: SocketAddr) -> Result<RunningServer, ServerError> {
-        let listener = TcpListener::bind(addr).await.map_err(|source| ServerError::Bind { addr, source })?;
-        let local_addr = listener.local_addr().map_err(|source| ServerError::Bind { addr, source })?;
+    pub async fn serve(self, addr: SocketAddr) -> Result<RunningServer, ServerError> {
+        self.serve_on(bind(addr).await?).await
+    }
+
+    /// Serves on a listener bound earlier with [`bind`] (so that services could be told the
+    /// address before the server was assembled).
+    pub async fn serve_on(mut self, listener: TcpListener) -> Result<RunningServer, ServerError> {
+        let local_addr = listener
+            .local_addr()
+            .map_err(|source| ServerError::Bind { addr: SocketAddr::from(([0, 0, 0, 0], 0)), source })?;
 
         let (health, health_service) = tonic_health::server::health_reporter();
         let mut reflection_v1 = tonic_reflection::server::Builder::configure();
@@ -179,6 +186,11 @@ impl ServerBuilder {
         tracing::info!(%local_addr, services = ?self.services, "serving");
         Ok(RunningServer { local_addr, stop, task, health })
     }
+}
+
+/// Binds `addr` (port 0 picks a free port); see [`ServerBuilder::serve_on`].
+pub async fn bind(addr: SocketAddr) -> Result<TcpListener, ServerError> {
+    TcpListener::bind(addr).await.map_err(|source| ServerError::Bind { addr, source })
 }
 
 /// Resolves on SIGTERM (Kubernetes) or ctrl-c.
