@@ -211,13 +211,13 @@ fn law_78_a_corrected_result_replays_the_rubber_from_that_deal() {
     // NS 2H (60) + 1NT (40) make a game; then EW 4S makes theirs. The 2H is corrected to
     // down one: NS's 1NT no longer completes a game, and EW's 4S is in the first game.
     let r = rubber(&[played(NS, "2H", 8), played(NS, "1NT", 7), played(EW, "4S", 10)]);
-    let (fixed, changes) =
-        replayed(r.correct(0, played(NS, "2H", 7)).unwrap_or_else(|e| panic!("{e}")));
+    let (fixed, changes) = replayed(r.correct(0, played(NS, "2H", 7)).unwrap_or_else(|e| panic!("{e}")));
     assert_eq!((fixed.games_won(NS), fixed.games_won(EW)), (0, 1));
     assert_eq!(fixed.below_the_line(NS), 0, "EW's game wiped NS's 40");
     assert_eq!(deal_entries(&fixed, 0), vec![(EW, Line::Above, 50, EntryKind::Undertricks)]);
     // Deal 2's 40 is unchanged and stays; deal 1's 60 and deal 3's entry (now in game 0) move.
-    let struck: Vec<_> = changes.struck.iter().map(|i| (fixed.entries()[*i].deal, fixed.entries()[*i].points)).collect();
+    let struck: Vec<_> =
+        changes.struck.iter().map(|i| (fixed.entries()[*i].deal, fixed.entries()[*i].points)).collect();
     assert_eq!(struck, vec![(Some(0), 60), (Some(2), 120)]);
     assert_eq!(changes.added.len(), 2);
     assert!(changes.struck.iter().all(|i| fixed.entries()[*i].struck == Some(StrikeReason::Corrected { deal: 0 })));
@@ -238,8 +238,7 @@ fn law_78_a_correction_moves_later_vulnerability_and_premiums() {
 
 #[test]
 fn law_78_a_replay_that_ends_the_rubber_earlier_is_for_the_arbiter() {
-    let deals =
-        [played(NS, "4S", 10), played(NS, "3S", 9), played(EW, "3NT", 9), played(NS, "4H", 10)];
+    let deals = [played(NS, "4S", 10), played(NS, "3S", 9), played(EW, "3NT", 9), played(NS, "4H", 10)];
     let r = rubber(&deals);
     assert_eq!(r.status(), RubberStatus::Won { winner: NS, deal: 3 });
     // The second deal was really 4S: NS won 2-0 there, yet two more deals were played.
