@@ -30,16 +30,15 @@ fn overrule(r: &Rubber, index: usize, result: DealResult) -> (Rubber, laws::scor
     r.overrule(index, result, None).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn deal_entries(r: &Rubber, index: usize) -> Vec<(Side, Line, u32, EntryKind)> {
+type Scored = (Side, Line, u32, EntryKind);
+
+fn deal_entries(r: &Rubber, index: usize) -> Vec<Scored> {
     r.live_entries().filter(|e| e.deal == Some(index)).map(|e| (e.side, e.line, e.points, e.kind)).collect()
 }
 
 /// The pad after deal `index`, as the later deals and the games see it: nothing there may
 /// move (rule 1).
-fn later_state(
-    r: &Rubber,
-    index: usize,
-) -> (Vec<(Side, Line, u32, EntryKind)>, [u8; 2], laws::score::rubber::RubberStatus) {
+fn later_state(r: &Rubber, index: usize) -> (Vec<Scored>, [u8; 2], laws::score::rubber::RubberStatus) {
     let later = r
         .live_entries()
         .filter(|e| e.deal.is_none_or(|d| d > index) || e.kind == EntryKind::RubberBonus)
