@@ -4,6 +4,9 @@
 //!
 //! Kept short (small samples, short measurement) for a 2-core machine shared with others.
 
+// criterion_group! generates an undocumented public function.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 use std::time::Duration;
 
