@@ -107,8 +107,8 @@ pub struct WeightedScore {
     components: Vec<(BoardResult, f64)>,
 }
 
-/// How far the weights of a weighted score may stray from 1 (to allow thirds written as
-/// decimals).
+/// How far the weights of a weighted score (Law 12C1(c)) may stray from 1, to allow thirds
+/// written as decimals.
 pub const WEIGHT_TOLERANCE: f64 = 1e-6;
 
 impl WeightedScore {
@@ -128,7 +128,7 @@ impl WeightedScore {
         Ok(WeightedScore { components })
     }
 
-    /// The results and their weights.
+    /// The results and their weights (Law 12C1(c)).
     pub fn components(&self) -> &[(BoardResult, f64)] {
         &self.components
     }
@@ -176,7 +176,7 @@ impl AdjustedScore {
         AdjustedScore { ns, ew }
     }
 
-    /// What `side` receives.
+    /// What `side` receives (Law 12C).
     pub const fn for_side(&self, side: Side) -> &SideAdjustment {
         match side {
             Side::NorthSouth => &self.ns,
@@ -195,7 +195,7 @@ impl AdjustedScore {
     }
 }
 
-/// Why an adjusted score is not well formed.
+/// Why an adjusted score is not well formed (Law 12C1(c)).
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
 pub enum RulingError {
     /// A weighted score with no results.

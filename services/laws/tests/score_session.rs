@@ -291,3 +291,24 @@ fn law_78a_a_session_refuses_results_that_cannot_be_compared() {
     assert_eq!(s.add_board(1, Vulnerability::Both), Err(SessionError::BoardTwice(1)));
     assert_eq!(SessionError::UnknownBoard(9).law(), Law::duplicate(78, "A"));
 }
+
+#[test]
+fn law_78c_total_points_is_the_net_total_of_the_boards_played() {
+    let mut s = session(Method::TotalPoints, 2);
+    add(&mut s, 1, 1, 2, TableScore::Result(worth(420)));
+    add(&mut s, 2, 1, 2, TableScore::Result(worth(-100)));
+    let third = 1.0 / 3.0;
+    let weighted =
+        WeightedScore::new(vec![(worth(140), third), (worth(-50), 1.0 - third)]).unwrap_or_else(|e| panic!("{e}"));
+    add(&mut s, 1, 3, 4, TableScore::Adjusted(AdjustedScore::weighted(weighted)));
+    let scored = s.score();
+    let total = |pair| scored.pair(PairId(pair)).map_or(f64::NAN, |p| p.score);
+    assert_eq!((total(1), total(2)), (320.0, -320.0));
+    assert!(close(total(3), 140.0 / 3.0 - 100.0 / 3.0));
+    let artificial =
+        TableScore::Adjusted(AdjustedScore::artificial(ArtificialScore::Average, ArtificialScore::Average));
+    let refused = s.add_result(TableResult { board: 2, ns: PairId(3), ew: PairId(4), score: artificial.clone() });
+    assert_eq!(refused, Err(SessionError::ArtificialAtTotalPoints { board: 2 }));
+    assert_eq!(s.set_score(1, PairId(1), artificial), Err(SessionError::ArtificialAtTotalPoints { board: 1 }));
+    assert_eq!(SessionError::ArtificialAtTotalPoints { board: 1 }.law(), Law::duplicate(12, "C2"));
+}

@@ -17,7 +17,7 @@ use crate::score::pad::{Changes, Entry, EntryKind, Line, Settlement, StrikeReaso
 use crate::score::rubber::{DealResult, PlayedDeal, push_deal_entries, replace_entries};
 use crate::seat::{Seat, Side};
 
-/// Club options for Chicago.
+/// Club options for Chicago (Appendix 4 C, H).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ChicagoOptions {
     /// By mutual agreement, on deals 2 and 3 the side not dealing is vulnerable instead of
@@ -43,7 +43,7 @@ pub const fn vulnerability(number: u8, dealer: Seat, swap_second_and_third: bool
     }
 }
 
-/// A deal as recorded on a Chicago pad.
+/// A deal as recorded on a Chicago pad (Appendix 4 B-F).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ChicagoDeal {
     /// The result as it stands.
@@ -76,7 +76,7 @@ pub struct Chicago {
     counted: u8,
 }
 
-/// Why a Chicago pad cannot take a result.
+/// Why a Chicago pad cannot take a result (Appendix 4 B; Law 78).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum ChicagoError {
     /// Four deals have been bid and played: a fifth deal is void, a sixth or later always
@@ -120,17 +120,18 @@ impl Chicago {
         Chicago { options, first_dealer, deals: Vec::new(), entries: Vec::new(), below: [0, 0], game: 0, counted: 0 }
     }
 
-    /// The club options.
+    /// The club options (Appendix 4 C, H).
     pub const fn options(&self) -> ChicagoOptions {
         self.options
     }
 
-    /// The first dealer.
+    /// The first dealer (Appendix 4 E: the diagram's "1" faces him).
     pub const fn first_dealer(&self) -> Seat {
         self.first_dealer
     }
 
-    /// The number (1-4) of the next deal to count, or `None` once four have been played.
+    /// The number (1-4) of the next deal to count, or `None` once four have been played
+    /// (Appendix 4 B).
     pub const fn next_number(&self) -> Option<u8> {
         if self.counted < 4 { Some(self.counted + 1) } else { None }
     }
@@ -149,17 +150,17 @@ impl Chicago {
         }
     }
 
-    /// Whether the four deals have been played.
+    /// Whether the four deals have been played (Appendix 4 B).
     pub const fn is_complete(&self) -> bool {
         self.counted == 4
     }
 
-    /// `side`'s partscores still counting toward game.
+    /// `side`'s partscores still counting toward game (Appendix 4 F).
     pub const fn below_the_line(&self, side: Side) -> u32 {
         self.below[side.index()]
     }
 
-    /// The deals recorded, passed-out ones included.
+    /// The deals recorded, passed-out ones included (Appendix 4 B, H4: every deal is scored).
     pub fn deals(&self) -> &[ChicagoDeal] {
         &self.deals
     }

@@ -11,9 +11,9 @@ use crate::seat::Side;
 /// more (300 not vulnerable, 500 vulnerable), else partscore (50).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MadeBonus {
-    /// A trick score under 100: 50.
+    /// A trick score under 100: 50 (Law 77).
     Partscore,
-    /// A trick score of 100 or more: 300 not vulnerable, 500 vulnerable.
+    /// A trick score of 100 or more: 300 not vulnerable, 500 vulnerable (Law 77).
     Game,
 }
 
@@ -45,7 +45,7 @@ impl DuplicateScore {
     }
 
     /// The signed score of declarer's side: positive when made, negative (the defenders'
-    /// undertrick penalty) when defeated.
+    /// undertrick penalty) when defeated (Law 77).
     pub const fn total(&self) -> i32 {
         let i = &self.items;
         if i.is_made() {
@@ -97,7 +97,7 @@ impl BoardResult {
         }
     }
 
-    /// North-South's score (the figure a traveller records).
+    /// North-South's score, the figure a traveller records (Law 77).
     pub const fn ns_score(&self, vulnerability: Vulnerability) -> i32 {
         self.score_for(Side::NorthSouth, vulnerability)
     }

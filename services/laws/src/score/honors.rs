@@ -80,7 +80,7 @@ pub struct HonorsClaim {
 }
 
 impl HonorsClaim {
-    /// The premium points.
+    /// The premium points (Law 81).
     pub const fn points(self) -> u32 {
         self.honors.points()
     }

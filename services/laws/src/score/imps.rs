@@ -22,7 +22,7 @@ pub fn imps(difference: i32) -> i32 {
 }
 
 /// The IMPs for a difference that need not be a whole number of points (a weighted score or
-/// an unrounded datum), by the same lower bounds.
+/// an unrounded datum), by the same lower bounds of the Law 78B scale.
 pub fn imps_f64(difference: f64) -> i32 {
     let magnitude = IMP_SCALE.partition_point(|bound| f64::from(*bound) <= difference.abs()) as i32;
     if difference < 0.0 { -magnitude } else { magnitude }
@@ -67,7 +67,8 @@ impl Default for DatumRule {
 }
 
 impl DatumRule {
-    /// The datum of `scores` (already in any order), or `None` for an empty board.
+    /// The datum of `scores` (in any order), or `None` for an empty board (our reading; Law
+    /// 78D leaves the datum to the conditions of contest).
     pub fn datum(&self, scores: &[f64]) -> Option<f64> {
         if scores.is_empty() {
             return None;

@@ -14,8 +14,8 @@ pub fn matchpoints(scores: &[i32]) -> Vec<u32> {
     out
 }
 
-/// [`matchpoints`] into a caller's buffer, which must be as long as `scores`; one scratch
-/// allocation for the sorted copy.
+/// [`matchpoints`] (Law 78A) into a caller's buffer, which must be as long as `scores`; one
+/// scratch allocation for the sorted copy.
 pub fn matchpoints_into(scores: &[i32], out: &mut [u32]) {
     let mut sorted = scores.to_vec();
     sorted.sort_unstable();
@@ -32,8 +32,8 @@ pub const fn top(results: usize) -> u32 {
     if results == 0 { 0 } else { 2 * (results as u32 - 1) }
 }
 
-/// `units` as a percentage of the top on a board of `results` scores. A lone result has
-/// nothing to be compared with; it is shown as 50%.
+/// `units` as a percentage of the top on a board of `results` scores (Law 78A). A lone
+/// result has nothing to be compared with; it is shown as 50%.
 pub fn percentage(units: f64, results: usize) -> f64 {
     let top = top(results);
     if top == 0 { 50.0 } else { 100.0 * units / f64::from(top) }

@@ -35,7 +35,7 @@ use crate::law::{CitesLaw, Law};
 pub struct Tricks(u8);
 
 impl Tricks {
-    /// All thirteen tricks.
+    /// All thirteen tricks (Law 8).
     pub const ALL: Tricks = Tricks(13);
 
     /// `won` tricks, if a deal has that many (Law 8: thirteen cards to each player, so a deal
@@ -44,12 +44,12 @@ impl Tricks {
         if won <= 13 { Ok(Tricks(won)) } else { Err(ScoreError::TooManyTricks(won)) }
     }
 
-    /// The count, 0-13.
+    /// The count, 0-13 (Law 8).
     pub const fn get(self) -> u8 {
         self.0
     }
 
-    /// The tricks the other side won.
+    /// The tricks the other side won (Law 8: thirteen in all).
     pub const fn others(self) -> Tricks {
         Tricks(13 - self.0)
     }
@@ -61,7 +61,7 @@ impl fmt::Display for Tricks {
     }
 }
 
-/// Why a result cannot be scored.
+/// Why a result cannot be scored (Law 8, Law 81).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ScoreError {
     /// More than thirteen tricks.
@@ -89,7 +89,8 @@ impl CitesLaw for ScoreError {
     }
 }
 
-/// Whether the contract was made, and by how much.
+/// Whether the contract was made, and by how much (Definitions: overtrick, undertrick;
+/// Law 72).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// Made, with this many overtricks (Definitions: each trick won in excess of the contract).
@@ -106,7 +107,8 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The outcome of `contract` when declarer's side won `tricks`.
+    /// The outcome of `contract` when declarer's side won `tricks` (Definitions: the contract
+    /// undertakes level plus six tricks).
     pub const fn of(contract: Contract, tricks: Tricks) -> Outcome {
         let needed = contract.tricks_required();
         if tricks.0 >= needed {
@@ -116,7 +118,7 @@ impl Outcome {
         }
     }
 
-    /// Whether the contract was fulfilled.
+    /// Whether the contract was fulfilled (Law 72A).
     pub const fn is_made(self) -> bool {
         matches!(self, Outcome::Made { .. })
     }
@@ -277,12 +279,12 @@ impl ContractScore {
         score
     }
 
-    /// Whether the contract was made.
+    /// Whether the contract was made (Law 72A).
     pub const fn is_made(&self) -> bool {
         self.outcome.is_made()
     }
 
-    /// Declarer's premium points: overtricks, insult and slam.
+    /// Declarer's premium points: overtricks, insult and slam (Law 72B).
     pub const fn declarer_premiums(&self) -> u32 {
         self.overtricks + self.insult + self.slam
     }

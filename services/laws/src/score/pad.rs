@@ -99,7 +99,7 @@ impl fmt::Display for EntryKind {
     }
 }
 
-/// Why an entry was struck.
+/// Why an entry was struck (Law 78; Club Appeals Committee).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StrikeReason {
     /// A scoring error corrected under Law 78 (or a Chicago diagram corrected under
@@ -148,7 +148,7 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// Whether the entry counts (it has not been struck).
+    /// Whether the entry counts (it has not been struck under Law 78 or on appeal).
     pub const fn is_live(&self) -> bool {
         self.struck.is_none()
     }
@@ -188,7 +188,7 @@ impl Settlement {
         Settlement { totals, winner, margin, rounded_margin: round_to_hundreds.then(|| round_to_hundreds_of(margin)) }
     }
 
-    /// A side's total.
+    /// A side's total (Law 72: trick and premium points added).
     pub const fn total(&self, side: Side) -> u32 {
         self.totals[side.index()]
     }
@@ -208,7 +208,8 @@ pub(crate) fn totals(entries: &[Entry]) -> [u32; 2] {
     totals
 }
 
-/// What a correction or an appeal did to the pad: indices into its entries.
+/// What a correction (Law 78) or an appeal (Club Appeals Committee) did to the pad: indices
+/// into its entries.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Changes {
     /// Entries struck.

@@ -53,27 +53,28 @@ impl PlayedDeal {
         Ok(PlayedDeal { declarer, contract, tricks, honors })
     }
 
-    /// Declarer's side.
+    /// Declarer's side (Law 72A: only it earns trick points).
     pub const fn declarer(&self) -> Side {
         self.declarer
     }
 
-    /// The contract.
+    /// The contract (Definitions).
     pub const fn contract(&self) -> Contract {
         self.contract
     }
 
-    /// Tricks won by declarer's side.
+    /// Tricks won by declarer's side (Law 77: transferred tricks included).
     pub const fn tricks(&self) -> Tricks {
         self.tricks
     }
 
-    /// Honors claimed, if any.
+    /// Honors claimed, if any (Law 81, Law 76).
     pub const fn honors(&self) -> Option<HonorsClaim> {
         self.honors
     }
 
-    /// The same deal with other honors (checked as in [`PlayedDeal::new`]).
+    /// The same deal with other honors, checked as in [`PlayedDeal::new`] (Law 81; Law 78
+    /// corrects honors left out).
     pub fn with_honors(&self, honors: Option<HonorsClaim>) -> Result<PlayedDeal, ScoreError> {
         PlayedDeal::new(self.declarer, self.contract, self.tricks, honors)
     }
@@ -95,7 +96,7 @@ pub enum DealResult {
 }
 
 impl DealResult {
-    /// The played deal, if it was played.
+    /// The played deal, if it was played (Law 22A: a passed-out deal scores nothing).
     pub const fn played(&self) -> Option<&PlayedDeal> {
         match self {
             DealResult::PassedOut => None,
@@ -104,15 +105,15 @@ impl DealResult {
     }
 }
 
-/// Club options for a rubber.
+/// Club options for a rubber (Appendix 4 H2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct RubberOptions {
     /// Round the net score to even hundreds, 50 rounding up (Appendix 4 H2). Off by default.
     pub round_to_hundreds: bool,
 }
 
-/// A deal as recorded on the pad, with the state of the rubber before it: what an appeal
-/// needs to rescore it without replaying the rubber.
+/// A deal as recorded on the pad (Law 75), with the state of the rubber before it: what an
+/// appeal needs to rescore it without replaying the rubber (Club Appeals Committee).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RecordedDeal {
     /// The result as it stands (a committee's result replaces the table's).
@@ -130,7 +131,7 @@ pub struct RecordedDeal {
     pub completed_game: bool,
 }
 
-/// Where a rubber stands.
+/// Where a rubber stands (Law 74, Law 80).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum RubberStatus {
     /// Neither side has two games.
@@ -159,7 +160,7 @@ pub struct Rubber {
     status: RubberStatus,
 }
 
-/// Why a rubber cannot take a result.
+/// Why a rubber cannot take a result (Law 74, Law 78, Law 80).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum RubberError {
     /// The rubber was won: no deal is scored after a side's second game (Law 74).
@@ -244,12 +245,12 @@ pub enum Corrected {
 }
 
 impl Rubber {
-    /// An empty pad: no games, neither side vulnerable.
+    /// An empty pad: no games, neither side vulnerable (Law 73, Definitions).
     pub fn new(options: RubberOptions) -> Rubber {
         Rubber { options, ..Rubber::default() }
     }
 
-    /// The club options.
+    /// The club options (Appendix 4 H2).
     pub const fn options(&self) -> RubberOptions {
         self.options
     }
@@ -272,12 +273,12 @@ impl Rubber {
         Ok(next)
     }
 
-    /// Where the rubber stands.
+    /// Where the rubber stands (Law 74, Law 80).
     pub const fn status(&self) -> RubberStatus {
         self.status
     }
 
-    /// Whether no more deals can be recorded.
+    /// Whether no more deals can be recorded (Law 74: the rubber ended; Law 80: closed).
     pub const fn is_over(&self) -> bool {
         !matches!(self.status, RubberStatus::InProgress)
     }
@@ -298,17 +299,17 @@ impl Rubber {
         Vulnerability::from_sides(self.games[0] > 0, self.games[1] > 0)
     }
 
-    /// The deals recorded, in order.
+    /// The deals recorded, in order (Law 75).
     pub fn deals(&self) -> &[RecordedDeal] {
         &self.deals
     }
 
-    /// Every entry, struck ones included, in the order written.
+    /// Every entry, struck ones included, in the order written (Law 75, Law 78).
     pub fn entries(&self) -> &[Entry] {
         &self.entries
     }
 
-    /// The entries that count.
+    /// The entries that count (Law 72).
     pub fn live_entries(&self) -> impl Iterator<Item = &Entry> {
         self.entries.iter().filter(|e| e.is_live())
     }

@@ -33,7 +33,7 @@ use crate::score::imps::{DatumRule, imps, imps_f64};
 use crate::score::matchpoints::top;
 use crate::seat::Side;
 
-/// A pair's number in the session.
+/// A pair's number in the session (Law 4: partnerships are fixed for a pairs session).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PairId(pub u32);
 
@@ -43,7 +43,7 @@ impl fmt::Display for PairId {
     }
 }
 
-/// How the session is scored.
+/// How the session is scored (Law 78, set by the conditions of contest, Law 78D).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Method {
     /// Matchpoints (Law 78A).
@@ -52,10 +52,16 @@ pub enum Method {
     CrossImps,
     /// IMPs against a datum (Law 78B), taken as [`DatumRule`] says.
     Butler(DatumRule),
+    /// Total points (Law 78C): the net total of all boards played. A weighted score counts
+    /// its weighted sum of points. Artificial scores are refused: Law 12C2 defines them only
+    /// in matchpoints and IMPs.
+    TotalPoints,
 }
 
 impl Method {
-    const fn is_imps(self) -> bool {
+    /// Whether a pair's session score is the sum of its boards (IMPs, total points) rather
+    /// than the mean of its board percentages (matchpoints).
+    const fn sums(self) -> bool {
         !matches!(self, Method::Matchpoints)
     }
 }
@@ -69,7 +75,7 @@ pub enum TableScore {
     Adjusted(AdjustedScore),
 }
 
-/// One table's score on one board.
+/// One table's score on one board (Law 77; Law 12 when adjusted).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableResult {
     /// The board number.
@@ -82,7 +88,7 @@ pub struct TableResult {
     pub score: TableScore,
 }
 
-/// Why a result does not fit the session.
+/// Why a result does not fit the session (Law 2, Law 4, Law 78A, Law 79C).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {
     /// A result for a board the session does not have.
@@ -107,6 +113,14 @@ pub enum SessionError {
         /// The pair.
         pair: PairId,
     },
+    /// An artificial adjusted score in a total-points session.
+    #[error(
+        "board {board}: an artificial adjusted score has no value at total points (Law 12C2 defines it in matchpoints and IMPs)"
+    )]
+    ArtificialAtTotalPoints {
+        /// The board.
+        board: u32,
+    },
     /// A change to a result the session does not have.
     #[error("no result on board {board} with {ns} North-South (Law 79C: a correction replaces a recorded score)")]
     NoSuchResult {
@@ -124,11 +138,12 @@ impl CitesLaw for SessionError {
             SessionError::BoardTwice(_) => Law::duplicate(2, ""),
             SessionError::AgainstItself { .. } => Law::duplicate(4, ""),
             SessionError::NoSuchResult { .. } => Law::duplicate(79, "C"),
+            SessionError::ArtificialAtTotalPoints { .. } => Law::duplicate(12, "C2"),
         }
     }
 }
 
-/// A duplicate pairs session: its boards and the tables' scores on them.
+/// A duplicate pairs session: its boards and the tables' scores on them (Law 78).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Session {
     method: Method,
@@ -138,7 +153,7 @@ pub struct Session {
 }
 
 /// One table's score on one board, as the session method measures it: a percentage of the
-/// top (matchpoints) or IMPs.
+/// top (Law 78A), IMPs (Law 78B) or points (Law 78C).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BoardScore {
     /// The board.
@@ -158,14 +173,15 @@ pub struct BoardScore {
     pub ew_units: Option<(f64, u32)>,
 }
 
-/// A pair's session result.
+/// A pair's session result (Law 78; Law 78D: the conditions of contest say how winners are
+/// determined).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PairResult {
     /// The pair.
     pub pair: PairId,
     /// Boards the pair scored.
     pub boards: u32,
-    /// The session score: mean percentage (matchpoints) or total IMPs.
+    /// The session score: mean percentage (matchpoints), total IMPs, or total points.
     pub score: f64,
     /// Matchpoints: the sum of each board's percentage of that board's top, where the top
     /// counts every table that played it (Law 78A: 2(n-1)); `None` at IMPs.
@@ -176,7 +192,7 @@ pub struct PairResult {
     pub tied: bool,
 }
 
-/// A scored session.
+/// A scored session (Law 78).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionScore {
     /// Every table's score on every board, in the order the results were added.
@@ -186,7 +202,7 @@ pub struct SessionScore {
 }
 
 impl SessionScore {
-    /// A pair's result.
+    /// A pair's result (Law 78).
     pub fn pair(&self, pair: PairId) -> Option<&PairResult> {
         self.ranking.iter().find(|p| p.pair == pair)
     }
@@ -204,12 +220,12 @@ impl SessionScore {
 const EPSILON: f64 = 1e-9;
 
 impl Session {
-    /// An empty session scored by `method`.
+    /// An empty session scored by `method` (Law 78).
     pub fn new(method: Method) -> Session {
         Session { method, boards: HashMap::new(), results: Vec::new(), seated: HashSet::new() }
     }
 
-    /// The scoring method.
+    /// The scoring method (Law 78).
     pub const fn method(&self) -> Method {
         self.method
     }
@@ -223,7 +239,7 @@ impl Session {
         Ok(())
     }
 
-    /// Adds a table's score on a board.
+    /// Adds a table's score on a board (Law 78A: each contestant scores a board once).
     pub fn add_result(&mut self, result: TableResult) -> Result<(), SessionError> {
         let board = result.board;
         if !self.boards.contains_key(&board) {
@@ -232,6 +248,7 @@ impl Session {
         if result.ns == result.ew {
             return Err(SessionError::AgainstItself { board, pair: result.ns });
         }
+        self.check_method(board, &result.score)?;
         for pair in [result.ns, result.ew] {
             if self.seated.contains(&(board, pair)) {
                 return Err(SessionError::PairTwice { board, pair });
@@ -252,11 +269,21 @@ impl Session {
             .iter_mut()
             .find(|r| r.board == board && r.ns == ns)
             .ok_or(SessionError::NoSuchResult { board, ns })?;
+        if self.method == Method::TotalPoints && has_artificial(&score) {
+            return Err(SessionError::ArtificialAtTotalPoints { board });
+        }
         result.score = score;
         Ok(())
     }
 
-    /// The results, in the order added.
+    fn check_method(&self, board: u32, score: &TableScore) -> Result<(), SessionError> {
+        if self.method == Method::TotalPoints && has_artificial(score) {
+            return Err(SessionError::ArtificialAtTotalPoints { board });
+        }
+        Ok(())
+    }
+
+    /// The results, in the order added (Law 77, Law 12).
     pub fn results(&self) -> &[TableResult] {
         &self.results
     }
@@ -316,13 +343,13 @@ impl Session {
                 }
             }
         }
-        let is_imps = self.method.is_imps();
+        let sums = self.method.sums();
         for (i, b) in boards.iter_mut().enumerate() {
             for (pair, side) in seats(b) {
                 if let Some(award) = artificial[i][side.index()] {
                     let acc = &pairs[&pair];
                     let own = (acc.scored_boards > 0).then(|| acc.scored_sum / f64::from(acc.scored_boards));
-                    let value = artificial_value(award, own, is_imps);
+                    let value = artificial_value(award, own, sums);
                     match side {
                         Side::NorthSouth => b.ns_value = value,
                         Side::EastWest => b.ew_value = value,
@@ -351,14 +378,23 @@ impl Session {
             .map(|(pair, acc)| PairResult {
                 pair,
                 boards: acc.boards,
-                score: if is_imps { acc.total } else { acc.total / f64::from(acc.boards.max(1)) },
-                matchpoints: (!is_imps).then_some(acc.matchpoints),
+                score: if sums { acc.total } else { acc.total / f64::from(acc.boards.max(1)) },
+                matchpoints: (!sums).then_some(acc.matchpoints),
                 rank: 0,
                 tied: false,
             })
             .collect();
         assign_ranks(&mut ranking);
         SessionScore { boards, ranking }
+    }
+}
+
+fn has_artificial(score: &TableScore) -> bool {
+    match score {
+        TableScore::Result(_) => false,
+        TableScore::Adjusted(a) => {
+            Side::ALL.iter().any(|side| matches!(a.for_side(*side), SideAdjustment::Artificial(_)))
+        }
     }
 }
 
@@ -511,6 +547,10 @@ impl Scratch {
                     }
                 }
                 Some((total / others as f64, 0.0, 0))
+            }
+            Method::TotalPoints => {
+                let points = self.table(local).iter().map(|(s, w)| f64::from(*s) * w).sum();
+                Some((points, 0.0, 0))
             }
             Method::Butler(rule) => {
                 let datum = match self.datum {
