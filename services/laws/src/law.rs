@@ -71,6 +71,12 @@ impl Law {
         Law { code: Code::Club, number, section }
     }
 
+    /// The Club Appeals Committee (Laws of Rubber Bridge 2014, Part VIII), which has no number
+    /// of its own: stored as Club Law 0.
+    pub const fn club_appeals() -> Law {
+        Law { code: Code::Club, number: 0, section: "" }
+    }
+
     /// A rule of the Rules for Club Procedure, by letter (`'A'..='F'`).
     pub const fn club_procedure(letter: char) -> Law {
         Law { code: Code::ClubProcedure, number: letter as u8 - b'A' + 1, section: "" }
@@ -97,6 +103,7 @@ impl fmt::Display for Law {
             Code::Chicago => {
                 write!(f, "rule {}{} of {}", (b'A' + self.number - 1) as char, self.section, self.code.title())
             }
+            Code::Club if self.number == 0 => write!(f, "the Club Appeals Committee ({})", self.code.title()),
             Code::Club => write!(f, "Club Law {}{} ({})", self.number, self.section, self.code.title()),
             _ => write!(f, "Law {}{} of the {}", self.number, self.section, self.code.title()),
         }
@@ -120,5 +127,6 @@ mod tests {
         assert_eq!(Law::club_procedure('E').to_string(), "rule E of the Rules for Club Procedure");
         assert_eq!(Law::chicago('F', "2").to_string(), "rule F2 of Chicago (Rubber Bridge Appendix 4)");
         assert_eq!(Law::club(69, "").to_string(), "Club Law 69 (Alternative Club Laws)");
+        assert_eq!(Law::club_appeals().to_string(), "the Club Appeals Committee (Alternative Club Laws)");
     }
 }

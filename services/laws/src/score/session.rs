@@ -1,0 +1,573 @@
+//! A duplicate pairs session: boards, each table's result or adjusted score, matchpointed
+//! (Law 78A) or IMPed (Law 78B: cross-IMPs or Butler) and ranked.
+//!
+//! Our readings where the Laws leave the method to the conditions of contest (Law 78D):
+//!
+//! - Each direction is compared within itself: North-South pairs against the North-South
+//!   scores of the other tables, East-West against East-West. For a balanced board the two are
+//!   complements; a split (non-balancing) adjusted score gives each side of its table its own
+//!   score, which is what the other pairs of that direction are compared with.
+//! - A weighted score (Law 12C1(c)) earns the weighted sum of what each of its results would
+//!   earn, and others are compared with it component by component, weighted the same way.
+//! - An artificial score (Law 12C2) is not a score others can be compared with: a board's
+//!   comparisons are among its other tables, and each pair's board result is a percentage of
+//!   its own top. With a lone comparable result there is nothing to compare: 50%.
+//! - Law 12C2(c): average plus is the greater of 60% and the pair's percentage on its boards
+//!   without an artificial score; average minus the smaller of 40% and that percentage. At
+//!   IMPs the same with +3 and -3 IMPs and the pair's average IMPs per board. A pair with no
+//!   such board keeps 60/40 (+3/-3). Because this depends on every other board, the session
+//!   is always scored whole ([`Session::score`]), after any change, an appeal included.
+//! - Matchpoint sessions rank by the mean of the board percentages (each board counts
+//!   equally whatever the number of comparisons); IMP sessions by total IMPs. Cross-IMPs are
+//!   averaged per comparison so that they sit on the same scale as the +3/-3 of Law 12C2(b).
+//! - Ties share a rank (1, 2=, 2=, 4); scores within 1e-9 are equal.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use crate::contract::Vulnerability;
+use crate::law::{CitesLaw, Law};
+use crate::rulings::{AdjustedScore, ArtificialScore, SideAdjustment};
+use crate::score::duplicate::BoardResult;
+use crate::score::imps::{DatumRule, imps, imps_f64};
+use crate::score::matchpoints::top;
+use crate::seat::Side;
+
+/// A pair's number in the session (Law 4: partnerships are fixed for a pairs session).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PairId(pub u32);
+
+impl fmt::Display for PairId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pair {}", self.0)
+    }
+}
+
+/// How the session is scored (Law 78, set by the conditions of contest, Law 78D).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Matchpoints (Law 78A).
+    Matchpoints,
+    /// IMPs against every other result on the board, averaged per comparison (Law 78B).
+    CrossImps,
+    /// IMPs against a datum (Law 78B), taken as [`DatumRule`] says.
+    Butler(DatumRule),
+    /// Total points (Law 78C): the net total of all boards played. A weighted score counts
+    /// its weighted sum of points. Artificial scores are refused: Law 12C2 defines them only
+    /// in matchpoints and IMPs.
+    TotalPoints,
+}
+
+impl Method {
+    /// Whether a pair's session score is the sum of its boards (IMPs, total points) rather
+    /// than the mean of its board percentages (matchpoints).
+    const fn sums(self) -> bool {
+        !matches!(self, Method::Matchpoints)
+    }
+}
+
+/// What a table scored on a board: its result, or the Director's adjusted score (Law 12).
+#[derive(Debug, Clone, PartialEq)]
+pub enum TableScore {
+    /// The result obtained at the table (Law 77).
+    Result(BoardResult),
+    /// An adjusted score (Law 12C), which replaces the table result.
+    Adjusted(AdjustedScore),
+}
+
+/// One table's score on one board (Law 77; Law 12 when adjusted).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableResult {
+    /// The board number.
+    pub board: u32,
+    /// The North-South pair.
+    pub ns: PairId,
+    /// The East-West pair.
+    pub ew: PairId,
+    /// What the table scored.
+    pub score: TableScore,
+}
+
+/// Why a result does not fit the session (Law 2, Law 4, Law 78A, Law 79C).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// A result for a board the session does not have.
+    #[error("board {0} is not in this session (Law 78A: scores are compared on the same board)")]
+    UnknownBoard(u32),
+    /// A board declared twice.
+    #[error("board {0} is already in this session (Law 2: a board has one dealer and vulnerability)")]
+    BoardTwice(u32),
+    /// A pair with two results on one board.
+    #[error("{pair} already has a result on board {board} (Law 78A: each contestant scores a board once)")]
+    PairTwice {
+        /// The board.
+        board: u32,
+        /// The pair.
+        pair: PairId,
+    },
+    /// A pair against itself.
+    #[error("{pair} cannot sit both North-South and East-West on board {board} (Law 4)")]
+    AgainstItself {
+        /// The board.
+        board: u32,
+        /// The pair.
+        pair: PairId,
+    },
+    /// An artificial adjusted score in a total-points session.
+    #[error(
+        "board {board}: an artificial adjusted score has no value at total points (Law 12C2 defines it in matchpoints and IMPs)"
+    )]
+    ArtificialAtTotalPoints {
+        /// The board.
+        board: u32,
+    },
+    /// A change to a result the session does not have.
+    #[error("no result on board {board} with {ns} North-South (Law 79C: a correction replaces a recorded score)")]
+    NoSuchResult {
+        /// The board.
+        board: u32,
+        /// The North-South pair named.
+        ns: PairId,
+    },
+}
+
+impl CitesLaw for SessionError {
+    fn law(&self) -> Law {
+        match self {
+            SessionError::UnknownBoard(_) | SessionError::PairTwice { .. } => Law::duplicate(78, "A"),
+            SessionError::BoardTwice(_) => Law::duplicate(2, ""),
+            SessionError::AgainstItself { .. } => Law::duplicate(4, ""),
+            SessionError::NoSuchResult { .. } => Law::duplicate(79, "C"),
+            SessionError::ArtificialAtTotalPoints { .. } => Law::duplicate(12, "C2"),
+        }
+    }
+}
+
+/// A duplicate pairs session: its boards and the tables' scores on them (Law 78).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    method: Method,
+    boards: HashMap<u32, Vulnerability>,
+    results: Vec<TableResult>,
+    seated: HashSet<(u32, PairId)>,
+}
+
+/// One table's score on one board, as the session method measures it: a percentage of the
+/// top (Law 78A), IMPs (Law 78B) or points (Law 78C).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoardScore {
+    /// The board.
+    pub board: u32,
+    /// The North-South pair.
+    pub ns: PairId,
+    /// The East-West pair.
+    pub ew: PairId,
+    /// North-South's score on the board.
+    pub ns_value: f64,
+    /// East-West's score on the board.
+    pub ew_value: f64,
+    /// North-South's matchpoint units (Law 78A) and the top they are out of, when the session
+    /// is matchpointed and North-South's score is not artificial.
+    pub ns_units: Option<(f64, u32)>,
+    /// The same for East-West.
+    pub ew_units: Option<(f64, u32)>,
+}
+
+/// A pair's session result (Law 78; Law 78D: the conditions of contest say how winners are
+/// determined).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairResult {
+    /// The pair.
+    pub pair: PairId,
+    /// Boards the pair scored.
+    pub boards: u32,
+    /// The session score: mean percentage (matchpoints), total IMPs, or total points.
+    pub score: f64,
+    /// Matchpoints: the sum of each board's percentage of that board's top, where the top
+    /// counts every table that played it (Law 78A: 2(n-1)); `None` at IMPs.
+    pub matchpoints: Option<f64>,
+    /// Rank, 1 for the best; tied pairs share a rank.
+    pub rank: u32,
+    /// Whether another pair has the same score.
+    pub tied: bool,
+}
+
+/// A scored session (Law 78).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionScore {
+    /// Every table's score on every board, in the order the results were added.
+    pub boards: Vec<BoardScore>,
+    /// Every pair, best first.
+    pub ranking: Vec<PairResult>,
+}
+
+impl SessionScore {
+    /// A pair's result (Law 78).
+    pub fn pair(&self, pair: PairId) -> Option<&PairResult> {
+        self.ranking.iter().find(|p| p.pair == pair)
+    }
+
+    /// Ranks within a group of pairs (for example one direction of a Mitchell), ties shared;
+    /// best first. Pairs not in the session are left out.
+    pub fn rank_among(&self, group: &[PairId]) -> Vec<PairResult> {
+        let members: HashSet<PairId> = group.iter().copied().collect();
+        let mut ranked: Vec<PairResult> = self.ranking.iter().filter(|p| members.contains(&p.pair)).copied().collect();
+        assign_ranks(&mut ranked);
+        ranked
+    }
+}
+
+const EPSILON: f64 = 1e-9;
+
+impl Session {
+    /// An empty session scored by `method` (Law 78).
+    pub fn new(method: Method) -> Session {
+        Session { method, boards: HashMap::new(), results: Vec::new(), seated: HashSet::new() }
+    }
+
+    /// The scoring method (Law 78).
+    pub const fn method(&self) -> Method {
+        self.method
+    }
+
+    /// Adds a board with the vulnerability marked on it (Law 2: the conditions on a board
+    /// apply even if it does not conform).
+    pub fn add_board(&mut self, board: u32, vulnerability: Vulnerability) -> Result<(), SessionError> {
+        if self.boards.insert(board, vulnerability).is_some() {
+            return Err(SessionError::BoardTwice(board));
+        }
+        Ok(())
+    }
+
+    /// Adds a table's score on a board (Law 78A: each contestant scores a board once).
+    pub fn add_result(&mut self, result: TableResult) -> Result<(), SessionError> {
+        let board = result.board;
+        if !self.boards.contains_key(&board) {
+            return Err(SessionError::UnknownBoard(board));
+        }
+        if result.ns == result.ew {
+            return Err(SessionError::AgainstItself { board, pair: result.ns });
+        }
+        self.check_method(board, &result.score)?;
+        for pair in [result.ns, result.ew] {
+            if self.seated.contains(&(board, pair)) {
+                return Err(SessionError::PairTwice { board, pair });
+            }
+        }
+        self.seated.insert((board, result.ns));
+        self.seated.insert((board, result.ew));
+        self.results.push(result);
+        Ok(())
+    }
+
+    /// Replaces the score of the table on `board` where `ns` sat North-South: a corrected
+    /// result (Law 79C), an adjusted score (Law 12) or an appeal's decision (Law 93). The
+    /// session must then be scored again, as every pair's percentage may move.
+    pub fn set_score(&mut self, board: u32, ns: PairId, score: TableScore) -> Result<(), SessionError> {
+        let result = self
+            .results
+            .iter_mut()
+            .find(|r| r.board == board && r.ns == ns)
+            .ok_or(SessionError::NoSuchResult { board, ns })?;
+        if self.method == Method::TotalPoints && has_artificial(&score) {
+            return Err(SessionError::ArtificialAtTotalPoints { board });
+        }
+        result.score = score;
+        Ok(())
+    }
+
+    fn check_method(&self, board: u32, score: &TableScore) -> Result<(), SessionError> {
+        if self.method == Method::TotalPoints && has_artificial(score) {
+            return Err(SessionError::ArtificialAtTotalPoints { board });
+        }
+        Ok(())
+    }
+
+    /// The results, in the order added (Law 77, Law 12).
+    pub fn results(&self) -> &[TableResult] {
+        &self.results
+    }
+
+    /// Scores the whole session (Law 78A or 78B, Law 12C2) and ranks the pairs.
+    pub fn score(&self) -> SessionScore {
+        let mut boards: Vec<BoardScore> = self
+            .results
+            .iter()
+            .map(|r| BoardScore {
+                board: r.board,
+                ns: r.ns,
+                ew: r.ew,
+                ns_value: 0.0,
+                ew_value: 0.0,
+                ns_units: None,
+                ew_units: None,
+            })
+            .collect();
+        let mut artificial: Vec<[Option<ArtificialScore>; 2]> = vec![[None, None]; self.results.len()];
+
+        let mut by_board: Vec<usize> = (0..self.results.len()).collect();
+        by_board.sort_by_key(|i| self.results[*i].board);
+        let mut scratch = Scratch::default();
+        for group in by_board.chunk_by(|a, b| self.results[*a].board == self.results[*b].board) {
+            let vulnerability = self.boards.get(&self.results[group[0]].board).copied().unwrap_or_default();
+            for side in Side::ALL {
+                scratch.load(group, &self.results, side, vulnerability);
+                for (local, &index) in group.iter().enumerate() {
+                    let value = scratch.value(local, self.method);
+                    let out = &mut boards[index];
+                    let units = match (self.method, value) {
+                        (Method::Matchpoints, Some((_, units, top))) => Some((units, top)),
+                        _ => None,
+                    };
+                    let value = value.map(|(v, _, _)| v);
+                    match side {
+                        Side::NorthSouth => (out.ns_value, out.ns_units) = (value.unwrap_or(0.0), units),
+                        Side::EastWest => (out.ew_value, out.ew_units) = (value.unwrap_or(0.0), units),
+                    }
+                    artificial[index][side.index()] = scratch.artificial[local];
+                }
+            }
+        }
+
+        // Pairs: first their boards without artificial scores (Law 12C2(c) needs them), then
+        // the artificial scores, then the totals.
+        let mut pairs: HashMap<PairId, PairAccumulator> = HashMap::new();
+        let seats = |b: &BoardScore| [(b.ns, Side::NorthSouth), (b.ew, Side::EastWest)];
+        for (i, b) in boards.iter().enumerate() {
+            for (pair, side) in seats(b) {
+                let acc = pairs.entry(pair).or_default();
+                acc.boards += 1;
+                if artificial[i][side.index()].is_none() {
+                    acc.scored_boards += 1;
+                    acc.scored_sum += value_of(b, side);
+                }
+            }
+        }
+        let sums = self.method.sums();
+        for (i, b) in boards.iter_mut().enumerate() {
+            for (pair, side) in seats(b) {
+                if let Some(award) = artificial[i][side.index()] {
+                    let acc = &pairs[&pair];
+                    let own = (acc.scored_boards > 0).then(|| acc.scored_sum / f64::from(acc.scored_boards));
+                    let value = artificial_value(award, own, sums);
+                    match side {
+                        Side::NorthSouth => b.ns_value = value,
+                        Side::EastWest => b.ew_value = value,
+                    }
+                }
+            }
+        }
+        let tables_on_board = {
+            let mut count: HashMap<u32, usize> = HashMap::new();
+            for r in &self.results {
+                *count.entry(r.board).or_default() += 1;
+            }
+            count
+        };
+        for b in &boards {
+            let nominal_top = f64::from(top(tables_on_board[&b.board]));
+            for (pair, side) in seats(b) {
+                if let Some(acc) = pairs.get_mut(&pair) {
+                    acc.total += value_of(b, side);
+                    acc.matchpoints += value_of(b, side) / 100.0 * nominal_top;
+                }
+            }
+        }
+        let mut ranking: Vec<PairResult> = pairs
+            .into_iter()
+            .map(|(pair, acc)| PairResult {
+                pair,
+                boards: acc.boards,
+                score: if sums { acc.total } else { acc.total / f64::from(acc.boards.max(1)) },
+                matchpoints: (!sums).then_some(acc.matchpoints),
+                rank: 0,
+                tied: false,
+            })
+            .collect();
+        assign_ranks(&mut ranking);
+        SessionScore { boards, ranking }
+    }
+}
+
+fn has_artificial(score: &TableScore) -> bool {
+    match score {
+        TableScore::Result(_) => false,
+        TableScore::Adjusted(a) => {
+            Side::ALL.iter().any(|side| matches!(a.for_side(*side), SideAdjustment::Artificial(_)))
+        }
+    }
+}
+
+fn value_of(b: &BoardScore, side: Side) -> f64 {
+    match side {
+        Side::NorthSouth => b.ns_value,
+        Side::EastWest => b.ew_value,
+    }
+}
+
+/// Law 12C2: the artificial score's value, with the session rule of 12C2(c) applied to
+/// average plus and average minus when the pair has a percentage (or IMP average) of its own.
+fn artificial_value(award: ArtificialScore, own: Option<f64>, imps: bool) -> f64 {
+    let base = if imps { award.imps() } else { award.percentage() };
+    match (award, own) {
+        (ArtificialScore::AveragePlus, Some(own)) => base.max(own),
+        (ArtificialScore::AverageMinus, Some(own)) => base.min(own),
+        _ => base,
+    }
+}
+
+#[derive(Debug, Default)]
+struct PairAccumulator {
+    boards: u32,
+    scored_boards: u32,
+    scored_sum: f64,
+    total: f64,
+    matchpoints: f64,
+}
+
+/// Sorts best first and gives tied scores the same rank.
+fn assign_ranks(ranked: &mut [PairResult]) {
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.pair.cmp(&b.pair)));
+    let mut i = 0;
+    while i < ranked.len() {
+        let mut j = i + 1;
+        while j < ranked.len() && (ranked[i].score - ranked[j].score).abs() < EPSILON {
+            j += 1;
+        }
+        for p in &mut ranked[i..j] {
+            p.rank = i as u32 + 1;
+            p.tied = j - i > 1;
+        }
+        i = j;
+    }
+}
+
+/// One direction of one board, reused across boards to keep allocation down.
+#[derive(Default)]
+struct Scratch {
+    /// (score from this direction's side, weight), grouped by table.
+    components: Vec<(i32, f64)>,
+    /// Each table's range in `components` (empty for an artificial score).
+    ranges: Vec<(usize, usize)>,
+    artificial: Vec<Option<ArtificialScore>>,
+    /// Comparable components sorted by score, with the weight at or below each.
+    sorted: Vec<(i32, f64)>,
+    cumulative: Vec<f64>,
+    comparable_tables: usize,
+    datum: Option<f64>,
+}
+
+impl Scratch {
+    fn load(&mut self, group: &[usize], results: &[TableResult], side: Side, vulnerability: Vulnerability) {
+        self.components.clear();
+        self.ranges.clear();
+        self.artificial.clear();
+        for &index in group {
+            let start = self.components.len();
+            let mut award = None;
+            let mut push = |r: &BoardResult, w: f64| self.components.push((r.score_for(side, vulnerability), w));
+            match &results[index].score {
+                TableScore::Result(r) => push(r, 1.0),
+                TableScore::Adjusted(adjusted) => match adjusted.for_side(side) {
+                    SideAdjustment::Artificial(a) => award = Some(*a),
+                    SideAdjustment::Assigned(r) => push(r, 1.0),
+                    SideAdjustment::Weighted(w) => w.components().iter().for_each(|(r, w)| push(r, *w)),
+                },
+            }
+            self.ranges.push((start, self.components.len()));
+            self.artificial.push(award);
+        }
+        self.comparable_tables = self.artificial.iter().filter(|a| a.is_none()).count();
+        self.sorted.clear();
+        self.sorted.extend_from_slice(&self.components);
+        self.sorted.sort_unstable_by_key(|(s, _)| *s);
+        self.cumulative.clear();
+        let mut running = 0.0;
+        self.cumulative.push(0.0);
+        for (_, w) in &self.sorted {
+            running += w;
+            self.cumulative.push(running);
+        }
+        self.datum = None;
+    }
+
+    /// Weight of the comparable components scoring below `score`, and at or below it.
+    fn weight_below_and_at(&self, score: i32) -> (f64, f64) {
+        let below = self.sorted.partition_point(|(s, _)| *s < score);
+        let at_or_below = self.sorted.partition_point(|(s, _)| *s <= score);
+        (self.cumulative[below], self.cumulative[at_or_below])
+    }
+
+    fn table(&self, local: usize) -> &[(i32, f64)] {
+        let (start, end) = self.ranges[local];
+        &self.components[start..end]
+    }
+
+    /// The table's value in this direction: (value, matchpoint units, top); `None` when its
+    /// score here is artificial.
+    fn value(&mut self, local: usize, method: Method) -> Option<(f64, f64, u32)> {
+        if self.artificial[local].is_some() {
+            return None;
+        }
+        let others = self.comparable_tables - 1;
+        match method {
+            Method::Matchpoints => {
+                let own = self.table(local);
+                let mut units = 0.0;
+                for &(score, weight) in own {
+                    let (below, at_or_below) = self.weight_below_and_at(score);
+                    units += weight * (below + at_or_below);
+                    // Less the comparisons of the table with itself.
+                    for &(other, other_weight) in own {
+                        let cmp = match other.cmp(&score) {
+                            std::cmp::Ordering::Less => 2.0,
+                            std::cmp::Ordering::Equal => 1.0,
+                            std::cmp::Ordering::Greater => 0.0,
+                        };
+                        units -= weight * other_weight * cmp;
+                    }
+                }
+                let top = top(self.comparable_tables);
+                let percentage = if top == 0 { 50.0 } else { 100.0 * units / f64::from(top) };
+                Some((percentage, units, top))
+            }
+            Method::CrossImps => {
+                if others == 0 {
+                    return Some((0.0, 0.0, 0));
+                }
+                let mut total = 0.0;
+                for (other, _) in self.ranges.iter().enumerate().filter(|(o, _)| *o != local) {
+                    if self.artificial[other].is_some() {
+                        continue;
+                    }
+                    for &(a, wa) in self.table(local) {
+                        for &(b, wb) in self.table(other) {
+                            total += wa * wb * f64::from(imps(a - b));
+                        }
+                    }
+                }
+                Some((total / others as f64, 0.0, 0))
+            }
+            Method::TotalPoints => {
+                let points = self.table(local).iter().map(|(s, w)| f64::from(*s) * w).sum();
+                Some((points, 0.0, 0))
+            }
+            Method::Butler(rule) => {
+                let datum = match self.datum {
+                    Some(d) => d,
+                    None => {
+                        let expected: Vec<f64> = (0..self.ranges.len())
+                            .filter(|t| self.artificial[*t].is_none())
+                            .map(|t| self.table(t).iter().map(|(s, w)| f64::from(*s) * w).sum())
+                            .collect();
+                        let d = rule.datum(&expected).unwrap_or(0.0);
+                        self.datum = Some(d);
+                        d
+                    }
+                };
+                let value = self.table(local).iter().map(|(s, w)| w * f64::from(imps_f64(f64::from(*s) - datum))).sum();
+                Some((value, 0.0, 0))
+            }
+        }
+    }
+}
