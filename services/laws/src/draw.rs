@@ -410,7 +410,9 @@ pub enum DrawError {
     },
     /// Law 3: a player must draw again if he draws a card adjoining one drawn by another
     /// player.
-    #[error("{player} drew the card at position {position}, adjoining the card {other} drew; he must draw again (Law 3)")]
+    #[error(
+        "{player} drew the card at position {position}, adjoining the card {other} drew; he must draw again (Law 3)"
+    )]
     AdjoiningCard {
         /// The player.
         player: PlayerId,
@@ -551,7 +553,7 @@ impl PrecedenceDraw {
     pub fn new(cards: &[DrawnCard]) -> Result<PrecedenceDraw, DrawError> {
         check_distinct(cards)?;
         let mut ranked = cards.to_vec();
-        ranked.sort_by(|a, b| b.card.cmp(&a.card));
+        ranked.sort_by_key(|d| std::cmp::Reverse(d.card));
         Ok(PrecedenceDraw { ranked })
     }
 
@@ -652,7 +654,7 @@ impl PartnershipDraw {
     pub fn new(cards: [DrawnCard; 4]) -> Result<PartnershipDraw, DrawError> {
         check_distinct(&cards)?;
         let mut ranked = cards;
-        ranked.sort_by(|a, b| b.card.cmp(&a.card));
+        ranked.sort_by_key(|d| std::cmp::Reverse(d.card));
         Ok(PartnershipDraw { ranked })
     }
 
@@ -673,8 +675,7 @@ impl PartnershipDraw {
         let [first, second, third, fourth] = self.ranked.map(|d| d.player);
         let by_law_3 = Partnerships { sides: [[first, second], [third, fourth]] };
         let repeats = no_consecutive_partners && previous.is_some_and(|prev| by_law_3.repeated_from(prev).is_some());
-        let partnerships =
-            if repeats { Partnerships { sides: [[first, third], [second, fourth]] } } else { by_law_3 };
+        let partnerships = if repeats { Partnerships { sides: [[first, third], [second, fourth]] } } else { by_law_3 };
         DrawResult { partnerships, first_dealer: first, no_consecutive_applied: repeats }
     }
 }
