@@ -1,6 +1,9 @@
 //! The deal: Laws 4-10 and 22A of the Laws of Rubber Bridge, Chicago (Appendix 4 B, C, G, H1),
 //! and duplicate boards (Law 2 of the Laws of Duplicate Bridge).
 
+// Tests may unwrap: a panic here is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used)]
+
 use laws::deal::{
     Board, BoardMarking, ChicagoDeal, Cut, DealEnding, DealOutOfTurn, DealRuleError, DealStage, DealerRotation,
     ExtraDeal, GameForm, NewShuffle, OutOfTurnRuling, RedealCondition, RedealRuling, cutter, first_shuffler,

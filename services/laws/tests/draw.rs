@@ -1,5 +1,8 @@
 //! The draw: Law 3 (with the card order of Law 2), Appendix 4 H3 and the pivot of Appendix 4 B.
 
+// Tests may unwrap: a panic here is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used)]
+
 use laws::cards::Card;
 use laws::draw::{
     Deck, DrawAttempt, DrawError, DrawSeed, DrawnCard, PartnershipDraw, Partnerships, PivotSchedule, PlayerId,

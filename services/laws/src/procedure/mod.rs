@@ -1111,7 +1111,12 @@ impl Room {
     /// Whether `player` is leaving an existing table (rule C: such players rank lowest): he is
     /// a member of a table, or left one that still exists and has joined none since.
     pub fn is_leaving_a_table(&self, player: PlayerId) -> bool {
-        !self.tables_of(player).is_empty() || self.players.get(&player).is_some_and(|p| p.left_table.is_some())
+        !self.tables_of(player).is_empty() || self.left_existing_table(player).is_some()
+    }
+
+    /// The table `player` last left, if it still exists and he has joined none since.
+    fn left_existing_table(&self, player: PlayerId) -> Option<TableId> {
+        self.players.get(&player).and_then(|p| p.left_table).filter(|t| self.tables.contains_key(t))
     }
 
     /// The waiting list of `table` in the order its applicants will become members: order of
@@ -1206,6 +1211,7 @@ impl Room {
                 next.end_rubber(*table, *completed, &mut out);
             }
         }
+        next.settle_vacancies(&mut out);
         next.events += 1;
         next.report_fills_that_may_end(self, &mut out);
         Ok((next, out))
@@ -1489,10 +1495,20 @@ impl Room {
                 }
             }
         }
-        if home.is_none()
-            && let Some(p) = self.players.get_mut(&player)
-        {
-            came_from = came_from.or(p.left_table.take());
+        if home.is_none() {
+            came_from = came_from.or(self.left_existing_table(player));
+            if let Some(p) = self.players.get_mut(&player) {
+                p.left_table = None;
+            }
+        }
+        // The rules are silent on applications a new member has pending elsewhere; we
+        // withdraw them, so that a vacancy elsewhere never pulls him away from the table he
+        // just joined (and, by rule F, out of it).
+        for other in self.tables.values_mut().filter(|t| t.id != table) {
+            if let Some(i) = other.waiting.iter().position(|p| *p == player) {
+                other.waiting.remove(i);
+                out.push(Outcome::ApplicationWithdrawn { table: other.id, player });
+            }
         }
         let now = self.now;
         if let Some(t) = self.tables.get_mut(&table) {
@@ -1546,10 +1562,11 @@ impl Room {
             self.restrictions.retain(|r| !(r.breaker == player && r.table == table));
             self.restrictions.push(BreakerRestriction { breaker: player, table, protected: left_behind });
         }
-        if after > 0
-            && let Some(p) = self.players.get_mut(&player)
-        {
-            p.left_table = Some(table);
+        // He is "leaving an existing table" (rules C and E) if the table goes on without him
+        // and he has no other table to be at.
+        let still_member_elsewhere = self.tables.values().any(|t| t.is_member(player));
+        if let Some(p) = self.players.get_mut(&player) {
+            p.left_table = (after > 0 && !still_member_elsewhere).then_some(table);
         }
         if before >= Table::COMPLETE && after < Table::COMPLETE {
             self.fill_vacancy(table, out);
@@ -1568,6 +1585,20 @@ impl Room {
     fn fill_vacancy(&mut self, table: TableId, out: &mut Vec<Outcome>) {
         if let Some(next) = self.waiting_list(table).first().copied() {
             self.admit(table, next, None, true, out);
+        }
+    }
+
+    /// Rule D at the end of every event: while a table with applicants waiting is not complete,
+    /// the first of them becomes a member.
+    fn settle_vacancies(&mut self, out: &mut Vec<Outcome>) {
+        let ids: Vec<TableId> = self.tables.keys().copied().collect();
+        for table in ids {
+            while let Some(t) = self.tables.get(&table)
+                && !t.is_complete()
+                && !t.waiting.is_empty()
+            {
+                self.fill_vacancy(table, out);
+            }
         }
     }
 
