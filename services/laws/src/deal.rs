@@ -529,6 +529,32 @@ impl RedealCondition {
         };
         RedealRuling::DealStands { law }
     }
+
+    /// The ruling on one player's claim of a redeal: as [`RedealCondition::ruling`], except
+    /// that "a player who [looks at the face of a card before the deal is completed] forfeits
+    /// those rights to ... redeal" (Law 8). His claim is then refused; another player's claim
+    /// of the same redeal is not.
+    pub const fn ruling_on_claim(
+        self,
+        discovered: DealStage,
+        actual_dealer: Seat,
+        correct_dealer: Seat,
+        claimant_looked_during_deal: bool,
+    ) -> RedealRuling {
+        match self.ruling(discovered, actual_dealer, correct_dealer) {
+            RedealRuling::Redeal { .. } if claimant_looked_during_deal => RedealRuling::ClaimForfeited,
+            ruling => ruling,
+        }
+    }
+}
+
+/// Whether a deck must be replaced or restored (Law 7): a deck with a card so damaged or
+/// marked that it can be identified from its back must be replaced, and a deck that belonged
+/// to a side must be restored on demand, if attention is drawn "before the last card of the
+/// current deal has been dealt" (`stage` is [`DealStage::Dealing`]) by a player who has not
+/// forfeited the right by looking at a card during the deal (Law 8).
+pub const fn deck_change_due(stage: DealStage, claimant_looked_during_deal: bool) -> bool {
+    matches!(stage, DealStage::Dealing) && !claimant_looked_during_deal
 }
 
 /// Law 10's answer for one condition.
@@ -547,6 +573,19 @@ pub enum RedealRuling {
         /// The Law under which it stands or that governs what follows.
         law: Law,
     },
+    /// The claimant looked at a card before the deal was completed and so forfeited his right
+    /// to a redeal (Law 8); the other players keep theirs.
+    ClaimForfeited,
+}
+
+impl RedealRuling {
+    /// The Law the ruling applies.
+    pub const fn law(self) -> Law {
+        match self {
+            RedealRuling::Redeal { law, .. } | RedealRuling::DealStands { law } => law,
+            RedealRuling::ClaimForfeited => Law::rubber(8, ""),
+        }
+    }
 }
 
 /// A deal by the wrong player (Law 9; Law 10A3; in Chicago Appendix 4 G).

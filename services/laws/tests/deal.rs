@@ -6,8 +6,8 @@
 
 use laws::deal::{
     Board, BoardMarking, ChicagoDeal, Cut, DealEnding, DealOutOfTurn, DealRuleError, DealStage, DealerRotation,
-    ExtraDeal, GameForm, NewShuffle, OutOfTurnRuling, RedealCondition, RedealRuling, cutter, first_shuffler,
-    next_deck_preparer,
+    ExtraDeal, GameForm, NewShuffle, OutOfTurnRuling, RedealCondition, RedealRuling, cutter, deck_change_due,
+    first_shuffler, next_deck_preparer,
 };
 use laws::draw::Deck;
 use laws::{CitesLaw, Law, Seat, Vulnerability};
@@ -303,4 +303,23 @@ fn chicago_rule_c_vulnerability_first_none_second_and_third_dealers_side_fourth_
     assert_eq!(deal(3).vulnerability(South, true), EastWest);
     assert_eq!(deal(1).vulnerability(East, true), Vulnerability::None);
     assert_eq!(deal(4).vulnerability(East, true), Both);
+}
+
+#[test]
+fn law_8_a_player_who_looks_at_a_card_during_the_deal_forfeits_his_right_to_a_redeal() {
+    let condition = RedealCondition::CardFaceUp;
+    let claim = |looked| condition.ruling_on_claim(DealStage::Dealing, North, North, looked);
+    assert_eq!(claim(true), RedealRuling::ClaimForfeited);
+    assert_eq!(claim(true).law(), Law::rubber(8, ""));
+    assert_eq!(claim(false), RedealRuling::Redeal { dealer: North, law: Law::rubber(10, "A1") });
+    // Too late anyway: the deal stands whoever claims.
+    let late = condition.ruling_on_claim(DealStage::Auction, North, North, true);
+    assert!(matches!(late, RedealRuling::DealStands { .. }));
+}
+
+#[test]
+fn law_7_a_marked_deck_is_replaced_only_if_noticed_before_the_last_card_is_dealt() {
+    assert!(deck_change_due(DealStage::Dealing, false));
+    assert!(!deck_change_due(DealStage::BeforeFirstCall, false));
+    assert!(!deck_change_due(DealStage::Dealing, true), "Law 8: looking at a card forfeits the right");
 }

@@ -754,3 +754,105 @@ fn leaving_the_room_gives_up_every_membership_and_application() {
     let err = club.try_apply(ProcedureEvent::Applied { table: T1, players: ps(&[7]), draw: vec![], at });
     assert_eq!(err.unwrap_err(), ProcedureError::NotInRoom { player: p(7) });
 }
+
+fn form_event(table: TableId, applicants: &[u64], returning: &[u64], at: Timestamp) -> ProcedureEvent {
+    ProcedureEvent::TableFormed {
+        table,
+        form: GameForm::Rubber,
+        options: TableOptions::default(),
+        applicants: ps(applicants),
+        returning_fourths: ps(returning),
+        draw: vec![],
+        at,
+    }
+}
+
+#[test]
+fn rule_f_a_fourth_who_returns_is_one_the_new_table_needs_and_has_a_table_to_return_to() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 5, 11, 12, 13, 14]);
+    club.form(T1, &[1, 2, 3, 4, 5]);
+    let at = club.now();
+    // Five applicants do not need a fourth.
+    let err = club.try_apply(form_event(T2, &[11, 12, 13, 14, 5], &[5], at)).unwrap_err();
+    assert_eq!(err, ProcedureError::FourthNotNeeded { table: T2, members: 4 });
+    // 14 has no table to return to.
+    let err = club.try_apply(form_event(T2, &[11, 12, 13, 14], &[14], at)).unwrap_err();
+    assert_eq!(err, ProcedureError::NoTableToReturnTo { player: p(14) });
+    // The fourth must be one of the applicants.
+    let err = club.try_apply(form_event(T2, &[11, 12, 13, 14], &[5], at)).unwrap_err();
+    assert_eq!(err, ProcedureError::NotAnApplicant { player: p(5) });
+    assert_eq!(err.law(), Law::club_procedure('F'));
+    // 5 makes the fourth and keeps T1; he cannot make a fourth anywhere else meanwhile.
+    let out = club.apply(form_event(T2, &[11, 12, 13, 5], &[5], at));
+    assert!(out.contains(&Outcome::FillStarted { player: p(5), home: T1, host: T2 }));
+    club.enter(&[21, 22, 23, 24]);
+    club.form(TableId(3), &[21, 22, 23, 24]);
+    club.leave_table(24, TableId(3));
+    let at = club.now();
+    let err =
+        club.try_apply(ProcedureEvent::MadeFourth { player: p(5), table: TableId(3), announced_return: true, at });
+    assert_eq!(err.unwrap_err(), ProcedureError::AlreadyAway { player: p(5), table: T2 });
+}
+
+#[test]
+fn rule_f_a_member_playing_a_rubber_cannot_go_to_make_a_fourth() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 11, 12, 13, 14]);
+    club.form(T1, &[1, 2, 3, 4]);
+    club.start_draw(T1);
+    club.start_rubber_by_server_draw(T1, 1);
+    club.form(T2, &[11, 12, 13, 14]);
+    club.leave_table(14, T2);
+    let at = club.now();
+    let err = club.try_apply(ProcedureEvent::MadeFourth { player: p(4), table: T2, announced_return: true, at });
+    assert_eq!(err.unwrap_err(), ProcedureError::PlayingElsewhere { player: p(4), table: T1 });
+}
+
+#[test]
+fn every_refusal_says_what_was_wrong_and_names_the_rule() {
+    let wrong = ProcedureError::WrongDraw {
+        purpose: DrawPurpose::GoingOut,
+        expected: ps(&[1, 2]),
+        given: ps(&[1, 3]),
+        law: DrawPurpose::GoingOut.law(),
+    };
+    assert_eq!(
+        wrong.to_string(),
+        "the draw for who goes out is by player 1, player 2, but the cards given are by player 1, player 3 \
+         (rule E of the Rules for Club Procedure)"
+    );
+    let unneeded = ProcedureError::WrongDraw {
+        purpose: DrawPurpose::CutIn,
+        expected: vec![],
+        given: ps(&[8]),
+        law: Law::club_procedure('D'),
+    };
+    assert_eq!(
+        unneeded.to_string(),
+        "no draw is needed here, but cards were given by player 8 (rule D of the Rules for Club Procedure)"
+    );
+    assert_eq!(
+        ProcedureError::PlaceNotFilled { player: p(5), table: T2 }.to_string(),
+        "player 5's place at table 2 cannot be filled yet (rule F of the Rules for Club Procedure)"
+    );
+    assert_eq!(DrawPurpose::Formation.law(), Law::club_procedure('C'));
+    assert_eq!(DrawPurpose::CutIn.law(), Law::club_procedure('D'));
+    assert_eq!(DrawPurpose::LeaverEntry.law(), Law::club_procedure('E'));
+    assert_eq!(DrawPurpose::Partnerships.law(), Law::rubber(3, ""));
+    assert_eq!(Outcome::Waiting { table: T1, player: p(1), place: 1 }.law(), Law::club_procedure('D'));
+    assert_eq!(Outcome::TableBroken { table: T1, breaker: p(1), left_behind: vec![] }.law(), Law::club_procedure('E'));
+}
+
+#[test]
+fn rule_d_a_withdrawal_needs_an_application() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4]);
+    club.form(T1, &[1, 2, 3, 4]);
+    let at = club.now();
+    let err = club.try_apply(ProcedureEvent::Withdrew { player: p(1), table: T1, at }).unwrap_err();
+    assert_eq!(err, ProcedureError::NotWaiting { player: p(1), table: T1 });
+    let err = club.try_apply(ProcedureEvent::LeftTable { player: p(9), table: T1, at }).unwrap_err();
+    assert_eq!(err, ProcedureError::NotMember { player: p(9), table: T1 });
+    assert_eq!(err.law(), Law::club_procedure('A'));
+}

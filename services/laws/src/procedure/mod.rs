@@ -65,7 +65,8 @@ use crate::law::{CitesLaw, Law};
 
 pub use lineup::LineUp;
 
-/// A table in the room, by the membership service's key.
+/// A table in the room, by the membership service's key (Rules for Club Procedure A: the
+/// table a member has the right to play at).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TableId(pub u64);
 
@@ -75,8 +76,9 @@ impl fmt::Display for TableId {
     }
 }
 
-/// A moment, in milliseconds since an epoch the service chooses. Events carry it; this crate
-/// never reads a clock. Precedence by "order of entry into the room" (rule C) is the order of
+/// A moment, in milliseconds since an epoch the service chooses (Rules for Club Procedure B
+/// and C: the time limit on the right to play and the order of entry). Events carry it; this
+/// crate never reads a clock. Precedence by "order of entry into the room" (rule C) is the order of
 /// the entry events, so two entries in the same millisecond are still ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Timestamp(pub i64);
@@ -586,7 +588,7 @@ pub enum ProcedureError {
         table: TableId,
     },
     /// The event's draw is not the draw the rules call for: other players, or no draw needed.
-    #[error("{purpose} is by {expected:?}, but the cards given are by {given:?} ({law})")]
+    #[error("{}", wrong_draw(*.purpose, .expected, .given, *.law))]
     WrongDraw {
         /// The draw expected ([`DrawPurpose`] of the one given, if none was expected).
         purpose: DrawPurpose,
@@ -722,6 +724,21 @@ pub enum ProcedureError {
     },
 }
 
+fn players(list: &[PlayerId]) -> String {
+    match list {
+        [] => "nobody".to_owned(),
+        _ => list.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", "),
+    }
+}
+
+fn wrong_draw(purpose: DrawPurpose, expected: &[PlayerId], given: &[PlayerId], law: Law) -> String {
+    if expected.is_empty() {
+        format!("no draw is needed here, but cards were given by {} ({law})", players(given))
+    } else {
+        format!("{purpose} is by {}, but the cards given are by {} ({law})", players(expected), players(given))
+    }
+}
+
 impl CitesLaw for ProcedureError {
     fn law(&self) -> Law {
         match self {
@@ -814,7 +831,7 @@ impl Member {
     }
 }
 
-/// Where a table is between rubbers.
+/// Where a table is between rubbers (rules B and E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TablePhase {
     /// No rubber is being played or drawn for.
@@ -858,38 +875,38 @@ impl Table {
     /// A complete table has six members, the most it may have (rule A).
     pub const COMPLETE: usize = 6;
 
-    /// The table's key.
+    /// The table's key (rule A).
     pub const fn id(&self) -> TableId {
         self.id
     }
 
-    /// Rubber bridge or Chicago.
+    /// Rubber bridge or Chicago (Appendix 4).
     pub const fn form(&self) -> GameForm {
         self.form
     }
 
-    /// The club options the table plays under.
+    /// The club options the table plays under (Appendix 4 B, C, H3).
     pub const fn options(&self) -> TableOptions {
         self.options
     }
 
-    /// The members: the members it was formed with in precedence order, then the others in
-    /// the order they became members.
+    /// The members (rule A): the members it was formed with in precedence order (rule C),
+    /// then the others in the order they became members (rule D).
     pub fn members(&self) -> &[Member] {
         &self.members
     }
 
-    /// The member record of `player`, if he is a member.
+    /// The member record of `player`, if he is a member (rule A).
     pub fn member(&self, player: PlayerId) -> Option<&Member> {
         self.members.iter().find(|m| m.player == player)
     }
 
-    /// Whether `player` is a member.
+    /// Whether `player` is a member (rule A).
     pub fn is_member(&self, player: PlayerId) -> bool {
         self.member(player).is_some()
     }
 
-    /// Applicants waiting for a vacancy, in order of application (see
+    /// Applicants waiting for a vacancy (rule D), in order of application (see
     /// [`Room::waiting_list`] for the order in which they will become members).
     pub fn applications(&self) -> &[PlayerId] {
         &self.waiting
@@ -905,12 +922,12 @@ impl Table {
         (4..Self::COMPLETE).contains(&self.members.len())
     }
 
-    /// Members present to play (not away making a fourth elsewhere).
+    /// Members present to play: not away making a fourth elsewhere (rule F).
     pub fn present_members(&self) -> impl Iterator<Item = PlayerId> + '_ {
         self.members.iter().filter(|m| m.is_present()).map(|m| m.player)
     }
 
-    /// Where the table is between rubbers.
+    /// Where the table is between rubbers (rules B and E).
     pub const fn phase(&self) -> TablePhase {
         match self.phase {
             Phase::BetweenRubbers => TablePhase::BetweenRubbers,
@@ -928,7 +945,7 @@ impl Table {
         }
     }
 
-    /// The four playing the current rubber, if one is being played.
+    /// The four playing the current rubber, if one is being played (Law 1, rule E).
     pub const fn playing(&self) -> Option<[PlayerId; 4]> {
         match self.phase {
             Phase::Playing { playing, .. } => Some(playing),
@@ -936,7 +953,7 @@ impl Table {
         }
     }
 
-    /// The partnerships of the current rubber, if one is being played.
+    /// The partnerships of the current rubber, if one is being played (Law 3).
     pub const fn partnerships(&self) -> Option<Partnerships> {
         match self.phase {
             Phase::Playing { partnerships, .. } => Some(partnerships),
@@ -944,7 +961,8 @@ impl Table {
         }
     }
 
-    /// The four who played the last rubber (started) at this table.
+    /// The four who played the last rubber (started) at this table (rule E compares with
+    /// them).
     pub const fn last_line_up(&self) -> Option<[PlayerId; 4]> {
         self.last_line_up
     }
@@ -954,7 +972,7 @@ impl Table {
         self.last_partnerships
     }
 
-    /// Rubbers started at this table.
+    /// Rubbers started at this table (rule E).
     pub const fn rubbers(&self) -> u32 {
         self.rubbers
     }
@@ -1041,13 +1059,13 @@ pub struct Room {
 }
 
 impl Room {
-    /// An empty room.
+    /// An empty room: nobody has entered (rule C orders players by entry).
     pub fn new() -> Room {
         Room::default()
     }
 
-    /// Replays a journal of events from an empty room. On a refused event, returns its index
-    /// and the error.
+    /// Replays a journal of events from an empty room (the Rules for Club Procedure applied
+    /// event by event). On a refused event, returns its index and the error.
     pub fn replay<'a>(events: impl IntoIterator<Item = &'a ProcedureEvent>) -> Result<Room, (usize, ProcedureError)> {
         let mut room = Room::new();
         for (i, event) in events.into_iter().enumerate() {
@@ -1056,32 +1074,32 @@ impl Room {
         Ok(room)
     }
 
-    /// How many events have been applied.
+    /// How many events have been applied: their order is what rule B's time limit compares.
     pub const fn events(&self) -> u64 {
         self.events
     }
 
-    /// The time of the latest event.
+    /// The time of the latest event (rule B).
     pub const fn now(&self) -> Timestamp {
         self.now
     }
 
-    /// The table `id`, if it exists.
+    /// The table `id`, if it exists (rule A).
     pub fn table(&self, id: TableId) -> Option<&Table> {
         self.tables.get(&id)
     }
 
-    /// All tables, by key.
+    /// All tables, by key (rule A).
     pub fn tables(&self) -> impl Iterator<Item = &Table> {
         self.tables.values()
     }
 
-    /// Whether `player` is in the room.
+    /// Whether `player` is in the room (rule C).
     pub fn is_present(&self, player: PlayerId) -> bool {
         self.players.get(&player).is_some_and(|p| p.entered.is_some())
     }
 
-    /// When `player` entered the room, if he is in it.
+    /// When `player` entered the room, if he is in it (rule C: order of entry).
     pub fn entered_at(&self, player: PlayerId) -> Option<Timestamp> {
         self.players.get(&player).and_then(|p| p.entered).map(|(at, _)| at)
     }
