@@ -1,0 +1,132 @@
+//! Who plays each rubber and who sits out: the time limit (rule B), the first rubber of a new
+//! table (rule C) and going out (rule E), with the draws they call for.
+
+use super::{BreakerRestriction, DrawNeeded, DrawPurpose, Phase, Table};
+use crate::draw::{PlayerId, PrecedenceDraw};
+
+/// The four who play a rubber and the eligible members who sit it out (rules B, C, E).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LineUp {
+    /// The four who play.
+    pub playing: [PlayerId; 4],
+    /// Eligible members who sit out, in the table's member order.
+    pub sitting_out: Vec<PlayerId>,
+}
+
+/// The line-up of the rubber `table` is drawing for, or the draw still needed; `None` if the
+/// table is not lining up.
+pub(super) fn resolve(table: &Table, restrictions: &[BreakerRestriction]) -> Option<Result<LineUp, DrawNeeded>> {
+    let Phase::LiningUp { eligible, draws } = &table.phase else { return None };
+    let draw_for = |purpose: DrawPurpose| draws.iter().find(|(p, _)| *p == purpose).map(|(_, d)| d);
+    let playing = match line_up(table, eligible, &draw_for, restrictions) {
+        Ok(playing) => playing,
+        Err(needed) => return Some(Err(needed)),
+    };
+    // The rules always leave exactly four: rule B requires four eligible members to start,
+    // and every step below keeps the count at four.
+    let playing: [PlayerId; 4] = playing.try_into().ok()?;
+    let sitting_out = eligible.iter().copied().filter(|p| !playing.contains(p)).collect();
+    Some(Ok(LineUp { playing, sitting_out }))
+}
+
+fn line_up<'a>(
+    table: &Table,
+    eligible: &[PlayerId],
+    draw_for: &impl Fn(DrawPurpose) -> Option<&'a PrecedenceDraw>,
+    restrictions: &[BreakerRestriction],
+) -> Result<Vec<PlayerId>, DrawNeeded> {
+    let going_out_draw: Vec<&PrecedenceDraw> = draw_for(DrawPurpose::GoingOut).into_iter().collect();
+    let mut playing = going_out(table, eligible, &going_out_draw, DrawPurpose::GoingOut)?;
+    if table.last_line_up.is_none() {
+        return Ok(playing);
+    }
+    // Rule E: "A member who has left another existing table must draw cards for his first
+    // rubber with the member who would otherwise have played." Who would otherwise have
+    // played is the line-up without such members; where that is itself a tie, a draw settles
+    // it (reusing the going-out draw when it already ranks the tied members).
+    let is_leaver = |p: &PlayerId| table.member(*p).is_some_and(|m| m.came_from.is_some());
+    let leavers: Vec<PlayerId> = playing.iter().copied().filter(is_leaver).collect();
+    if leavers.is_empty() {
+        return Ok(playing);
+    }
+    let others: Vec<PlayerId> = eligible.iter().copied().filter(|p| !is_leaver(p)).collect();
+    let without = if others.len() <= 4 {
+        others
+    } else {
+        let draws: Vec<&PrecedenceDraw> =
+            draw_for(DrawPurpose::WouldOtherwisePlay).into_iter().chain(going_out_draw.iter().copied()).collect();
+        going_out(table, &others, &draws, DrawPurpose::WouldOtherwisePlay)?
+    };
+    let displaced: Vec<PlayerId> = without.into_iter().filter(|p| !playing.contains(p)).collect();
+    if displaced.is_empty() {
+        return Ok(playing);
+    }
+    // Rule E, breaking up a game: a breaker "may not compete against" the players he left, so
+    // against one of them he loses without a draw.
+    let barred = |leaver: &PlayerId| {
+        restrictions.iter().any(|r| r.breaker == *leaver && displaced.iter().any(|m| r.protects(*m)))
+    };
+    let (barred, mut contestants): (Vec<PlayerId>, Vec<PlayerId>) = leavers.iter().partition(|l| barred(l));
+    contestants.extend(displaced.iter().copied());
+    let seats = leavers.len();
+    let winners: Vec<PlayerId> = if contestants.len() <= seats {
+        let short = seats - contestants.len();
+        contestants.into_iter().chain(barred.into_iter().take(short)).collect()
+    } else {
+        match draw_for(DrawPurpose::LeaverEntry).filter(|d| d.covers(&contestants)) {
+            Some(draw) => draw.order(&contestants).into_iter().take(seats).collect(),
+            None => {
+                return Err(DrawNeeded {
+                    table: Some(table.id),
+                    purpose: DrawPurpose::LeaverEntry,
+                    players: contestants,
+                });
+            }
+        }
+    };
+    playing.retain(|p| !leavers.contains(p));
+    playing.extend(winners);
+    Ok(playing)
+}
+
+/// The four of `candidates` who play by rules C and E, or the draw needed.
+///
+/// The first rubber at a table: the four highest-ranking members (rule C), the table's member
+/// order. After a rubber (rule E, as DOMAIN.md reads it): every candidate who did not play the
+/// last rubber comes in; each displaces the member with the most consecutive rubbers at the
+/// table; ties are settled by a draw and the lowest cards go out. If more than four did not
+/// play (possible only when players of the last rubber have left), the rules are silent; the
+/// four senior members among them, in member order, play.
+fn going_out(
+    table: &Table,
+    candidates: &[PlayerId],
+    draws: &[&PrecedenceDraw],
+    purpose: DrawPurpose,
+) -> Result<Vec<PlayerId>, DrawNeeded> {
+    let Some(last) = table.last_line_up else {
+        return Ok(candidates.iter().copied().take(4).collect());
+    };
+    let (mut continuing, sitters): (Vec<PlayerId>, Vec<PlayerId>) = candidates.iter().partition(|p| last.contains(p));
+    if sitters.len() >= 4 {
+        return Ok(sitters[..4].to_vec());
+    }
+    let seats = 4 - sitters.len();
+    if continuing.len() <= seats {
+        return Ok(sitters.into_iter().chain(continuing).collect());
+    }
+    let consecutive = |p: &PlayerId| table.member(*p).map_or(0, |m| m.consecutive_rubbers);
+    continuing.sort_by_key(consecutive);
+    let going = consecutive(&continuing[seats]);
+    let sure: Vec<PlayerId> = continuing.iter().copied().filter(|p| consecutive(p) < going).collect();
+    let tied: Vec<PlayerId> = continuing.iter().copied().filter(|p| consecutive(p) == going).collect();
+    let need = seats - sure.len();
+    let staying: Vec<PlayerId> = if need == 0 {
+        Vec::new()
+    } else {
+        match draws.iter().find(|d| d.covers(&tied)) {
+            Some(draw) => draw.order(&tied).into_iter().take(need).collect(),
+            None => return Err(DrawNeeded { table: Some(table.id), purpose, players: tied }),
+        }
+    };
+    Ok(sitters.into_iter().chain(sure).chain(staying).collect())
+}
