@@ -587,12 +587,7 @@ impl Deal {
     /// [`DealSeed::commitment`] before the auction and the seed after the deal, and anyone can
     /// replay it. The algorithm is part of the platform's contract and must never change.
     pub fn from_seed(seed: &DealSeed) -> Deal {
-        let mut rng = chacha20::ChaCha20Rng::from_seed(seed.0);
-        let mut pack: Vec<Card> = Card::pack().collect();
-        for i in (1..pack.len()).rev() {
-            let j = uniform_below(&mut rng, i as u32 + 1) as usize;
-            pack.swap(i, j);
-        }
+        let pack = shuffled_pack(&mut chacha20::ChaCha20Rng::from_seed(seed.0));
         let mut hands = [CardSet::EMPTY; 4];
         for (i, card) in pack.into_iter().enumerate() {
             hands[i % 4].insert(card);
@@ -601,8 +596,22 @@ impl Deal {
     }
 }
 
+/// The pack in a random order: an unbiased Fisher-Yates shuffle of [`Card::pack`]. Seeded deals
+/// and seeded draws both use it, so its output for a given generator must never change.
+pub(crate) fn shuffled_pack(rng: &mut impl Rng) -> [Card; 52] {
+    let mut pack = [Card::new(Suit::Clubs, Rank::Two); 52];
+    for (slot, card) in pack.iter_mut().zip(Card::pack()) {
+        *slot = card;
+    }
+    for i in (1..pack.len()).rev() {
+        let j = uniform_below(rng, i as u32 + 1) as usize;
+        pack.swap(i, j);
+    }
+    pack
+}
+
 /// An unbiased integer in `0..bound` (Lemire's method with rejection).
-fn uniform_below(rng: &mut impl Rng, bound: u32) -> u32 {
+pub(crate) fn uniform_below(rng: &mut impl Rng, bound: u32) -> u32 {
     let threshold = bound.wrapping_neg() % bound;
     loop {
         let product = u64::from(rng.next_u32()) * u64::from(bound);

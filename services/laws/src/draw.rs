@@ -37,7 +37,7 @@
 
 use std::fmt;
 
-use rand_core::{Rng, SeedableRng};
+use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
 
 use crate::cards::Card;
@@ -257,7 +257,7 @@ impl Spread {
             if legal == 0 {
                 return Err(spread.exhausted_or_repeat(player));
             }
-            let choice = uniform_below(&mut rng, legal as u32) as usize;
+            let choice = crate::cards::uniform_below(&mut rng, legal as u32) as usize;
             let Some(position) = spread.legal_positions(player).nth(choice) else {
                 return Err(DrawError::SpreadExhausted { player });
             };
@@ -267,15 +267,7 @@ impl Spread {
     }
 
     fn shuffle_with(deck: Deck, rng: &mut chacha20::ChaCha20Rng) -> Spread {
-        let mut faces = [Card::new(crate::cards::Suit::Clubs, crate::cards::Rank::Two); 52];
-        for (slot, card) in faces.iter_mut().zip(Card::pack()) {
-            *slot = card;
-        }
-        for i in (1..faces.len()).rev() {
-            let j = uniform_below(rng, i as u32 + 1) as usize;
-            faces.swap(i, j);
-        }
-        Spread { deck, faces: Some(faces), drawn: Vec::new() }
+        Spread { deck, faces: Some(crate::cards::shuffled_pack(rng)), drawn: Vec::new() }
     }
 
     fn exhausted_or_repeat(&self, player: PlayerId) -> DrawError {
@@ -363,18 +355,6 @@ impl Spread {
         let mut next = self.clone();
         next.drawn.push(drawn);
         Ok((next, drawn))
-    }
-}
-
-/// An unbiased integer in `0..bound` (Lemire's method with rejection), as the seeded deal
-/// uses; kept here so the draw's algorithm is fixed independently of the deal's.
-fn uniform_below(rng: &mut impl Rng, bound: u32) -> u32 {
-    let threshold = bound.wrapping_neg() % bound;
-    loop {
-        let product = u64::from(rng.next_u32()) * u64::from(bound);
-        if (product as u32) >= threshold {
-            return (product >> 32) as u32;
-        }
     }
 }
 
