@@ -109,10 +109,11 @@ fn the_table_says_what_the_issues_ask_for() {
     let game = game::v1::game_service_server::SERVICE_NAME;
     assert_eq!(roles(game, "PlayCard"), Some(&[Role::Player, Role::Desk][..]));
     assert_eq!(roles(game, "AdjudicateClaim"), Some(&[Role::Arbiter][..]));
-    // Issue 6: calculators are open to every principal; adjustments come from rulings only.
+    // Issue 6: calculators are open to every principal; adjustments come only from rulings and
+    // appeals on record, through the appeals service.
     let scoring = scoring::v1::scoring_service_server::SERVICE_NAME;
     assert_eq!(roles(scoring, "ScoreDuplicateContract"), Some(&ALL_ROLES[..]));
-    assert_eq!(roles(scoring, "ApplyAdjustment"), Some(&[Role::Arbiter, Role::Admin][..]));
+    assert_eq!(roles(scoring, "ApplyAdjustment"), Some(&[Role::Admin][..]));
 
     assert_eq!(roles(game, "NoSuchMethod"), None);
     assert_eq!(api::allowed_roles("bridgeclub.game.v1.GameService/PlayCard"), None, "a path starts with '/'");
