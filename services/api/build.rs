@@ -1,0 +1,143 @@
+//! Compiles the contract in `proto/` with protox (a protobuf compiler in pure Rust, so no system
+//! `protoc` is needed) and generates from it:
+//!
+//! - the messages, clients and servers, with tonic-prost-build;
+//! - the encoded descriptor set (with comments and custom options) for server reflection;
+//! - the table of roles each RPC allows, read from the `bridgeclub.common.v1.allowed_roles` method
+//!   option. An RPC without that option fails the build: the contract is where each RPC states
+//!   who may call it, and an RPC nobody has thought about must not slip through as open or closed.
+
+use std::error::Error;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::{env, fs};
+
+use protox::prost_reflect::{DescriptorPool, Value};
+
+/// The custom method option every RPC must set (proto/bridgeclub/common/v1/auth.proto).
+const ALLOWED_ROLES_OPTION: &str = "bridgeclub.common.v1.allowed_roles";
+/// The enum the option lists.
+const ROLE_ENUM: &str = "bridgeclub.common.v1.Role";
+/// The package prefix of the club's own services (imports such as google.protobuf have none).
+const OWN_PACKAGE_PREFIX: &str = "bridgeclub.";
+
+fn main() {
+    if let Err(error) = generate() {
+        // A protox error carries the file, line and column; its Debug form shows them.
+        eprintln!("error: {error}\n{error:?}");
+        std::process::exit(1);
+    }
+}
+
+fn generate() -> Result<(), Box<dyn Error>> {
+    let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").ok_or("CARGO_MANIFEST_DIR is not set")?);
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").ok_or("OUT_DIR is not set")?);
+    let proto_root = manifest_dir.join("../../proto");
+    let proto_root = proto_root.canonicalize().map_err(|e| format!("{}: {e}", proto_root.display()))?;
+
+    let mut files = Vec::new();
+    collect_protos(&proto_root.join("bridgeclub"), &mut files)?;
+    files.sort();
+    println!("cargo:rerun-if-changed={}", proto_root.display());
+    for file in &files {
+        println!("cargo:rerun-if-changed={}", file.display());
+    }
+
+    let mut compiler = protox::Compiler::new([&proto_root])?;
+    compiler.include_source_info(true).include_imports(true);
+    compiler.open_files(&files)?;
+
+    // Reflection clients need the imports (google/protobuf/*) too, and the comments make the
+    // descriptors self-documenting for tools such as grpcurl and grpcui.
+    fs::write(out_dir.join("bridgeclub_descriptor.bin"), compiler.encode_file_descriptor_set())?;
+    fs::write(out_dir.join("allowed_roles.rs"), allowed_roles_table(&compiler.descriptor_pool())?)?;
+
+    tonic_prost_build::configure().emit_rerun_if_changed(false).compile_fds(compiler.file_descriptor_set())?;
+    Ok(())
+}
+
+/// Every `.proto` file under `dir`.
+fn collect_protos(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), Box<dyn Error>> {
+    for entry in fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_protos(&path, files)?;
+        } else if path.extension().is_some_and(|ext| ext == "proto") {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The Rust source of `ALLOWED_ROLES`: every RPC's gRPC path with the roles its option lists,
+/// sorted by path so that lookups can binary-search.
+fn allowed_roles_table(pool: &DescriptorPool) -> Result<String, Box<dyn Error>> {
+    let option = pool
+        .get_extension_by_name(ALLOWED_ROLES_OPTION)
+        .ok_or_else(|| format!("the {ALLOWED_ROLES_OPTION} method option is not defined"))?;
+    let role_enum = pool.get_enum_by_name(ROLE_ENUM).ok_or_else(|| format!("the {ROLE_ENUM} enum is not defined"))?;
+
+    let mut table = Vec::new();
+    for service in pool.services().filter(|s| s.full_name().starts_with(OWN_PACKAGE_PREFIX)) {
+        for method in service.methods() {
+            let path = format!("/{}/{}", service.full_name(), method.name());
+            let options = method.options();
+            let listed = options.get_extension(&option);
+            let numbers: Vec<i32> = match listed.as_ref() {
+                Value::List(values) => values.iter().filter_map(Value::as_enum_number).collect(),
+                other => return Err(format!("{path}: {ALLOWED_ROLES_OPTION} is not a list of roles: {other:?}").into()),
+            };
+            if numbers.is_empty() {
+                return Err(format!(
+                    "{path} does not state the roles it allows: add `option ({ALLOWED_ROLES_OPTION}) = ROLE_...;` \
+                     once per role"
+                )
+                .into());
+            }
+            let mut variants = Vec::with_capacity(numbers.len());
+            for number in numbers {
+                let value =
+                    role_enum.get_value(number).ok_or_else(|| format!("{path}: unknown role number {number}"))?;
+                let variant = rust_variant(value.name(), "ROLE_")
+                    .ok_or_else(|| format!("{path}: {} is not a role a caller can hold", value.name()))?;
+                if variants.contains(&variant) {
+                    return Err(format!("{path}: {} is listed twice", value.name()).into());
+                }
+                variants.push(variant);
+            }
+            table.push((path, variants));
+        }
+    }
+    table.sort();
+
+    let mut source = String::from(
+        "// Generated by services/api/build.rs from the allowed_roles option of every RPC in proto/.\n\n\
+         /// Every RPC of every bridgeclub service, by gRPC path (`/package.Service/Method`), with the roles\n\
+         /// its `allowed_roles` option lists, sorted by path.\n\
+         pub static ALLOWED_ROLES: &[(&str, &[Role])] = &[\n",
+    );
+    for (path, variants) in &table {
+        let roles: Vec<String> = variants.iter().map(|v| format!("Role::{v}")).collect();
+        writeln!(source, "    ({path:?}, &[{}]),", roles.join(", "))?;
+    }
+    source.push_str("];\n");
+    Ok(source)
+}
+
+/// The Rust variant prost generates for an enum value: the enum's prefix stripped and the rest in
+/// UpperCamelCase (`ROLE_COMMITTEE` is `Committee`). `None` for the zero value, which is not a role.
+fn rust_variant(value_name: &str, prefix: &str) -> Option<String> {
+    let bare = value_name.strip_prefix(prefix)?;
+    if bare == "UNSPECIFIED" {
+        return None;
+    }
+    let mut variant = String::with_capacity(bare.len());
+    for word in bare.split('_').filter(|w| !w.is_empty()) {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            variant.push(first.to_ascii_uppercase());
+            variant.extend(chars.map(|c| c.to_ascii_lowercase()));
+        }
+    }
+    Some(variant)
+}
