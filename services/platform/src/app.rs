@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use sea_orm::DatabaseConnection;
 
-use crate::auth::{AuthLayer, MethodPolicy, Role, TokenIssuer, TokenVerifier, load_or_create_local_secret};
+use crate::auth::{AuthLayer, Role, TokenIssuer, TokenVerifier, load_or_create_local_secret};
 use crate::client::ClientInterceptor;
 use crate::config::PlatformConfig;
 use crate::live::{MemoryStore, RedisStore, SharedLiveStore};
@@ -119,9 +119,9 @@ impl Resources {
         Ok(Resources { config: config.clone(), db, live, verifier, issuer, peer_interceptor })
     }
 
-    /// A server builder with this process's auth and the given method policy.
-    pub fn server(&self, policy: MethodPolicy) -> ServerBuilder {
-        ServerBuilder::new(AuthLayer::new(self.verifier.clone(), policy))
+    /// A server builder with this process's token verifier and the contract's per-RPC roles.
+    pub fn server(&self) -> ServerBuilder {
+        ServerBuilder::new(AuthLayer::new(self.verifier.clone(), crate::auth::contract_policy()))
     }
 }
 
@@ -134,5 +134,81 @@ mod tests {
         assert_eq!(redact("postgres://club:s3cret@db:5432/club"), "postgres://club:***@db:5432/club");
         assert_eq!(redact("postgres://postgres@127.0.0.1/test"), "postgres://postgres@127.0.0.1/test");
         assert_eq!(redact("sqlite://bridge-club.db?mode=rwc"), "sqlite://bridge-club.db?mode=rwc");
+    }
+}
+
+/// Channels to the other services, each carrying this process's token and the trace context.
+/// In the all-in-one process every peer is the process itself; stand-alone services are given
+/// their peers' addresses in `[endpoints]`.
+#[derive(Debug, Clone)]
+pub struct Peers {
+    membership: Option<tonic::transport::Channel>,
+    game: Option<tonic::transport::Channel>,
+    scoring: Option<tonic::transport::Channel>,
+    appeals: Option<tonic::transport::Channel>,
+    interceptor: ClientInterceptor,
+}
+
+/// A generated client that calls a peer service (`ScoringServiceClient<PeerChannel>`).
+pub type PeerChannel = tonic::service::interceptor::InterceptedService<tonic::transport::Channel, ClientInterceptor>;
+
+impl Peers {
+    /// Every peer at `uri` (the all-in-one process calling itself).
+    pub fn all_at(uri: &str, interceptor: ClientInterceptor) -> Result<Peers, tonic::transport::Error> {
+        let channel = crate::client::channel(uri)?;
+        Ok(Peers {
+            membership: Some(channel.clone()),
+            game: Some(channel.clone()),
+            scoring: Some(channel.clone()),
+            appeals: Some(channel),
+            interceptor,
+        })
+    }
+
+    /// The peers configured in `endpoints`; unset ones are unavailable.
+    pub fn from_endpoints(
+        endpoints: &crate::config::Endpoints,
+        interceptor: ClientInterceptor,
+    ) -> Result<Peers, tonic::transport::Error> {
+        let channel = |uri: &Option<String>| uri.as_deref().map(crate::client::channel).transpose();
+        Ok(Peers {
+            membership: channel(&endpoints.membership)?,
+            game: channel(&endpoints.game)?,
+            scoring: channel(&endpoints.scoring)?,
+            appeals: channel(&endpoints.appeals)?,
+            interceptor,
+        })
+    }
+
+    fn peer(&self, name: &str, channel: &Option<tonic::transport::Channel>) -> Result<PeerChannel, crate::ServiceError> {
+        channel
+            .clone()
+            .map(|channel| tonic::service::interceptor::InterceptedService::new(channel, self.interceptor.clone()))
+            .ok_or_else(|| {
+                crate::ServiceError::Unavailable(format!(
+                    "the {name} service's address is not configured (endpoints.{name} / BRIDGE_ENDPOINTS__{})",
+                    name.to_ascii_uppercase()
+                ))
+            })
+    }
+
+    /// The membership service.
+    pub fn membership(&self) -> Result<PeerChannel, crate::ServiceError> {
+        self.peer("membership", &self.membership)
+    }
+
+    /// The game service.
+    pub fn game(&self) -> Result<PeerChannel, crate::ServiceError> {
+        self.peer("game", &self.game)
+    }
+
+    /// The scoring service.
+    pub fn scoring(&self) -> Result<PeerChannel, crate::ServiceError> {
+        self.peer("scoring", &self.scoring)
+    }
+
+    /// The appeals service.
+    pub fn appeals(&self) -> Result<PeerChannel, crate::ServiceError> {
+        self.peer("appeals", &self.appeals)
     }
 }

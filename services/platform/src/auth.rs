@@ -55,6 +55,21 @@ impl Role {
     }
 }
 
+impl Role {
+    /// The role of the contract's `Role` enum; `None` for `ROLE_UNSPECIFIED`.
+    pub fn from_proto(role: api::common::v1::Role) -> Option<Role> {
+        use api::common::v1::Role as Proto;
+        match role {
+            Proto::Unspecified => None,
+            Proto::Player => Some(Role::Player),
+            Proto::Desk => Some(Role::Desk),
+            Proto::Arbiter => Some(Role::Arbiter),
+            Proto::Committee => Some(Role::Committee),
+            Proto::Admin => Some(Role::Admin),
+        }
+    }
+}
+
 impl fmt::Display for Role {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -265,6 +280,21 @@ fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
 /// of this type.
 pub type MethodPolicy = Arc<dyn Fn(&str) -> Option<&'static [Role]> + Send + Sync>;
 
+/// The contract's policy: the roles each RPC's `allowed_roles` option states (see
+/// [`api::allowed_roles`]). Every server of the platform uses it.
+pub fn contract_policy() -> MethodPolicy {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+    static TABLE: OnceLock<HashMap<&'static str, Vec<Role>>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        api::ALLOWED_ROLES
+            .iter()
+            .map(|(path, roles)| (*path, roles.iter().filter_map(|r| Role::from_proto(*r)).collect()))
+            .collect()
+    });
+    Arc::new(move |path| table.get(path).map(Vec::as_slice))
+}
+
 /// Paths any caller may use without a token: health checks and server reflection.
 pub fn is_public_path(path: &str) -> bool {
     path.starts_with("/grpc.health.v1.Health/") || path.starts_with("/grpc.reflection.")
@@ -421,6 +451,16 @@ mod tests {
         assert!(err.message().contains("desk, admin"), "{}", err.message());
         let err = layer.authorize("/x.v1.S/Unknown", &headers(&token)).unwrap_err();
         assert_eq!(err.code(), tonic::Code::PermissionDenied);
+    }
+
+    #[test]
+    fn the_contract_policy_is_the_contract_s_table() {
+        let policy = contract_policy();
+        assert_eq!(policy("/bridgeclub.appeals.v1.AppealsService/DecideAppeal"), Some(&[Role::Committee][..]));
+        assert_eq!(policy("/bridgeclub.appeals.v1.AppealsService/NoSuchMethod"), None);
+        for (path, roles) in api::ALLOWED_ROLES {
+            assert_eq!(policy(path).map(<[Role]>::len), Some(roles.len()), "{path}");
+        }
     }
 
     #[test]

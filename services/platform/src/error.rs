@@ -136,6 +136,12 @@ impl From<crate::live::LiveError> for ServiceError {
     }
 }
 
+impl From<api::convert::ConversionError> for ServiceError {
+    fn from(error: api::convert::ConversionError) -> Self {
+        ServiceError::InvalidArgument(error.to_string())
+    }
+}
+
 /// The result type of service handlers.
 pub type ServiceResult<T> = Result<T, ServiceError>;
 

@@ -73,7 +73,7 @@ impl ServerBuilder {
         ServerBuilder {
             routes: RoutesBuilder::default(),
             services: Vec::new(),
-            descriptor_sets: vec![tonic_health::pb::FILE_DESCRIPTOR_SET],
+            descriptor_sets: vec![tonic_health::pb::FILE_DESCRIPTOR_SET, api::FILE_DESCRIPTOR_SET],
             auth,
             fallback: None,
             edge: None,
@@ -102,7 +102,8 @@ impl ServerBuilder {
         self
     }
 
-    /// Registers an encoded `FileDescriptorSet` for server reflection.
+    /// Registers an encoded `FileDescriptorSet` for server reflection (the contract's and
+    /// health's are always registered).
     pub fn reflect(mut self, file_descriptor_set: &'static [u8]) -> Self {
         self.descriptor_sets.push(file_descriptor_set);
         self

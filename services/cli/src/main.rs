@@ -1,0 +1,126 @@
+#![forbid(unsafe_code)]
+//! `bridgectl`: the bridge club's command line.
+//!
+//! ```text
+//! bridgectl token --role desk --subject front-desk     # a token signed with the local key
+//! bridgectl health                                     # is every service serving?
+//! bridgectl migrate                                    # apply the schema to DATABASE_URL
+//! ```
+//! Calls go to `--server` (default `http://127.0.0.1:50051`, or `BRIDGE_SERVER`) with the token of
+//! `--token` (or `BRIDGE_TOKEN`).
+
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand};
+use platform::auth::{Role, TokenIssuer, load_or_create_local_secret};
+use tonic_health::pb::health_check_response::ServingStatus;
+use tonic_health::pb::health_client::HealthClient;
+
+/// The bridge club's command line.
+#[derive(Debug, Parser)]
+#[command(name = "bridgectl", version, about)]
+struct Cli {
+    /// The server to call.
+    #[arg(long, global = true, env = "BRIDGE_SERVER", default_value = "http://127.0.0.1:50051")]
+    server: String,
+    /// The bearer token to present (see `bridgectl token`).
+    #[arg(long, global = true, env = "BRIDGE_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Prints a token signed with the local key (the file `bridge-club` created; production
+    /// tokens come from the club's identity provider instead).
+    Token {
+        /// A role to grant; repeat for several (player, desk, arbiter, committee, admin).
+        #[arg(long = "role", required = true, value_parser = parse_role)]
+        roles: Vec<Role>,
+        /// Who the token speaks for: a player's id, or a name for staff.
+        #[arg(long)]
+        subject: String,
+        /// How long the token is valid, in hours.
+        #[arg(long, default_value_t = 12)]
+        hours: u64,
+    },
+    /// Asks the server whether each service is serving (grpc.health.v1).
+    Health {
+        /// Only this service (its full name, e.g. bridgeclub.game.v1.GameService).
+        #[arg(long)]
+        service: Option<String>,
+    },
+    /// Applies the schema migrations to the configured database (DATABASE_URL, or the SQLite file).
+    Migrate,
+}
+
+fn parse_role(value: &str) -> Result<Role, String> {
+    value.parse()
+}
+
+/// The services a complete platform serves, in the order `health` reports them.
+const SERVICES: [&str; 4] = [
+    "bridgeclub.membership.v1.MembershipService",
+    "bridgeclub.game.v1.GameService",
+    "bridgeclub.scoring.v1.ScoringService",
+    "bridgeclub.appeals.v1.AppealsService",
+];
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Token { roles, subject, hours } => {
+            let config = platform::config::load::<platform::config::Endpoints>("cli")?;
+            let path = &config.platform.auth.local_key_file;
+            if !path.exists() {
+                bail!(
+                    "no local key at {}: start bridge-club in this directory first (it creates the key), \
+                     or set BRIDGE_AUTH__LOCAL_KEY_FILE",
+                    path.display()
+                );
+            }
+            let secret = load_or_create_local_secret(path)?;
+            let token = TokenIssuer::hs256(&secret).issue(&subject, &roles, Duration::from_secs(hours * 3600))?;
+            println!("{token}");
+        }
+        Command::Health { service } => {
+            let channel = tonic::transport::Endpoint::from_shared(cli.server.clone())?
+                .connect_timeout(Duration::from_secs(3))
+                .connect()
+                .await
+                .with_context(|| format!("cannot reach {}", cli.server))?;
+            let mut client = HealthClient::new(channel);
+            let names: Vec<String> = match service {
+                Some(name) => vec![name],
+                None => std::iter::once(String::new()).chain(SERVICES.iter().map(|s| (*s).to_owned())).collect(),
+            };
+            let mut all_serving = true;
+            for name in names {
+                let status = match client.check(tonic_health::pb::HealthCheckRequest { service: name.clone() }).await {
+                    Ok(response) => ServingStatus::try_from(response.into_inner().status)
+                        .map_or_else(|_| "UNKNOWN".to_owned(), |s| s.as_str_name().to_owned()),
+                    Err(status) if status.code() == tonic::Code::NotFound => "NOT_FOUND".to_owned(),
+                    Err(status) => format!("{:?}: {}", status.code(), status.message()),
+                };
+                all_serving &= status == "SERVING";
+                println!("{:<45} {status}", if name.is_empty() { "(server)" } else { &name });
+            }
+            if !all_serving {
+                std::process::exit(1);
+            }
+        }
+        Command::Migrate => {
+            let config = platform::config::load::<platform::config::Endpoints>("cli")?;
+            let url = config.platform.effective_database_url();
+            platform::db::connect_and_migrate(&url)
+                .await
+                .with_context(|| format!("migrating {}", platform::app::redact(&url)))?;
+            println!("migrations applied to {}", platform::app::redact(&url));
+        }
+    }
+    let _ = cli.token;
+    Ok(())
+}

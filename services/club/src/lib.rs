@@ -1,0 +1,76 @@
+#![forbid(unsafe_code)]
+//! `bridge-club`: every service in one process on one port, with the gateway's edge (CORS and
+//! grpc-web) in front, so browsers and apps can call everything from day one.
+//!
+//! With no configuration it is the embedded default: SQLite in the working directory, live
+//! state in the process, a generated local signing key, `127.0.0.1:50051`. With `DATABASE_URL`
+//! and `REDIS_URL` it runs on Postgres and Redis, as tests and production do. Services call one
+//! another over the same port, exactly as they do when they run as separate processes.
+
+use serde::{Deserialize, Serialize};
+
+use platform::app::{Peers, Resources, StartError};
+use platform::config::PlatformConfig;
+use platform::server::RunningServer;
+
+/// Settings of the all-in-one process (the `[club]` table).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Requests one client address may make per minute at the edge; 0 disables the limit.
+    pub requests_per_minute: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { requests_per_minute: gateway::EdgeOptions::default().requests_per_minute }
+    }
+}
+
+/// A running club.
+#[derive(Debug)]
+pub struct Club {
+    /// The server.
+    pub server: RunningServer,
+    /// Its resources (database, live store, keys).
+    pub resources: Resources,
+}
+
+/// Why the club did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ClubError {
+    /// Storage or keys.
+    #[error(transparent)]
+    Start(#[from] StartError),
+    /// The server.
+    #[error(transparent)]
+    Server(#[from] platform::server::ServerError),
+    /// A peer channel.
+    #[error("peer channel: {0}")]
+    Peers(#[from] tonic::transport::Error),
+}
+
+impl Club {
+    /// Connects storage as `platform` says and starts every service.
+    pub async fn start(platform: &PlatformConfig, settings: &Settings) -> Result<Club, ClubError> {
+        let resources = Resources::start(platform, "club").await?;
+        Self::start_with(resources, settings).await
+    }
+
+    /// Starts every service on existing resources (tests share a database and Redis prefix
+    /// across restarts this way).
+    pub async fn start_with(resources: Resources, settings: &Settings) -> Result<Club, ClubError> {
+        let listener = platform::server::bind(resources.config.listen).await?;
+        let address = listener.local_addr().map_err(|source| platform::server::ServerError::Bind {
+            addr: resources.config.listen,
+            source,
+        })?;
+        let _peers = Peers::all_at(&format!("http://{address}"), resources.peer_interceptor.clone())?;
+        let edge = gateway::EdgeOptions {
+            cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
+            requests_per_minute: settings.requests_per_minute,
+        };
+        let server = resources.server().edge(gateway::edge(edge, resources.live.clone())).serve_on(listener).await?;
+        Ok(Club { server, resources })
+    }
+}

@@ -1,0 +1,20 @@
+//! `bridge-club`: run the whole platform in one process (see the crate docs).
+
+use anyhow::Context;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let config = platform::config::load::<club::Settings>("club")?;
+    let _telemetry = platform::telemetry::init("bridge-club", &config.platform.telemetry)?;
+    let club = club::Club::start(&config.platform, &config.service).await.context("bridge-club did not start")?;
+    let address = club.server.local_addr();
+    println!("bridge-club is serving every service on {address} (gRPC and grpc-web)");
+    if club.resources.issuer.is_some() {
+        println!(
+            "get a token with: cargo run --bin bridgectl -- token --role desk --subject front-desk (signed with {})",
+            config.platform.auth.local_key_file.display()
+        );
+    }
+    club.server.wait().await?;
+    Ok(())
+}
