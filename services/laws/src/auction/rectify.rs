@@ -812,6 +812,19 @@ impl Auction {
         let mut options = Vec::new();
 
         if self.is_duplicate() {
+            // Earlier premature replacements were cancelled when the next was made; one that
+            // cannot stand (not a legal call) is cancelled along with the insufficient bid.
+            let stale: Vec<Effect> = attempts
+                .iter()
+                .filter(|&&a| Some(a) != fixed)
+                .map(|&a| Effect::CallCancelled { entry: a, law: Law::duplicate(27, "C") })
+                .collect();
+            let replacing = |rest: Vec<Effect>| -> Vec<Effect> {
+                let mut effects = vec![withdraw.clone()];
+                effects.extend(stale.iter().cloned());
+                effects.extend(rest);
+                effects
+            };
             let chooser = |c: Chooser| if fixed.is_some() { Chooser::Official } else { c };
             let seat = fixed.is_none().then_some(offender);
             let adjust_27d = Effect::ScoreMayBeAdjusted { side: offender.side(), law: Law::duplicate(27, "D") };
@@ -829,7 +842,7 @@ impl Auction {
                     seat,
                     Law::duplicate(27, "B1a"),
                     CallRequirement::Exactly(lowest),
-                    vec![withdraw.clone(), adjust_27d.clone(), made.clone()],
+                    replacing(vec![adjust_27d.clone(), made.clone()]),
                 ));
             }
             if fixed_call.is_none_or(|f| is_sufficient_or_pass(f) || matches!(f, Call::Double | Call::Redouble)) {
@@ -839,7 +852,7 @@ impl Auction {
                     None,
                     Law::duplicate(27, "B1b"),
                     requirement(CallRequirement::AnyLegal),
-                    vec![withdraw.clone(), adjust_27d, made.clone()],
+                    replacing(vec![adjust_27d, made.clone()]),
                 ));
             }
             if fixed_call.is_none_or(is_sufficient_or_pass) {
@@ -850,34 +863,35 @@ impl Auction {
                     seat,
                     law,
                     requirement(CallRequirement::SufficientBidOrPass),
-                    vec![
-                        withdraw.clone(),
+                    replacing(vec![
                         bar(partner, PassDuration::RestOfAuction, law),
                         Effect::LeadPenalty { offender, rule: LeadPenaltyRule::Duplicate26B, law },
                         self.damage(offender),
                         made.clone(),
-                    ],
+                    ]),
                 ));
             }
             if !partner_barred && fixed_call.is_none_or(|f| matches!(f, Call::Double | Call::Redouble)) {
+                // The insufficient bid itself stays to be replaced.
                 let law = Law::duplicate(27, "B3");
-                let cancel_attempt = match fixed {
-                    Some(f) => Effect::CallCancelled { entry: f, law },
-                    None => Effect::ReplacementCancelled { seat: offender, law },
-                };
+                let mut effects = stale.clone();
+                effects.extend([
+                    match fixed {
+                        Some(f) => Effect::CallCancelled { entry: f, law },
+                        None => Effect::ReplacementCancelled { seat: offender, law },
+                    },
+                    bar(partner, PassDuration::RestOfAuction, law),
+                    Effect::LeadPenalty { offender, rule: LeadPenaltyRule::Duplicate26B, law },
+                    self.damage(offender),
+                    Effect::OffenderMustReplace { offender },
+                ]);
                 options.push(Self::option(
                     OptionKind::DoubleOrRedouble,
                     chooser(Chooser::Offender),
                     seat,
                     law,
                     requirement(CallRequirement::DoubleOrRedouble),
-                    vec![
-                        cancel_attempt,
-                        bar(partner, PassDuration::RestOfAuction, law),
-                        Effect::LeadPenalty { offender, rule: LeadPenaltyRule::Duplicate26B, law },
-                        self.damage(offender),
-                        Effect::OffenderMustReplace { offender },
-                    ],
+                    effects,
                 ));
             }
             let fixed_insufficient =
@@ -889,7 +903,7 @@ impl Auction {
                     seat,
                     Law::duplicate(27, "B4"),
                     requirement(CallRequirement::InsufficientBid),
-                    vec![withdraw, Effect::LhoMayAcceptSecondInsufficientBid { lho: offender.lho() }],
+                    replacing(vec![Effect::LhoMayAcceptSecondInsufficientBid { lho: offender.lho() }]),
                 ));
             }
             return options;
@@ -1337,7 +1351,11 @@ impl Auction {
                             over: *over,
                             attempts: attempts.clone(),
                             partner_barred: false,
-                            fixed: if self.is_duplicate() { attempts.last().copied() } else { None },
+                            // Duplicate Law 27C: the premature replacement stands only "if legal".
+                            fixed: attempts
+                                .last()
+                                .copied()
+                                .filter(|&a| self.is_duplicate() && self.entries[a].call.legal().is_some()),
                         },
                         Stage::Replacement { entry, over, .. } => Stage::Replacement {
                             entry: *entry,
@@ -1362,7 +1380,7 @@ impl Auction {
                         _ => return Err(self.pending_error(&pending)),
                     };
                     let second = match (&pending.stage, choice) {
-                        (Stage::Replacement { fixed: Some(f), .. }, _) => *f,
+                        (Stage::Replacement { fixed: Some(f), .. }, Some(call)) if self.entries[*f].call == call => *f,
                         (_, Some(call)) => self.push_pending(offender, call),
                         _ => return Err(self.pending_error(&pending)),
                     };
