@@ -1,5 +1,6 @@
 //! The auction's correct procedure (Laws 17-22 of both codes), digital play, and properties
 //! of random legal auctions.
+#![allow(clippy::unwrap_used)] // tests may unwrap: a panic is the failure report
 
 #[path = "auction_helpers.rs"]
 mod helpers;

@@ -3,6 +3,7 @@
 //! (Law 27), calls out of rotation (Laws 29-32), inadmissible calls (Laws 36-39), changes of
 //! call (Law 25) and exposed cards (Law 24). One test per Law case, with the cases of the
 //! duplicate digest (§8.10).
+#![allow(clippy::unwrap_used)] // tests may unwrap: a panic is the failure report
 
 #[path = "auction_helpers.rs"]
 mod helpers;

@@ -2,6 +2,7 @@
 //! rotation, insufficient, inadmissible, above seven, after the close), random changes of call,
 //! exposed cards and random rectification choices never panic, keep the auction's invariants,
 //! and replay to the same state (the game service rebuilds a table by replaying its journal).
+#![allow(clippy::unwrap_used)] // tests may unwrap: a panic is the failure report
 
 use laws::auction::{Auction, AuctionOutcome};
 use laws::cards::Card;

@@ -1,5 +1,6 @@
 //! Auction irregularities under the Laws of Rubber Bridge 2014 (and the Alternative Club Laws
 //! where they add to them): one test per Law, quoting or paraphrasing its case.
+#![allow(clippy::unwrap_used)] // tests may unwrap: a panic is the failure report
 
 #[path = "auction_helpers.rs"]
 mod helpers;

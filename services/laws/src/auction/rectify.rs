@@ -1035,7 +1035,7 @@ impl Auction {
         let (chooser, chooser_seat) = if dup { (Chooser::Official, None) } else { (Chooser::OffendersLho, Some(lho)) };
         let cancel_law = self.cite(29, "B", "B");
         let base = [Effect::CallCancelled { entry, law: cancel_law }, Effect::AuctionRevertsTo { seat: turn_of }];
-        let as_bid = call.is_pass().then_some(false).unwrap_or(!call.is_double_or_redouble());
+        let as_bid = matches!(call, RecordedCall::Bid { .. });
         let (law, effects) = self.out_of_rotation_effects(offender, call, position, as_bid);
         let mut cancel = base.to_vec();
         cancel.extend(effects);

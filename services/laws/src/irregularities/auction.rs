@@ -3,7 +3,7 @@
 //! call it, the options they give and to whom, and what each option does.
 //!
 //! These are the values the game service shows the players and the arbiter or director, and
-//! stores. A [`PendingIrregularity`] lists [`AuctionOption`]s; whoever the Law names
+//! stores. A [`PendingIrregularity`](crate::auction::PendingIrregularity) lists [`AuctionOption`]s; whoever the Law names
 //! ([`Chooser`]) picks one and the service sends back an [`AuctionChoice`] naming its
 //! [`OptionKind`] and, where the option needs one, the call it carries.
 //! [`crate::auction::Auction::rectify`] checks the choice against the options offered and the
