@@ -436,7 +436,7 @@ fn law_17d3_a_pass_out_of_rotation_among_three_passes_reverts_to_the_robbed_play
     let auction = rec(&rec(&digital(N, DUP, &["1H", "P"]), W, "P"), N, "P");
     assert!(!auction.is_closed());
     assert_eq!(auction.next_to_call(), Some(S));
-    assert_eq!(auction.calls()[3].status, CallStatus::Cancelled { law: Law::duplicate(34, "") });
+    assert_eq!(auction.calls()[3].status, CallStatus::Cancelled { law: Law::duplicate(17, "D3") });
     assert!(reserved(&auction, Side::EastWest, Law::duplicate(16, "C")), "the passer out of rotation is an offender");
 }
 
@@ -450,4 +450,22 @@ fn law_9b2_no_player_takes_any_action_until_the_director_has_explained_the_recti
         "no call until the rectification is settled: East made an insufficient bid of 1S over 1NT (Law 27 of the Laws \
          of Duplicate Bridge) (Law 9B2 of the Laws of Duplicate Bridge)"
     );
+}
+
+fn accept_law(auction: &Auction) -> Law {
+    auction.pending().unwrap().option(OptionKind::AcceptByCalling).unwrap().law
+}
+
+#[test]
+fn laws_36a_37a_38d_39b_the_lhos_call_before_rectification_is_each_laws_own_case() {
+    // The 2017 Laws dropped the old Law 35 condonations into Laws 36-39 themselves.
+    let inadmissible = rec(&digital(N, DUP, &["1H", "P"]), S, "X");
+    assert_eq!(accept_law(&inadmissible), Law::duplicate(36, "A"));
+    let barred = choose(&rec(&Auction::new(N, DUP), E, "P"), OptionKind::CancelCall);
+    let barred = rec(&then(&barred, &["1H"]), E, "1S");
+    assert_eq!(accept_law(&barred), Law::duplicate(37, "A"));
+    let above_seven = rec(&digital(N, DUP, &["7NT"]), E, "8C");
+    assert_eq!(accept_law(&above_seven), Law::duplicate(38, "D"));
+    let after_close = rec(&digital(N, DUP, &["1H", "P", "P", "P"]), E, "2S");
+    assert_eq!(accept_law(&after_close), Law::duplicate(39, "B"));
 }

@@ -662,3 +662,20 @@ fn a_recorded_call_is_made_or_awaits_rectification() {
     assert!(matches!(auction.record(N, made("1C")), Ok(Recorded::Made(_))));
     assert!(matches!(auction.record(E, made("1C")), Ok(Recorded::AwaitingRectification(_))));
 }
+
+fn accept_law(auction: &Auction) -> Law {
+    auction.pending().unwrap().option(OptionKind::AcceptByCalling).unwrap().law
+}
+
+#[test]
+fn law_35_the_lhos_call_before_a_penalty_is_assessed_condones_each_inadmissible_call() {
+    let inadmissible = rec(&digital(N, RUBBER, &["1H", "P"]), S, "X");
+    assert_eq!(accept_law(&inadmissible), Law::rubber(35, "A"));
+    let barred = choose(&rec(&Auction::new(N, RUBBER), E, "P"), OptionKind::CancelCall);
+    let barred = rec(&digital_continue(&barred, &["1H"]), E, "1S");
+    assert_eq!(accept_law(&barred), Law::rubber(35, "B"));
+    let above_seven = rec(&digital(N, RUBBER, &["7NT"]), E, "8C");
+    assert_eq!(accept_law(&above_seven), Law::rubber(35, "C"));
+    let after_close = rec(&digital(N, RUBBER, &["1H", "P", "P", "P"]), E, "2S");
+    assert_eq!(accept_law(&after_close), Law::rubber(35, "D"));
+}

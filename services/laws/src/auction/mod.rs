@@ -694,6 +694,12 @@ impl Auction {
         if self.is_duplicate() { Law::duplicate(number, duplicate) } else { Law::rubber(number, rubber) }
     }
 
+    /// `rubber` under the rubber-bridge codes, `duplicate` under the duplicate Laws (for rules
+    /// the two codes number differently).
+    fn by_code(&self, rubber: Law, duplicate: Law) -> Law {
+        if self.is_duplicate() { duplicate } else { rubber }
+    }
+
     /// The Law that stops all calls while an irregularity is settled.
     fn cite_procedure(&self) -> Law {
         match self.family() {

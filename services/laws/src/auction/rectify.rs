@@ -366,7 +366,7 @@ impl Auction {
             .last()
             .map(|(i, seat, _)| (i, seat));
         let Some((from, offender)) = robbing else { return };
-        let law = self.cite(34, "", "");
+        let law = self.by_code(Law::rubber(34, ""), Law::duplicate(17, "D3"));
         for entry in &mut self.entries[from..] {
             if entry.status.stands() {
                 entry.status = CallStatus::Cancelled { law };
@@ -509,7 +509,8 @@ impl Auction {
             Stage::OutOfRotation { entry, turn_of } => self.out_of_rotation_options(offender, *entry, *turn_of),
             Stage::Inadmissible { entry, turn_of } => {
                 let oor = self.entries[*entry].seat != *turn_of;
-                let condone_law = self.cite(35, "A", "A");
+                // Rubber Law 35A; duplicate Law 36A.
+                let condone_law = self.by_code(Law::rubber(35, "A"), Law::duplicate(36, "A"));
                 let cancel_law = self.cite(36, "", "B1");
                 let revert = oor.then_some(Effect::AuctionRevertsTo { seat: *turn_of });
                 let mut enforce = vec![Effect::CallCancelled { entry: *entry, law: cancel_law }];
@@ -527,11 +528,11 @@ impl Auction {
                         OptionKind::AcceptByCalling,
                         Chooser::OffendersLho,
                         Some(lho),
-                        if dup { Law::duplicate(36, "A") } else { condone_law },
+                        condone_law,
                         CallRequirement::AnyCall,
                         vec![
-                            Effect::CallsFromCancelled { entry: *entry, law: self.cite(35, "A", "A") },
-                            Effect::ReplacementCancelled { seat: lho, law: self.cite(35, "A", "A") },
+                            Effect::CallsFromCancelled { entry: *entry, law: condone_law },
+                            Effect::ChoiceCallCancelled { seat: lho, law: condone_law },
                         ],
                     ),
                     Self::option(OptionKind::Enforce, self.enforcer(), None, bar_law, CallRequirement::None, enforce),
@@ -573,7 +574,7 @@ impl Auction {
                         OptionKind::AcceptByCalling,
                         Chooser::OffendersLho,
                         Some(lho),
-                        self.cite(35, "B", "A"),
+                        self.by_code(Law::rubber(35, "B"), Law::duplicate(37, "A")),
                         CallRequirement::AnyCall,
                         vec![Effect::CallStands { entry: *entry }, Effect::CallMade { seat: lho, call: None }],
                     ),
@@ -593,10 +594,12 @@ impl Auction {
                 } else {
                     Effect::AuctionRevertsTo { seat: *turn_of }
                 };
-                let condone_law = self.cite(35, "C", "D");
+                // Rubber Law 35C; duplicate Laws 38B-D.
+                let condone_law = self.by_code(Law::rubber(35, "C"), Law::duplicate(38, "D"));
+                let cancel_law = self.by_code(Law::rubber(35, "C"), Law::duplicate(38, "B"));
                 let mut condone = vec![
-                    Effect::CallsFromCancelled { entry: *entry, law: self.cite(35, "C", "B") },
-                    Effect::ReplacementCancelled { seat: lho, law: self.cite(35, "C", "B") },
+                    Effect::CallsFromCancelled { entry: *entry, law: cancel_law },
+                    Effect::ChoiceCallCancelled { seat: lho, law: cancel_law },
                 ];
                 if dup {
                     // Duplicate Law 38C applies even when the LHO called; only 26B and 72C go (38D).
@@ -641,7 +644,8 @@ impl Auction {
                 let call = self.entries[*entry].call;
                 let cancel_law = self.cite(39, "", "A");
                 let cancel = Effect::CallCancelled { entry: *entry, law: cancel_law };
-                let condone_law = self.cite(35, "D", "B");
+                // Rubber Law 35D; duplicate Law 39B.
+                let condone_law = self.by_code(Law::rubber(35, "D"), Law::duplicate(39, "B"));
                 let mut options = vec![Self::option(
                     OptionKind::AcceptByCalling,
                     Chooser::OffendersLho,
@@ -650,7 +654,7 @@ impl Auction {
                     CallRequirement::AnyCall,
                     vec![
                         Effect::CallsFromCancelled { entry: *entry, law: cancel_law },
-                        Effect::ReplacementCancelled { seat: lho, law: cancel_law },
+                        Effect::ChoiceCallCancelled { seat: lho, law: cancel_law },
                     ],
                 )];
                 if *role == AfterCloseRole::Defender && !call.is_pass() {
@@ -878,7 +882,7 @@ impl Auction {
                 effects.extend([
                     match fixed {
                         Some(f) => Effect::CallCancelled { entry: f, law },
-                        None => Effect::ReplacementCancelled { seat: offender, law },
+                        None => Effect::ChoiceCallCancelled { seat: offender, law },
                     },
                     bar(partner, PassDuration::RestOfAuction, law),
                     Effect::LeadPenalty { offender, rule: LeadPenaltyRule::Duplicate26B, law },
@@ -984,7 +988,7 @@ impl Auction {
         let pass = FinalCall::Known(RecordedCall::Pass);
         let mut effects = vec![
             withdraw,
-            Effect::ReplacementCancelled { seat: offender, law },
+            Effect::ChoiceCallCancelled { seat: offender, law },
             bar(partner, PassDuration::RestOfAuction, law),
             Effect::LeadPenalty { offender, rule: LeadPenaltyRule::Rubber26 { changed: ib, against: pass }, law },
             Effect::LeadPenalty { offender, rule: LeadPenaltyRule::Rubber26B, law },
@@ -1461,7 +1465,7 @@ impl Auction {
                     }
                 }
             }
-            Effect::ReplacementCancelled { seat, law } => {
+            Effect::ChoiceCallCancelled { seat, law } => {
                 if let Some(call) = choice {
                     self.entries.push(CallEntry { seat: *seat, call, status: CallStatus::Cancelled { law: *law } });
                 }

@@ -568,10 +568,12 @@ pub enum Effect {
         /// The Law that cancels them.
         law: Law,
     },
-    /// The call carried by the choice is cancelled as soon as it is made (an attempted double
-    /// or redouble in place of an insufficient bid: rubber Law 27D, duplicate Law 27B3).
-    ReplacementCancelled {
-        /// The player who attempted it.
+    /// The call carried by the choice is recorded and cancelled at once: an attempted double
+    /// or redouble in place of an insufficient bid (rubber Law 27D, duplicate Law 27B3), or the
+    /// left-hand opponent's call that condones an inadmissible call the Law then cancels with
+    /// every later call (rubber Law 35A, C, D; duplicate Laws 36A, 38B, 39A).
+    ChoiceCallCancelled {
+        /// The player who made it.
         seat: Seat,
         /// The Law that cancels it.
         law: Law,
@@ -663,9 +665,7 @@ impl fmt::Display for Effect {
             Effect::CallsFromCancelled { entry, law } => {
                 write!(f, "call #{entry} and every later call are cancelled ({law})")
             }
-            Effect::ReplacementCancelled { seat, law } => {
-                write!(f, "{seat}'s double or redouble is cancelled and he must pass ({law})")
-            }
+            Effect::ChoiceCallCancelled { seat, law } => write!(f, "{seat}'s call is cancelled ({law})"),
             Effect::CallMade { seat, call: None } => write!(f, "{seat} makes his call"),
             Effect::CallMade { seat, call: Some(call) } => write!(f, "{seat}'s {call} is taken as his call"),
             Effect::PassSubstituted { seat } => write!(f, "a pass is substituted for {seat}"),
