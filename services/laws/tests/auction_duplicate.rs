@@ -126,8 +126,22 @@ fn law_27b4_a_second_insufficient_bid_is_ruled_as_27b3_unless_the_lho_accepts_it
     // Or does not: West is barred and East must replace it.
     let rejected = choose(&second, OptionKind::RejectInsufficientBid);
     assert!(barred_throughout(&rejected, W));
+    // The offender replaces his (first) insufficient 1S: its lowest sufficient bid is 2S.
+    let lowest = rejected.pending().unwrap().option(OptionKind::LowestSufficientBid).unwrap();
+    assert_eq!(lowest.call, laws::irregularities::auction::CallRequirement::Exactly(call("2S")));
+    assert!(!options(&rejected).contains(&OptionKind::DoubleOrRedouble), "27B3 has been applied");
     let rejected = choose_call(&rejected, OptionKind::OtherSufficientBidOrPass, "2H");
     assert_eq!(shown(&rejected), "N: 1NT 2H");
+    let statuses: Vec<CallStatus> = rejected.calls().iter().map(|e| e.status).collect();
+    assert_eq!(
+        statuses,
+        vec![
+            CallStatus::Made,
+            CallStatus::Cancelled { law: Law::duplicate(27, "B") },
+            CallStatus::Cancelled { law: Law::duplicate(27, "B4") },
+            CallStatus::Made,
+        ]
+    );
 }
 
 #[test]

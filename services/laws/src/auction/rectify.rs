@@ -28,8 +28,9 @@ pub(super) enum Stage {
     /// 27B3 has barred his partner; `fixed` is the premature replacement that stands (duplicate
     /// Law 27C) and is to be ruled on.
     Replacement { entry: usize, over: Bid, attempts: Vec<usize>, partner_barred: bool, fixed: Option<usize> },
-    /// Duplicate Law 27B4: the left-hand opponent is to accept the second insufficient bid or not.
-    SecondInsufficientBid { second: usize, over: Bid },
+    /// Duplicate Law 27B4: the left-hand opponent is to accept the second insufficient bid or
+    /// not; if not, the offender replaces his first insufficient bid as under 27B3.
+    SecondInsufficientBid { first: usize, second: usize, over: Bid },
     /// Laws 29-32.
     OutOfRotation { entry: usize, turn_of: Seat },
     /// Law 36.
@@ -498,6 +499,7 @@ impl Auction {
                         law,
                         CallRequirement::None,
                         vec![
+                            Effect::CallCancelled { entry: *second, law },
                             bar(partner, PassDuration::RestOfAuction, law),
                             Effect::LeadPenalty { offender, rule: LeadPenaltyRule::Duplicate26B, law },
                             self.damage(offender),
@@ -1368,8 +1370,8 @@ impl Auction {
                             partner_barred: true,
                             fixed: None,
                         },
-                        Stage::SecondInsufficientBid { second, over } => Stage::Replacement {
-                            entry: *second,
+                        Stage::SecondInsufficientBid { first, over, .. } => Stage::Replacement {
+                            entry: *first,
                             over: *over,
                             attempts: Vec::new(),
                             partner_barred: true,
@@ -1379,8 +1381,8 @@ impl Auction {
                     });
                 }
                 Effect::LhoMayAcceptSecondInsufficientBid { .. } => {
-                    let over = match &pending.stage {
-                        Stage::Replacement { over, .. } => *over,
+                    let (first, over) = match &pending.stage {
+                        Stage::Replacement { entry, over, .. } => (*entry, *over),
                         _ => return Err(self.pending_error(&pending)),
                     };
                     let second = match (&pending.stage, choice) {
@@ -1388,7 +1390,7 @@ impl Auction {
                         (_, Some(call)) => self.push_pending(offender, call),
                         _ => return Err(self.pending_error(&pending)),
                     };
-                    next_stage = Some(Stage::SecondInsufficientBid { second, over });
+                    next_stage = Some(Stage::SecondInsufficientBid { first, second, over });
                 }
                 other => self.apply_effect(other, &pending.stage, option.law, choice),
             }
@@ -1436,9 +1438,8 @@ impl Auction {
             let stage = Stage::LhoMayWithdraw { lho_call: self.entries.len() - 1 };
             self.pending = Some(self.pending_for(irregularity, stage));
         } else {
+            // Kept in the record, after the intended call that replaced the call it answered.
             held.status = CallStatus::Cancelled { law };
-            // Keep it in the record just before the current end (it was made before the
-            // intended call was, but no longer takes part in the auction).
             self.entries.push(*held);
             let side = held.seat.lho().side();
             self.reserve(ReservedAdjustment { offending_side: side, law });
