@@ -150,6 +150,21 @@ impl Auction {
         Effect::ScoreMayBeAdjusted { side: offender.side(), law: self.damage_law() }
     }
 
+    fn stands_effect(&self, entry: usize) -> Effect {
+        let CallEntry { seat, call, .. } = self.entries[entry];
+        Effect::CallStands { entry, seat, call }
+    }
+
+    fn cancel_effect(&self, entry: usize, law: Law) -> Effect {
+        let CallEntry { seat, call, .. } = self.entries[entry];
+        Effect::CallCancelled { entry, seat, call, law }
+    }
+
+    fn cancel_from_effect(&self, entry: usize, law: Law) -> Effect {
+        let CallEntry { seat, call, .. } = self.entries[entry];
+        Effect::CallsFromCancelled { entry, seat, call, law }
+    }
+
     fn option(
         kind: OptionKind,
         chooser: Chooser,
@@ -434,9 +449,9 @@ impl Auction {
             Stage::InsufficientBid { entry, attempts, .. } => {
                 let ib = self.entries[*entry].call;
                 let attempt_law = self.cite(27, "", "C");
-                let mut accept = vec![Effect::CallStands { entry: *entry }];
+                let mut accept = vec![self.stands_effect(*entry)];
                 for &a in attempts {
-                    accept.push(Effect::CallCancelled { entry: a, law: attempt_law });
+                    accept.push(self.cancel_effect(a, attempt_law));
                     if !dup {
                         let rule =
                             LeadPenaltyRule::Rubber26 { changed: self.entries[a].call, against: FinalCall::Known(ib) };
@@ -464,8 +479,8 @@ impl Auction {
                 ];
                 if let Some((&last, earlier)) = attempts.split_last() {
                     let law = self.cite(25, "A", "A1");
-                    let mut effects = vec![Effect::CallCancelled { entry: *entry, law }];
-                    effects.extend(earlier.iter().map(|&a| Effect::CallCancelled { entry: a, law }));
+                    let mut effects = vec![self.cancel_effect(*entry, law)];
+                    effects.extend(earlier.iter().map(|&a| self.cancel_effect(a, law)));
                     effects.push(Effect::CallMade { seat: offender, call: Some(self.entries[last].call) });
                     options.push(Self::option(
                         OptionKind::UnintendedCall,
@@ -490,7 +505,7 @@ impl Auction {
                         Some(lho),
                         Law::duplicate(27, "A1"),
                         CallRequirement::AnyCall,
-                        vec![Effect::CallStands { entry: *second }, Effect::CallMade { seat: lho, call: None }],
+                        vec![self.stands_effect(*second), Effect::CallMade { seat: lho, call: None }],
                     ),
                     Self::option(
                         OptionKind::RejectInsufficientBid,
@@ -499,7 +514,7 @@ impl Auction {
                         law,
                         CallRequirement::None,
                         vec![
-                            Effect::CallCancelled { entry: *second, law },
+                            self.cancel_effect(*second, law),
                             bar(partner, PassDuration::RestOfAuction, law),
                             Effect::LeadPenalty { offender, rule: LeadPenaltyRule::Duplicate26B, law },
                             self.damage(offender),
@@ -515,7 +530,7 @@ impl Auction {
                 let condone_law = self.by_code(Law::rubber(35, "A"), Law::duplicate(36, "A"));
                 let cancel_law = self.cite(36, "", "B1");
                 let revert = oor.then_some(Effect::AuctionRevertsTo { seat: *turn_of });
-                let mut enforce = vec![Effect::CallCancelled { entry: *entry, law: cancel_law }];
+                let mut enforce = vec![self.cancel_effect(*entry, cancel_law)];
                 enforce.extend(revert.clone());
                 let bar_law = if dup { Law::duplicate(36, if oor { "B4" } else { "B2" }) } else { Law::rubber(36, "") };
                 enforce.push(bar(partner, PassDuration::RestOfAuction, bar_law));
@@ -533,14 +548,14 @@ impl Auction {
                         condone_law,
                         CallRequirement::AnyCall,
                         vec![
-                            Effect::CallsFromCancelled { entry: *entry, law: condone_law },
+                            self.cancel_from_effect(*entry, condone_law),
                             Effect::ChoiceCallCancelled { seat: lho, law: condone_law },
                         ],
                     ),
                     Self::option(OptionKind::Enforce, self.enforcer(), None, bar_law, CallRequirement::None, enforce),
                 ];
                 if !dup {
-                    let mut waive = vec![Effect::CallCancelled { entry: *entry, law: cancel_law }];
+                    let mut waive = vec![self.cancel_effect(*entry, cancel_law)];
                     waive.extend(revert);
                     options.push(self.waive_option(waive));
                 }
@@ -550,7 +565,7 @@ impl Auction {
                 let in_turn = self.entries[*entry].seat == *turn_of;
                 let law = self.cite(37, "", "B");
                 let call = self.entries[*entry].call;
-                let cancel = Effect::CallCancelled { entry: *entry, law };
+                let cancel = self.cancel_effect(*entry, law);
                 let substitute = if in_turn {
                     Effect::PassSubstituted { seat: offender }
                 } else {
@@ -578,7 +593,7 @@ impl Auction {
                         Some(lho),
                         self.by_code(Law::rubber(35, "B"), Law::duplicate(37, "A")),
                         CallRequirement::AnyCall,
-                        vec![Effect::CallStands { entry: *entry }, Effect::CallMade { seat: lho, call: None }],
+                        vec![self.stands_effect(*entry), Effect::CallMade { seat: lho, call: None }],
                     ),
                     Self::option(OptionKind::Enforce, self.enforcer(), None, law, CallRequirement::None, enforce),
                 ];
@@ -600,7 +615,7 @@ impl Auction {
                 let condone_law = self.by_code(Law::rubber(35, "C"), Law::duplicate(38, "D"));
                 let cancel_law = self.by_code(Law::rubber(35, "C"), Law::duplicate(38, "B"));
                 let mut condone = vec![
-                    Effect::CallsFromCancelled { entry: *entry, law: cancel_law },
+                    self.cancel_from_effect(*entry, cancel_law),
                     Effect::ChoiceCallCancelled { seat: lho, law: cancel_law },
                 ];
                 if dup {
@@ -617,7 +632,7 @@ impl Auction {
                 };
                 let side_law = self.cite(38, "", "C");
                 let mut enforce = vec![
-                    Effect::CallCancelled { entry: *entry, law },
+                    self.cancel_effect(*entry, law),
                     bar(offender, PassDuration::RestOfAuction, side_law),
                     bar(partner, PassDuration::RestOfAuction, side_law),
                     Effect::LeadPenalty { offender, rule, law: self.cite(38, "", "D") },
@@ -638,14 +653,14 @@ impl Auction {
                     Self::option(OptionKind::Enforce, self.enforcer(), None, law, CallRequirement::None, enforce),
                 ];
                 if !dup {
-                    options.push(self.waive_option(vec![Effect::CallCancelled { entry: *entry, law }, substitute]));
+                    options.push(self.waive_option(vec![self.cancel_effect(*entry, law), substitute]));
                 }
                 options
             }
             Stage::AfterClose { entry, role } => {
                 let call = self.entries[*entry].call;
                 let cancel_law = self.cite(39, "", "A");
-                let cancel = Effect::CallCancelled { entry: *entry, law: cancel_law };
+                let cancel = self.cancel_effect(*entry, cancel_law);
                 // Rubber Law 35D; duplicate Law 39B.
                 let condone_law = self.by_code(Law::rubber(35, "D"), Law::duplicate(39, "B"));
                 let mut options = vec![Self::option(
@@ -655,7 +670,7 @@ impl Auction {
                     condone_law,
                     CallRequirement::AnyCall,
                     vec![
-                        Effect::CallsFromCancelled { entry: *entry, law: cancel_law },
+                        self.cancel_from_effect(*entry, cancel_law),
                         Effect::ChoiceCallCancelled { seat: lho, law: cancel_law },
                     ],
                 )];
@@ -704,7 +719,7 @@ impl Auction {
                         Some(lho),
                         law,
                         CallRequirement::None,
-                        vec![Effect::CallStands { entry: *lho_call }],
+                        vec![self.stands_effect(*lho_call)],
                     ),
                     Self::option(
                         OptionKind::WithdrawCall,
@@ -713,7 +728,7 @@ impl Auction {
                         law,
                         CallRequirement::None,
                         vec![
-                            Effect::CallCancelled { entry: *lho_call, law },
+                            self.cancel_effect(*lho_call, law),
                             Effect::UnauthorizedInformation { side: lho.lho().side(), law },
                         ],
                     ),
@@ -811,7 +826,7 @@ impl Auction {
         let ib = self.entries[entry].call;
         let lowest = ib.denomination().and_then(|d| Bid::lowest_sufficient(over, d)).map(Call::Bid);
         let fixed_call = fixed.and_then(|f| self.entries[f].call.legal());
-        let withdraw = Effect::CallCancelled { entry, law: self.cite(27, "", "B") };
+        let withdraw = self.cancel_effect(entry, self.cite(27, "", "B"));
         // The replacement: the standing premature one (duplicate Law 27C), or the choice's call.
         let made = Effect::CallMade { seat: offender, call: fixed_call.map(RecordedCall::from) };
         let requirement = |free: CallRequirement| fixed_call.map_or(free, CallRequirement::Exactly);
@@ -823,7 +838,7 @@ impl Auction {
             let stale: Vec<Effect> = attempts
                 .iter()
                 .filter(|&&a| Some(a) != fixed)
-                .map(|&a| Effect::CallCancelled { entry: a, law: Law::duplicate(27, "C") })
+                .map(|&a| self.cancel_effect(a, Law::duplicate(27, "C")))
                 .collect();
             let replacing = |rest: Vec<Effect>| -> Vec<Effect> {
                 let mut effects = vec![withdraw.clone()];
@@ -883,7 +898,7 @@ impl Auction {
                 let mut effects = stale.clone();
                 effects.extend([
                     match fixed {
-                        Some(f) => Effect::CallCancelled { entry: f, law },
+                        Some(f) => self.cancel_effect(f, law),
                         None => Effect::ChoiceCallCancelled { seat: offender, law },
                     },
                     bar(partner, PassDuration::RestOfAuction, law),
@@ -924,7 +939,7 @@ impl Auction {
                 .flat_map(|&a| {
                     let changed = self.entries[a].call;
                     [
-                        Effect::CallCancelled { entry: a, law: attempt_law },
+                        self.cancel_effect(a, attempt_law),
                         Effect::LeadPenalty {
                             offender,
                             rule: LeadPenaltyRule::Rubber26 { changed, against },
@@ -1020,11 +1035,11 @@ impl Auction {
             Some(lho),
             self.cite(29, "A", "A"),
             CallRequirement::AnyCall,
-            vec![Effect::CallStands { entry }, Effect::CallMade { seat: lho, call: None }],
+            vec![self.stands_effect(entry), Effect::CallMade { seat: lho, call: None }],
         )];
         if position == TurnOf::RightHandOpponent {
             let law = self.cite(28, "B", "B");
-            let mut effects = vec![Effect::CallCancelled { entry, law }];
+            let mut effects = vec![self.cancel_effect(entry, law)];
             if dup {
                 effects.push(Effect::UnauthorizedInformation { side: offender.side(), law: Law::duplicate(16, "C2") });
             }
@@ -1040,7 +1055,7 @@ impl Auction {
         }
         let (chooser, chooser_seat) = if dup { (Chooser::Official, None) } else { (Chooser::OffendersLho, Some(lho)) };
         let cancel_law = self.cite(29, "B", "B");
-        let base = [Effect::CallCancelled { entry, law: cancel_law }, Effect::AuctionRevertsTo { seat: turn_of }];
+        let base = [self.cancel_effect(entry, cancel_law), Effect::AuctionRevertsTo { seat: turn_of }];
         let as_bid = matches!(call, RecordedCall::Bid { .. });
         let (law, effects) = self.out_of_rotation_effects(offender, call, position, as_bid);
         let mut cancel = base.to_vec();
@@ -1179,10 +1194,8 @@ impl Auction {
         let first_call = self.entries[first].call;
         let second_call = self.entries[second].call;
         let law_a = self.cite(25, "A", "A1");
-        let unintended = vec![
-            Effect::CallCancelled { entry: first, law: law_a },
-            Effect::CallMade { seat: offender, call: Some(second_call) },
-        ];
+        let unintended =
+            vec![self.cancel_effect(first, law_a), Effect::CallMade { seat: offender, call: Some(second_call) }];
         if let Some(lho_entry) = lho_call {
             // Duplicate Law 25A after the left-hand opponent called: only an unintended call
             // may be replaced; otherwise the substitution is cancelled (25B2).
@@ -1205,7 +1218,7 @@ impl Auction {
                     law,
                     CallRequirement::None,
                     vec![
-                        Effect::CallCancelled { entry: second, law },
+                        self.cancel_effect(second, law),
                         Effect::LeadPenalty { offender, rule: LeadPenaltyRule::Duplicate26B, law },
                         self.ui(offender),
                     ],
@@ -1233,8 +1246,8 @@ impl Auction {
                 law,
                 CallRequirement::None,
                 vec![
-                    Effect::CallStands { entry: first },
-                    Effect::CallCancelled { entry: second, law },
+                    self.stands_effect(first),
+                    self.cancel_effect(second, law),
                     Effect::LeadPenalty { offender, rule: LeadPenaltyRule::Duplicate26B, law },
                     self.ui(offender),
                 ],
@@ -1248,8 +1261,8 @@ impl Auction {
                     law,
                     CallRequirement::AnyCall,
                     vec![
-                        Effect::CallCancelled { entry: first, law },
-                        Effect::CallStands { entry: second },
+                        self.cancel_effect(first, law),
+                        self.stands_effect(second),
                         self.ui(offender),
                         Effect::Contingent(Contingency::ComparableRulingNow {
                             offender,
@@ -1273,8 +1286,8 @@ impl Auction {
             law,
             CallRequirement::None,
             vec![
-                Effect::CallStands { entry: first },
-                Effect::CallCancelled { entry: second, law },
+                self.stands_effect(first),
+                self.cancel_effect(second, law),
                 bar(partner, PassDuration::NextTurn, law),
                 Effect::LeadPenalty {
                     offender,
@@ -1292,8 +1305,8 @@ impl Auction {
             law,
             CallRequirement::AnyLegalExcept(first_as_call),
             vec![
-                Effect::CallCancelled { entry: first, law },
-                Effect::CallCancelled { entry: second, law },
+                self.cancel_effect(first, law),
+                self.cancel_effect(second, law),
                 bar(partner, PassDuration::RestOfAuction, law),
                 Effect::LeadPenalty {
                     offender,
@@ -1321,8 +1334,8 @@ impl Auction {
                 law,
                 CallRequirement::AnyCall,
                 vec![
-                    Effect::CallCancelled { entry: first, law },
-                    Effect::CallStands { entry: second },
+                    self.cancel_effect(first, law),
+                    self.stands_effect(second),
                     Effect::CallMade { seat: lho, call: None },
                 ],
             ));
@@ -1448,7 +1461,7 @@ impl Auction {
 
     fn apply_effect(&mut self, effect: &Effect, stage: &Stage, law: Law, choice: Option<RecordedCall>) {
         match effect {
-            Effect::CallStands { entry } => {
+            Effect::CallStands { entry, .. } => {
                 let status = match stage.turn_of() {
                     Some(turn_of) if self.entries[*entry].seat != turn_of => CallStatus::MadeOutOfRotation { turn_of },
                     _ => match stage {
@@ -1458,8 +1471,10 @@ impl Auction {
                 };
                 self.stand(*entry, status);
             }
-            Effect::CallCancelled { entry, law } => self.entries[*entry].status = CallStatus::Cancelled { law: *law },
-            Effect::CallsFromCancelled { entry, law } => {
+            Effect::CallCancelled { entry, law, .. } => {
+                self.entries[*entry].status = CallStatus::Cancelled { law: *law }
+            }
+            Effect::CallsFromCancelled { entry, law, .. } => {
                 for e in &mut self.entries[*entry..] {
                     if e.status.stands() || e.status == CallStatus::Pending {
                         e.status = CallStatus::Cancelled { law: *law };

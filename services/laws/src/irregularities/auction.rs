@@ -552,11 +552,19 @@ pub enum Effect {
     CallStands {
         /// Its position.
         entry: usize,
+        /// Who made it.
+        seat: Seat,
+        /// The call.
+        call: RecordedCall,
     },
     /// The call at this position is cancelled (withdrawn).
     CallCancelled {
         /// Its position.
         entry: usize,
+        /// Who made it.
+        seat: Seat,
+        /// The call.
+        call: RecordedCall,
         /// The Law that cancels it.
         law: Law,
     },
@@ -565,6 +573,10 @@ pub enum Effect {
     CallsFromCancelled {
         /// The first cancelled position.
         entry: usize,
+        /// Who made the first cancelled call.
+        seat: Seat,
+        /// The first cancelled call.
+        call: RecordedCall,
         /// The Law that cancels them.
         law: Law,
     },
@@ -660,10 +672,10 @@ pub enum Effect {
 impl fmt::Display for Effect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Effect::CallStands { entry } => write!(f, "call #{entry} stands as though legal"),
-            Effect::CallCancelled { entry, law } => write!(f, "call #{entry} is cancelled ({law})"),
-            Effect::CallsFromCancelled { entry, law } => {
-                write!(f, "call #{entry} and every later call are cancelled ({law})")
+            Effect::CallStands { seat, call, .. } => write!(f, "{seat}'s {call} stands"),
+            Effect::CallCancelled { seat, call, law, .. } => write!(f, "{seat}'s {call} is cancelled ({law})"),
+            Effect::CallsFromCancelled { seat, call, law, .. } => {
+                write!(f, "{seat}'s {call} and every later call are cancelled ({law})")
             }
             Effect::ChoiceCallCancelled { seat, law } => write!(f, "{seat}'s call is cancelled ({law})"),
             Effect::CallMade { seat, call: None } => write!(f, "{seat} makes his call"),
