@@ -432,16 +432,17 @@ impl fmt::Display for LeadPenaltyRule {
             LeadPenaltyRule::Rubber26 { changed, against } => {
                 write!(f, "the lead penalties of Law 26 for the withdrawn {changed}")?;
                 match against {
-                    FinalCall::Known(call) => write!(f, " against the final call {call}"),
-                    FinalCall::Replacement => f.write_str(" against the replacement call"),
-                    FinalCall::NextCall => f.write_str(" against the offender's call at his proper turn"),
+                    FinalCall::Known(call) => write!(f, ", judged against the final call {call}"),
+                    FinalCall::Replacement => f.write_str(", judged against the replacement"),
+                    FinalCall::NextCall => f.write_str(", judged against the offender's call at his proper turn"),
                     FinalCall::None => Ok(()),
                 }
             }
-            LeadPenaltyRule::Rubber26B => f.write_str("declarer may forbid the lead of any one suit (Law 26B)"),
-            LeadPenaltyRule::Duplicate26B => {
-                f.write_str("declarer may forbid the lead of any one suit the offender has not specified (Law 26B)")
-            }
+            LeadPenaltyRule::Rubber26B => f.write_str("declarer may forbid the lead of any one suit at his first lead"),
+            LeadPenaltyRule::Duplicate26B => f.write_str(
+                "declarer may forbid the lead of any one suit the offender has not specified in the legal auction, at \
+                 his first turn to lead",
+            ),
         }
     }
 }
@@ -684,7 +685,7 @@ impl fmt::Display for Effect {
             Effect::AuctionRevertsTo { seat } => write!(f, "the auction reverts to {seat}"),
             Effect::Restriction(r) => r.fmt(f),
             Effect::LeadPenalty { offender, rule, law } => {
-                write!(f, "if {} becomes a defender, {rule} when he first has the lead ({law})", offender.partner())
+                write!(f, "if {} becomes a defender, {rule} ({law})", offender.partner())
             }
             Effect::PenaltyCardsIfDefender { offender, cards, .. } => {
                 let names: Vec<String> = cards.iter().map(ToString::to_string).collect();
