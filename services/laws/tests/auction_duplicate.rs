@@ -483,3 +483,28 @@ fn laws_36a_37a_38d_39b_the_lhos_call_before_rectification_is_each_laws_own_case
     let after_close = rec(&digital(N, DUP, &["1H", "P", "P", "P"]), E, "2S");
     assert_eq!(accept_law(&after_close), Law::duplicate(39, "B"));
 }
+
+#[test]
+fn law_28b_the_correct_player_calls_before_rectification_and_forfeits_it_law_26_does_not_apply() {
+    // "A call is considered to be in rotation when made by a player whose turn it was to call
+    // before rectification has been assessed for a call out of rotation by an opponent."
+    let auction = rec(&Auction::new(N, DUP), E, "1H");
+    let auction = rec(&auction, N, "1C");
+    assert_eq!(shown(&auction), "N: 1C");
+    assert_eq!(auction.calls()[0].status, CallStatus::Cancelled { law: Law::duplicate(28, "B") });
+    assert!(auction.restrictions().is_empty());
+    assert!(reserved(&auction, Side::EastWest, Law::duplicate(16, "C2")));
+    let result = contract(&then(&auction, &["1S", "P", "P", "P"]));
+    assert!(result.lead_penalties.is_empty());
+}
+
+#[test]
+fn law_32_an_inadmissible_double_out_of_rotation_may_never_be_accepted() {
+    // South doubles his partner's 1H at East's turn: Law 36, not Law 32.
+    let auction = rec(&digital(N, DUP, &["1H"]), S, "X");
+    assert!(matches!(pending_kind(&auction), IrregularityKind::InadmissibleDouble { out_of_rotation: true, .. }));
+    // West's call does not accept it: it and every later call are cancelled (Law 36A).
+    let auction = rec(&auction, W, "P");
+    assert_eq!(shown(&auction), "N: 1H");
+    assert_eq!(auction.next_to_call(), Some(E));
+}

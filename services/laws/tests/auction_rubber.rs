@@ -679,3 +679,61 @@ fn law_35_the_lhos_call_before_a_penalty_is_assessed_condones_each_inadmissible_
     let after_close = rec(&digital(N, RUBBER, &["1H", "P", "P", "P"]), E, "2S");
     assert_eq!(accept_law(&after_close), Law::rubber(35, "D"));
 }
+
+#[test]
+fn law_36_an_inadmissible_double_out_of_rotation_reverts_to_the_player_in_turn() {
+    // North opens 1H; South (North's partner) doubles at East's turn.
+    let auction = rec(&digital(N, RUBBER, &["1H"]), S, "X");
+    assert!(matches!(pending_kind(&auction), IrregularityKind::InadmissibleDouble { out_of_rotation: true, .. }));
+    let auction = choose(&auction, OptionKind::Enforce);
+    assert_eq!(auction.next_to_call(), Some(E));
+    assert!(barred_throughout(&auction, N));
+}
+
+#[test]
+fn law_31b2_footnote_14_an_illegal_call_by_the_rho_is_penalized_and_then_b2_applies() {
+    // East bids 1H at North's turn (North is dealer), cancelled; North then bids 1S but
+    // changes it to a pass (Law 25B(1) is not chosen: he makes "any other legal call").
+    let auction = choose(&rec(&Auction::new(N, RUBBER), E, "1H"), OptionKind::CancelCall);
+    let auction = rec(&rec(&auction, N, "1S"), N, "2C");
+    let auction = choose_call(&auction, OptionKind::OtherLegalCall, "P");
+    // North's final call is a pass, but after his irregularity B2 applies, not B1.
+    assert!(
+        auction
+            .restrictions()
+            .iter()
+            .all(|r| !matches!(r, laws::irregularities::auction::Restriction::MustRepeat { .. }))
+    );
+    let auction = digital_continue(&auction, &["2H"]);
+    assert!(barred_next_turn(&auction, W), "2H repeats the denomination of 1H");
+}
+
+#[test]
+fn law_37_a_player_barred_throughout_who_bids_out_of_turn_is_dealt_with_under_law_37() {
+    let auction = choose(&rec(&digital(N, RUBBER, &["1S"]), E, "1H"), OptionKind::RejectInsufficientBid);
+    let auction = choose_call(&auction, OptionKind::OtherSufficientBidOrPass, "P");
+    // West is barred throughout; he bids at South's turn.
+    let auction = rec(&auction, W, "2H");
+    assert_eq!(pending_kind(&auction), IrregularityKind::CallWhenRequiredToPass { required_by: Law::rubber(27, "C") });
+    let auction = choose(&auction, OptionKind::Enforce);
+    assert_eq!(auction.next_to_call(), Some(S), "the auction reverts to the player in turn");
+    assert!(barred_throughout(&auction, E) && barred_throughout(&auction, W));
+}
+
+#[test]
+fn law_39_a_call_after_a_passed_out_auction_is_simply_cancelled() {
+    let auction = rec(&digital(N, RUBBER, &["P", "P", "P", "P"]), E, "1NT");
+    assert_eq!(pending_kind(&auction), IrregularityKind::CallAfterClose { role: AfterCloseRole::PassedOut });
+    let auction = choose(&auction, OptionKind::Enforce);
+    assert_eq!(auction.outcome(), Some(laws::auction::AuctionOutcome::PassedOut));
+}
+
+#[test]
+fn club_laws_the_arbiter_finds_whether_a_call_was_unintended_and_confirms_penalties() {
+    let auction = rec(&rec(&Auction::new(N, Code::Club), N, "1H"), N, "1S");
+    let unintended = auction.pending().unwrap().option(OptionKind::UnintendedCall).unwrap();
+    assert_eq!((unintended.chooser, unintended.law), (Chooser::Official, Law::rubber(25, "A")));
+    let auction = rec(&digital(N, Code::Club, &["1H", "P"]), S, "X");
+    assert_eq!(auction.pending().unwrap().option(OptionKind::Enforce).unwrap().chooser, Chooser::Official);
+    assert_eq!(auction.pending().unwrap().irregularity().law, Law::rubber(36, ""));
+}
