@@ -24,10 +24,6 @@ fn forbid_one_of(player: Seat, suits: &[Suit]) -> PendingLeadPenalty {
     PendingLeadPenalty { player, penalty: LeadPenalty::ForbidOneOf(suits.to_vec()), law: Law::duplicate(26, "B") }
 }
 
-fn then(auction: &Auction, calls: &[&str]) -> Auction {
-    calls.iter().fold(auction.clone(), |a, c| a.call(call(c)).unwrap_or_else(|e| panic!("{c}: {e}")))
-}
-
 fn reserved(auction: &Auction, side: Side, law: Law) -> bool {
     auction.reserved_adjustments().contains(&ReservedAdjustment { offending_side: side, law })
 }
@@ -464,10 +460,6 @@ fn law_9b2_no_player_takes_any_action_until_the_director_has_explained_the_recti
         "no call until the rectification is settled: East made an insufficient bid of 1S over 1NT (Law 27 of the Laws \
          of Duplicate Bridge) (Law 9B2 of the Laws of Duplicate Bridge)"
     );
-}
-
-fn accept_law(auction: &Auction) -> Law {
-    auction.pending().unwrap().option(OptionKind::AcceptByCalling).unwrap().law
 }
 
 #[test]

@@ -45,6 +45,20 @@ pub fn digital(dealer: Seat, code: Code, calls: &[&str]) -> Auction {
     calls.iter().fold(Auction::new(dealer, code), |a, c| a.call(call(c)).unwrap_or_else(|e| panic!("{c}: {e}")))
 }
 
+/// Continues an auction with calls in digital play.
+pub fn then(auction: &Auction, calls: &[&str]) -> Auction {
+    calls.iter().fold(auction.clone(), |a, c| a.call(call(c)).unwrap_or_else(|e| panic!("{c}: {e}")))
+}
+
+/// The Law of the option by which the offender's left-hand opponent condones by calling.
+pub fn accept_law(auction: &Auction) -> laws::Law {
+    auction
+        .pending()
+        .and_then(|p| p.option(OptionKind::AcceptByCalling))
+        .unwrap_or_else(|| panic!("no acceptance by calling offered in {auction}"))
+        .law
+}
+
 /// Records `seat`'s call; panics if the record itself is refused.
 pub fn rec(auction: &Auction, seat: Seat, text: &str) -> Auction {
     auction.record(seat, made(text)).unwrap_or_else(|e| panic!("{seat} {text}: {e}")).into_auction()

@@ -119,22 +119,18 @@ fn law_27c_any_other_sufficient_bid_or_pass_bars_partner_and_law_26a_applies_if_
          cancelled under Law 37"
     );
     assert_eq!(auction.legal_calls(), vec![laws::Call::Pass]);
-    let done = digital_continue(&auction, &["P", "P", "P"]);
+    let done = then(&auction, &["P", "P", "P"]);
     let result = contract(&done);
     assert_eq!(result.contract.to_string(), "2S by North");
     // The insufficient 1H was changed to a pass, which did not repeat hearts: Law 26A.
     assert_eq!(result.lead_penalties, vec![lead_penalty(W, LeadPenalty::RequireOrForbid(vec![Suit::Hearts]), "A")]);
 }
 
-fn digital_continue(auction: &Auction, calls: &[&str]) -> Auction {
-    calls.iter().fold(auction.clone(), |a, c| a.call(call(c)).unwrap_or_else(|e| panic!("{c}: {e}")))
-}
-
 #[test]
 fn law_27c_a_replacement_repeating_the_suit_carries_no_lead_penalty_and_none_if_the_offenders_side_declares() {
     let auction = choose(&rec(&digital(N, RUBBER, &["1S"]), E, "1H"), OptionKind::RejectInsufficientBid);
     let auction = choose_call(&auction, OptionKind::OtherSufficientBidOrPass, "3H");
-    let done = digital_continue(&auction, &["P", "P", "P"]);
+    let done = then(&auction, &["P", "P", "P"]);
     let result = contract(&done);
     assert_eq!(result.contract.to_string(), "3H by East");
     assert!(result.lead_penalties.is_empty());
@@ -156,7 +152,7 @@ fn law_27d_an_attempted_double_is_cancelled_the_offender_must_pass_and_27c_appli
         ]
     );
     assert!(barred_throughout(&auction, W));
-    let result = contract(&digital_continue(&auction, &["P", "P"]));
+    let result = contract(&then(&auction, &["P", "P"]));
     assert_eq!(
         result.lead_penalties,
         vec![
@@ -178,7 +174,7 @@ fn law_27_footnote_9_a_premature_replacement_is_cancelled_but_law_26_applies_to_
     let auction = choose_call(&auction, OptionKind::LowestSufficientBid, "2H");
     assert_eq!(shown(&auction), "N: 1S 2H");
     assert!(auction.restrictions().is_empty());
-    let result = contract(&digital_continue(&auction, &["2S", "P", "P", "P"]));
+    let result = contract(&then(&auction, &["2S", "P", "P", "P"]));
     assert_eq!(result.lead_penalties, vec![lead_penalty(W, LeadPenalty::RequireOrForbid(vec![Suit::Diamonds]), "A")]);
 }
 
@@ -220,7 +216,7 @@ fn law_25b_the_offender_lets_his_first_call_stand_and_partner_must_pass_when_nex
     let auction = choose(&auction, OptionKind::FirstCallStands);
     assert_eq!(shown(&auction), "N: 1H");
     assert!(barred_next_turn(&auction, S));
-    let auction = digital_continue(&auction, &["1S", "P", "P", "P"]);
+    let auction = then(&auction, &["1S", "P", "P", "P"]);
     let result = contract(&auction);
     assert_eq!(result.contract.to_string(), "1S by East");
     // The attempted 2C was changed back to 1H, which does not repeat clubs (Law 26A).
@@ -235,7 +231,7 @@ fn law_25b_any_other_legal_call_bars_partner_throughout_and_law_26_applies() {
     let auction = choose_call(&auction, OptionKind::OtherLegalCall, "1NT");
     assert_eq!(shown(&auction), "N: 1NT");
     assert!(barred_throughout(&auction, S));
-    let result = contract(&digital_continue(&auction, &["2D", "P", "P", "P"]));
+    let result = contract(&then(&auction, &["2D", "P", "P", "P"]));
     assert_eq!(
         result.lead_penalties,
         vec![
@@ -295,7 +291,7 @@ fn law_28b_the_player_whose_turn_it_was_calls_and_waives_the_penalty() {
 fn law_28a_a_call_at_rhos_turn_is_in_rotation_when_rho_is_required_to_pass() {
     // South must pass at his next turn (Law 25B); West calls at South's turn.
     let auction = choose(&rec(&rec(&digital(N, RUBBER, &[]), N, "1H"), N, "2C"), OptionKind::FirstCallStands);
-    let auction = digital_continue(&auction, &["P"]);
+    let auction = then(&auction, &["P"]);
     assert_eq!(auction.next_to_call(), Some(S));
     let auction = rec(&auction, W, "1S");
     assert!(auction.pending().is_none());
@@ -316,7 +312,7 @@ fn law_30a_pass_out_of_rotation_before_any_bid_offender_must_pass_when_next_it_i
     assert_eq!(err.law(), Law::rubber(30, "A"));
     let auction = auction.call(call("P")).unwrap();
     assert!(auction.restrictions().is_empty());
-    let result = contract(&digital_continue(&auction, &["P", "P"]));
+    let result = contract(&then(&auction, &["P", "P"]));
     assert!(result.lead_penalties.is_empty(), "Law 26B excepts a call out of rotation repeated under Law 30A");
 }
 
@@ -338,7 +334,7 @@ fn law_31a_bid_at_partners_turn_partner_must_pass_throughout_and_law_26_applies(
     let auction = choose(&rec(&digital(N, RUBBER, &["1H"]), W, "1S"), OptionKind::CancelCall);
     assert!(barred_throughout(&auction, E));
     // East passes, South raises, West does not repeat spades.
-    let auction = digital_continue(&auction, &["P", "2H", "P", "P", "P"]);
+    let auction = then(&auction, &["P", "2H", "P", "P", "P"]);
     let result = contract(&auction);
     assert_eq!(result.contract.to_string(), "2H by North");
     assert_eq!(result.lead_penalties, vec![lead_penalty(E, LeadPenalty::RequireOrForbid(vec![Suit::Spades]), "A")]);
@@ -365,7 +361,7 @@ fn law_31b1_rho_passes_the_bid_out_of_rotation_must_be_repeated_without_penalty(
     assert_eq!(auction.legal_calls(), vec![call("1H")]);
     let auction = auction.call(call("1H")).unwrap();
     assert!(auction.restrictions().is_empty());
-    assert!(contract(&digital_continue(&auction, &["P", "P", "P"])).lead_penalties.is_empty());
+    assert!(contract(&then(&auction, &["P", "P", "P"])).lead_penalties.is_empty());
 }
 
 #[test]
@@ -374,7 +370,7 @@ fn law_31b1_an_insufficient_bid_out_of_rotation_must_be_repeated_and_is_then_cor
     // rotation, Law 27E -> Law 31); North cancels; South passes; West must repeat 1H.
     let auction = rec(&digital(N, RUBBER, &["1S", "P"]), W, "1H");
     assert!(matches!(pending_kind(&auction), IrregularityKind::CallOutOfRotation { .. }));
-    let auction = digital_continue(&choose(&auction, OptionKind::CancelCall), &["P"]);
+    let auction = then(&choose(&auction, OptionKind::CancelCall), &["P"]);
     let auction = rec(&auction, W, "1H");
     assert_eq!(pending_kind(&auction), IrregularityKind::InsufficientBid { over: bid("1S") });
 }
@@ -382,18 +378,18 @@ fn law_31b1_an_insufficient_bid_out_of_rotation_must_be_repeated_and_is_then_cor
 #[test]
 fn law_31b2_rho_bids_and_the_offender_repeats_the_denomination_partner_passes_once() {
     let auction = choose(&rec(&Auction::new(N, RUBBER), E, "1H"), OptionKind::CancelCall);
-    let auction = digital_continue(&auction, &["1S", "2H"]);
+    let auction = then(&auction, &["1S", "2H"]);
     assert!(barred_next_turn(&auction, W) && !barred_throughout(&auction, W));
-    let result = contract(&digital_continue(&auction, &["P", "P", "P"]));
+    let result = contract(&then(&auction, &["P", "P", "P"]));
     assert!(result.lead_penalties.is_empty());
 }
 
 #[test]
 fn law_31b2_rho_bids_and_the_offender_changes_denomination_partner_passes_throughout_and_law_26() {
     let auction = choose(&rec(&Auction::new(N, RUBBER), E, "1H"), OptionKind::CancelCall);
-    let auction = digital_continue(&auction, &["1S", "1NT"]);
+    let auction = then(&auction, &["1S", "1NT"]);
     assert!(barred_throughout(&auction, W));
-    let result = contract(&digital_continue(&auction, &["P", "P", "2S", "P", "P", "P"]));
+    let result = contract(&then(&auction, &["P", "P", "2S", "P", "P", "P"]));
     assert_eq!(result.lead_penalties, vec![lead_penalty(W, LeadPenalty::RequireOrForbid(vec![Suit::Hearts]), "A")]);
 }
 
@@ -401,19 +397,19 @@ fn law_31b2_rho_bids_and_the_offender_changes_denomination_partner_passes_throug
 fn law_32a_double_at_partners_turn_partner_passes_throughout_and_the_offender_may_not_double_that_bid() {
     let auction = choose(&rec(&digital(N, RUBBER, &["1H"]), W, "X"), OptionKind::CancelCall);
     assert!(barred_throughout(&auction, E));
-    let auction = digital_continue(&auction, &["P", "P"]);
+    let auction = then(&auction, &["P", "P"]);
     let err = auction.call(call("X")).unwrap_err();
     assert_eq!(err.law(), Law::rubber(32, "A"));
-    let result = contract(&digital_continue(&auction, &["P"]));
+    let result = contract(&then(&auction, &["P"]));
     assert_eq!(result.lead_penalties, vec![lead_penalty(E, LeadPenalty::ForbidAnyOneSuit, "B")]);
 }
 
 #[test]
 fn law_32b1_rho_passes_and_the_double_out_of_rotation_must_be_repeated_without_penalty() {
     let auction = choose(&rec(&digital(N, RUBBER, &["1H", "P"]), W, "X"), OptionKind::CancelCall);
-    let auction = digital_continue(&auction, &["P", "X"]);
+    let auction = then(&auction, &["P", "X"]);
     assert!(auction.restrictions().is_empty());
-    let result = contract(&digital_continue(&auction, &["P", "P", "P"]));
+    let result = contract(&then(&auction, &["P", "P", "P"]));
     assert_eq!(result.contract.to_string(), "1HX by North");
     assert!(result.lead_penalties.is_empty(), "Law 26B excepts a double repeated under Law 32B1");
 }
@@ -421,9 +417,9 @@ fn law_32b1_rho_passes_and_the_double_out_of_rotation_must_be_repeated_without_p
 #[test]
 fn law_32b2_rho_bids_partner_passes_when_next_it_is_his_turn_and_law_26b_applies() {
     let auction = choose(&rec(&digital(N, RUBBER, &["1H", "P"]), W, "X"), OptionKind::CancelCall);
-    let auction = digital_continue(&auction, &["2H", "P"]);
+    let auction = then(&auction, &["2H", "P"]);
     assert!(barred_next_turn(&auction, E));
-    let result = contract(&digital_continue(&auction, &["P", "P"]));
+    let result = contract(&then(&auction, &["P", "P"]));
     assert_eq!(result.lead_penalties, vec![lead_penalty(E, LeadPenalty::ForbidAnyOneSuit, "B")]);
 }
 
@@ -467,7 +463,7 @@ fn law_35a_an_inadmissible_double_condoned_by_the_lho_is_cancelled_with_every_la
     assert_eq!(shown(&auction), "N: 1H Pass", "the double and West's call are both cancelled");
     assert_eq!(auction.next_to_call(), Some(S));
     assert!(auction.restrictions().is_empty());
-    assert!(contract(&digital_continue(&auction, &["P", "P"])).lead_penalties.is_empty());
+    assert!(contract(&then(&auction, &["P", "P"])).lead_penalties.is_empty());
 }
 
 #[test]
@@ -478,7 +474,7 @@ fn law_36_an_inadmissible_double_is_cancelled_partner_passes_throughout_and_law_
     let auction = choose(&auction, OptionKind::Enforce);
     assert_eq!(auction.next_to_call(), Some(S), "the offender substitutes a legal call");
     assert!(barred_throughout(&auction, N));
-    let result = contract(&digital_continue(&auction, &["P", "1S", "P", "P", "P"]));
+    let result = contract(&then(&auction, &["P", "1S", "P", "P", "P"]));
     assert_eq!(result.contract.to_string(), "1S by West");
     assert_eq!(result.lead_penalties, vec![lead_penalty(N, LeadPenalty::ForbidAnyOneSuit, "B")]);
 }
@@ -494,19 +490,19 @@ fn law_15a_the_non_offending_side_may_waive_the_penalty_for_an_inadmissible_doub
 fn law_37_a_bid_by_a_player_required_to_pass_is_cancelled_and_both_offenders_pass_throughout() {
     // East's pass out of rotation obliges him to pass at his next turn (Law 30A); he bids.
     let auction = choose(&rec(&Auction::new(N, RUBBER), E, "P"), OptionKind::CancelCall);
-    let auction = rec(&digital_continue(&auction, &["1H"]), E, "1S");
+    let auction = rec(&then(&auction, &["1H"]), E, "1S");
     assert_eq!(pending_kind(&auction), IrregularityKind::CallWhenRequiredToPass { required_by: Law::rubber(30, "A") });
     let auction = choose(&auction, OptionKind::Enforce);
     assert_eq!(shown(&auction), "N: 1H Pass");
     assert!(barred_throughout(&auction, E) && barred_throughout(&auction, W));
-    let result = contract(&digital_continue(&auction, &["P", "P"]));
+    let result = contract(&then(&auction, &["P", "P"]));
     assert_eq!(result.lead_penalties, vec![lead_penalty(W, LeadPenalty::RequireOrForbid(vec![Suit::Spades]), "A")]);
 }
 
 #[test]
 fn law_35b_a_bid_by_a_player_required_to_pass_condoned_by_the_lho_stands() {
     let auction = choose(&rec(&Auction::new(N, RUBBER), E, "P"), OptionKind::CancelCall);
-    let auction = rec(&digital_continue(&auction, &["1H"]), E, "1S");
+    let auction = rec(&then(&auction, &["1H"]), E, "1S");
     let auction = rec(&auction, S, "2H");
     assert!(auction.pending().is_none());
     assert_eq!(shown(&auction), "N: 1H 1S 2H");
@@ -520,7 +516,7 @@ fn law_38_a_bid_of_more_than_seven_is_cancelled_a_pass_substituted_and_both_offe
     let auction = choose(&auction, OptionKind::Enforce);
     assert_eq!(shown(&auction), "N: 7S Pass Pass");
     assert!(barred_throughout(&auction, N) && barred_throughout(&auction, S));
-    let auction = digital_continue(&auction, &["7NT", "P", "P", "P"]);
+    let auction = then(&auction, &["7NT", "P", "P", "P"]);
     let result = contract(&auction);
     assert_eq!(result.contract.to_string(), "7NT by West");
     assert_eq!(result.lead_penalties, vec![lead_penalty(N, LeadPenalty::RequireOrForbid(vec![Suit::Spades]), "A")]);
@@ -574,7 +570,7 @@ fn law_24a_a_single_low_card_no_further_penalty_but_a_penalty_card_if_the_offend
     let auction = digital(N, RUBBER, &["1H"]).expose_cards(E, &[card("C5")], false).unwrap().into_auction();
     let auction = choose(&auction, OptionKind::Enforce);
     assert!(auction.restrictions().is_empty());
-    let result = contract(&digital_continue(&auction, &["P", "P", "P"]));
+    let result = contract(&then(&auction, &["P", "P", "P"]));
     let [penalty_card] = result.penalty_cards.as_slice() else { panic!("{:?}", result.penalty_cards) };
     assert_eq!((penalty_card.card, penalty_card.owner, penalty_card.kind), (card("C5"), E, PenaltyCardKind::Minor));
 }
@@ -584,7 +580,7 @@ fn law_24b_a_single_honor_partner_must_pass_when_next_it_is_his_turn_and_it_is_a
     let auction = digital(N, RUBBER, &["1H"]).expose_cards(E, &[card("SK")], false).unwrap().into_auction();
     let auction = choose(&auction, OptionKind::Enforce);
     assert!(barred_next_turn(&auction, W));
-    let result = contract(&digital_continue(&auction, &["P", "P", "P"]));
+    let result = contract(&then(&auction, &["P", "P", "P"]));
     assert_eq!(result.penalty_cards[0].kind, PenaltyCardKind::Major);
 }
 
@@ -593,7 +589,7 @@ fn law_24b_more_than_one_card_exposed_every_one_is_a_penalty_card_and_partner_mu
     let auction = digital(N, RUBBER, &["1H"]).expose_cards(E, &[card("C5"), card("D2")], false).unwrap().into_auction();
     let auction = choose(&auction, OptionKind::Enforce);
     assert!(barred_next_turn(&auction, W));
-    let result = contract(&digital_continue(&auction, &["P", "P", "P"]));
+    let result = contract(&then(&auction, &["P", "P", "P"]));
     assert_eq!(result.penalty_cards.len(), 2);
     assert!(result.penalty_cards.iter().all(|c| c.kind == PenaltyCardKind::Major));
 }
@@ -602,7 +598,7 @@ fn law_24b_more_than_one_card_exposed_every_one_is_a_penalty_card_and_partner_mu
 fn law_24_cards_exposed_by_the_future_declaring_side_are_not_penalty_cards() {
     let auction = digital(N, RUBBER, &["1H"]).expose_cards(S, &[card("HA")], true).unwrap().into_auction();
     let auction = choose(&auction, OptionKind::Enforce);
-    let result = contract(&digital_continue(&auction, &["P", "P", "P"]));
+    let result = contract(&then(&auction, &["P", "P", "P"]));
     assert!(result.penalty_cards.is_empty());
     assert_eq!(auction.exposed_cards()[0].cards, vec![Card::new(Suit::Hearts, Rank::Ace)]);
 }
@@ -613,7 +609,7 @@ fn law_15b_the_lho_calling_after_an_exposed_card_forfeits_the_penalty() {
     let auction = rec(&auction, N, "1H");
     assert!(auction.pending().is_none());
     assert!(auction.restrictions().is_empty());
-    let result = contract(&digital_continue(&auction, &["P", "P", "P"]));
+    let result = contract(&then(&auction, &["P", "P", "P"]));
     assert!(result.penalty_cards.is_empty());
 }
 
@@ -663,16 +659,12 @@ fn a_recorded_call_is_made_or_awaits_rectification() {
     assert!(matches!(auction.record(E, made("1C")), Ok(Recorded::AwaitingRectification(_))));
 }
 
-fn accept_law(auction: &Auction) -> Law {
-    auction.pending().unwrap().option(OptionKind::AcceptByCalling).unwrap().law
-}
-
 #[test]
 fn law_35_the_lhos_call_before_a_penalty_is_assessed_condones_each_inadmissible_call() {
     let inadmissible = rec(&digital(N, RUBBER, &["1H", "P"]), S, "X");
     assert_eq!(accept_law(&inadmissible), Law::rubber(35, "A"));
     let barred = choose(&rec(&Auction::new(N, RUBBER), E, "P"), OptionKind::CancelCall);
-    let barred = rec(&digital_continue(&barred, &["1H"]), E, "1S");
+    let barred = rec(&then(&barred, &["1H"]), E, "1S");
     assert_eq!(accept_law(&barred), Law::rubber(35, "B"));
     let above_seven = rec(&digital(N, RUBBER, &["7NT"]), E, "8C");
     assert_eq!(accept_law(&above_seven), Law::rubber(35, "C"));
@@ -704,7 +696,7 @@ fn law_31b2_footnote_14_an_illegal_call_by_the_rho_is_penalized_and_then_b2_appl
             .iter()
             .all(|r| !matches!(r, laws::irregularities::auction::Restriction::MustRepeat { .. }))
     );
-    let auction = digital_continue(&auction, &["2H"]);
+    let auction = then(&auction, &["2H"]);
     assert!(barred_next_turn(&auction, W), "2H repeats the denomination of 1H");
 }
 

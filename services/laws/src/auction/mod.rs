@@ -390,6 +390,27 @@ impl CitesLaw for AuctionError {
     }
 }
 
+/// The judgement of a call by the player in turn.
+enum InTurn {
+    /// Legal: it is simply made.
+    Legal,
+    /// Not a call the Laws rectify but one the player may not make at all (he must repeat his
+    /// call, rubber Laws 31B1/32B1; he may not double, rubber Laws 30B/32A): refused in both
+    /// modes.
+    Refused(AuctionError),
+    /// Law 27: an insufficient bid.
+    Insufficient {
+        /// The bid.
+        bid: Bid,
+        /// The bid it fails to supersede.
+        over: Bid,
+    },
+    /// Laws 19 and 36: a double or redouble Law 19 does not permit.
+    Inadmissible(DoubleFault),
+    /// Law 37: a bid, double or redouble by a player required to pass.
+    RequiredToPass(Law),
+}
+
 /// Which family of auction Laws a code uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Family {
@@ -818,36 +839,53 @@ impl Auction {
         })
     }
 
-    /// Whether `call` by `seat`, the player in turn, is legal now (digital play).
-    fn check_in_turn(&self, seat: Seat, call: Call) -> Result<(), AuctionError> {
-        let recorded = RecordedCall::from(call);
+    /// How the Laws judge `call` by `seat`, the player in turn, with nothing pending: the one
+    /// statement of the in-turn rules, shared by digital play (which refuses irregularities)
+    /// and recorded play (which opens them).
+    fn judge_in_turn(&self, seat: Seat, call: RecordedCall) -> InTurn {
         if let Some((required, law)) = self.must_repeat(seat)
-            && required != recorded
+            && required != call
         {
-            return Err(AuctionError::MustRepeat { seat, call: required, law });
+            return InTurn::Refused(AuctionError::MustRepeat { seat, call: required, law });
         }
-        if let Some(law) = self.must_pass_now(seat)
-            && call != Call::Pass
+        if call.is_double_or_redouble()
+            && let Some(fault) = self.double_fault(seat, call)
         {
-            return Err(AuctionError::RequiredToPass { seat, law });
+            // A double Law 19 forbids is Law 36's even from a player required to pass (duplicate
+            // Law 37A says so; in rubber bridge Law 35B would otherwise let it stand).
+            return InTurn::Inadmissible(fault);
         }
-        match call {
-            Call::Pass => Ok(()),
-            Call::Double | Call::Redouble => {
-                if let Some(fault) = self.double_fault(seat, recorded) {
-                    return Err(AuctionError::InadmissibleDouble { seat, call, fault, law: self.cite(19, "", "") });
-                }
-                match self.double_forbidden(seat) {
-                    Some(law) => Err(AuctionError::MayNotDoubleOrRedouble { seat, law }),
-                    None => Ok(()),
-                }
+        if let Some(required_by) = self.must_pass_now(seat)
+            && !call.is_pass()
+        {
+            return InTurn::RequiredToPass(required_by);
+        }
+        if call.is_double_or_redouble()
+            && let Some(law) = self.double_forbidden(seat)
+        {
+            return InTurn::Refused(AuctionError::MayNotDoubleOrRedouble { seat, law });
+        }
+        if let (Some(Call::Bid(bid)), Some((_, _, over))) = (call.legal(), self.last_bid_entry())
+            && !bid.is_sufficient_over(over)
+        {
+            return InTurn::Insufficient { bid, over };
+        }
+        InTurn::Legal
+    }
+
+    /// Whether `call` by `seat`, the player in turn, is legal now (digital play): an
+    /// irregularity is refused with the error naming its Law.
+    fn check_in_turn(&self, seat: Seat, call: Call) -> Result<(), AuctionError> {
+        match self.judge_in_turn(seat, call.into()) {
+            InTurn::Legal => Ok(()),
+            InTurn::Refused(err) => Err(err),
+            InTurn::Insufficient { bid, over } => {
+                Err(AuctionError::InsufficientBid { bid, over, law: self.cite(27, "", "") })
             }
-            Call::Bid(bid) => match self.last_bid_entry() {
-                Some((_, _, over)) if !bid.is_sufficient_over(over) => {
-                    Err(AuctionError::InsufficientBid { bid, over, law: self.cite(27, "", "") })
-                }
-                _ => Ok(()),
-            },
+            InTurn::Inadmissible(fault) => {
+                Err(AuctionError::InadmissibleDouble { seat, call, fault, law: self.cite(19, "", "") })
+            }
+            InTurn::RequiredToPass(law) => Err(AuctionError::RequiredToPass { seat, law }),
         }
     }
 

@@ -5,7 +5,7 @@
 //! Every option is built here from the Law's text, once, and [`Auction::rectify`] applies
 //! exactly the effects the option lists, so what the players are shown is what happens.
 
-use crate::auction::{Auction, AuctionError, CallEntry, CallStatus, ExposedCards, Family, PendingIrregularity};
+use crate::auction::{Auction, AuctionError, CallEntry, CallStatus, ExposedCards, Family, InTurn, PendingIrregularity};
 use crate::cards::Card;
 use crate::contract::{Bid, Call};
 use crate::irregularities::Chooser;
@@ -237,43 +237,35 @@ impl Auction {
             return Ok(());
         }
 
-        if let Some((required, law)) = self.must_repeat(seat) {
-            if required != call {
-                return Err(AuctionError::MustRepeat { seat, call: required, law });
+        let verdict = self.judge_in_turn(seat, call);
+        if let InTurn::Refused(err) = verdict {
+            return Err(err);
+        }
+        // The obligation to repeat a call is met by repeating it, even if it is then irregular.
+        self.restrictions.retain(|r| !matches!(r, Restriction::MustRepeat { seat: s, .. } if *s == seat));
+        let entry = self.entries.len();
+        let irregularity = match verdict {
+            InTurn::Insufficient { over, .. } => Some((
+                IrregularityKind::InsufficientBid { over },
+                Stage::InsufficientBid { entry, over, attempts: Vec::new() },
+            )),
+            InTurn::Inadmissible(fault) => Some((
+                IrregularityKind::InadmissibleDouble { fault, out_of_rotation: false },
+                Stage::Inadmissible { entry, turn_of: turn },
+            )),
+            InTurn::RequiredToPass(required_by) => Some((
+                IrregularityKind::CallWhenRequiredToPass { required_by },
+                Stage::RequiredToPass { entry, turn_of: turn, required_by },
+            )),
+            InTurn::Legal | InTurn::Refused(_) => None,
+        };
+        match irregularity {
+            Some((kind, stage)) => {
+                self.push_pending(seat, call);
+                self.open(seat, call, kind, stage);
             }
-            self.restrictions.retain(|r| !matches!(r, Restriction::MustRepeat { seat: s, .. } if *s == seat));
+            None => self.push_standing(seat, call, CallStatus::Made),
         }
-        let fault = if call.is_double_or_redouble() { self.double_fault(seat, call) } else { None };
-        if let Some(fault) = fault {
-            // A double Law 19 forbids is Law 36's even from a player required to pass (duplicate
-            // Law 37A says so; in rubber bridge Law 35B would otherwise let it stand).
-            let entry = self.push_pending(seat, call);
-            let kind = IrregularityKind::InadmissibleDouble { fault, out_of_rotation: false };
-            self.open(seat, call, kind, Stage::Inadmissible { entry, turn_of: turn });
-            return Ok(());
-        }
-        if let Some(required_by) = self.must_pass_now(seat)
-            && !call.is_pass()
-        {
-            let entry = self.push_pending(seat, call);
-            let kind = IrregularityKind::CallWhenRequiredToPass { required_by };
-            self.open(seat, call, kind, Stage::RequiredToPass { entry, turn_of: turn, required_by });
-            return Ok(());
-        }
-        if call.is_double_or_redouble()
-            && let Some(law) = self.double_forbidden(seat)
-        {
-            return Err(AuctionError::MayNotDoubleOrRedouble { seat, law });
-        }
-        if let (Some(Call::Bid(bid)), Some((_, _, over))) = (call.legal(), self.last_bid_entry())
-            && !bid.is_sufficient_over(over)
-        {
-            let entry = self.push_pending(seat, call);
-            let stage = Stage::InsufficientBid { entry, over, attempts: Vec::new() };
-            self.open(seat, call, IrregularityKind::InsufficientBid { over }, stage);
-            return Ok(());
-        }
-        self.push_standing(seat, call, CallStatus::Made);
         Ok(())
     }
 
