@@ -17,6 +17,12 @@ pub enum LeadPenalty {
     /// Law 26B: declarer may forbid the lead of any one suit of his choice the first time the
     /// player has the lead; the prohibition lasts as long as the player retains the lead.
     ForbidAnyOneSuit,
+    /// Law 26B of the 2017 duplicate Laws: at the player's first turn to lead (which may be the
+    /// opening lead) declarer may forbid the lead of any one of these suits: those the offender
+    /// did not specify in the legal auction. The prohibition lasts as long as the player
+    /// retains the lead. Never empty (if the offender specified every suit there is nothing to
+    /// forbid and no restriction is carried).
+    ForbidOneOf(Vec<Suit>),
 }
 
 /// A lead penalty and the player it binds.

@@ -1,0 +1,960 @@
+//! The auction (Laws 17-40 of both codes): correct procedure, and the irregularities of the
+//! auction with their rectifications.
+//!
+//! An [`Auction`] is an immutable value: every action returns the next state or a typed error
+//! that names the Law, and never changes the state it was called on. Replaying the same
+//! actions gives the same state, so a service can persist the actions and rebuild from them.
+//!
+//! Two ways in:
+//! - **Digital play** ([`Auction::call`]): the player whose turn it is makes a call; anything
+//!   the Laws treat as an irregularity is refused (an insufficient bid: Law 27; a double of
+//!   partner's bid: Laws 19 and 36; a call by a player barred by a rectification: the Law that
+//!   barred him, and Law 37; a call after the close: Law 39). [`Auction::legal_calls`] lists
+//!   what the user interface may offer.
+//! - **Recorded play** ([`Auction::record`], [`Auction::change_call`],
+//!   [`Auction::expose_cards`], [`Auction::record_simultaneous`]): what really happened at a
+//!   table with physical cards, irregularities included. An irregularity becomes a
+//!   [`PendingIrregularity`] listing the options the Laws give and to whom; nobody calls until
+//!   it is settled (rubber Law 13, duplicate Law 9B2) except by the calls that by Law condone
+//!   it (Laws 27A, 28B, 29A, 35-39, duplicate Law 25B1), and [`Auction::rectify`] applies the
+//!   option chosen.
+//!
+//! Judgement questions (was a call unintended? is a replacement "comparable", or "the same or
+//! a more precise meaning"? was a pass artificial?) are never guessed: they are options chosen
+//! by the player or official the Laws name, and the engine records the choice.
+//!
+//! ```
+//! use laws::auction::{Auction, AuctionOutcome};
+//! use laws::{Call, Code, Seat};
+//!
+//! let calls = ["1H", "Pass", "2H", "X", "Pass", "Pass", "Pass"];
+//! let auction = calls.iter().try_fold(Auction::new(Seat::North, Code::Rubber), |auction, call| {
+//!     auction.call(call.parse::<Call>().unwrap())
+//! })?;
+//! assert!(auction.is_closed());
+//! let Some(AuctionOutcome::Contract(result)) = auction.outcome() else { panic!("not passed out") };
+//! assert_eq!(result.contract.to_string(), "2HX by North");
+//! assert_eq!(result.contract.opening_leader(), Seat::East);
+//!
+//! // An insufficient bid is refused in digital play, naming the Law.
+//! let auction = Auction::new(Seat::North, Code::Duplicate).call("1S".parse().unwrap())?;
+//! let err = auction.call("1H".parse().unwrap()).unwrap_err();
+//! assert_eq!(err.to_string(), "insufficient bid 1H over 1S (Law 27 of the Laws of Duplicate Bridge)");
+//! # Ok::<(), laws::auction::AuctionError>(())
+//! ```
+
+mod rectify;
+
+use std::fmt;
+
+use crate::cards::{Card, Suit};
+use crate::contract::{Bid, Call, Contract, DeclaredContract, Doubling};
+use crate::irregularities::auction::{
+    AuctionChoice, AuctionOption, CallRequirement, DoubleFault, Irregularity, OptionKind, RecordedCall,
+    ReservedAdjustment, Restriction,
+};
+use crate::law::{CitesLaw, Code, Law};
+use crate::penalty::{LeadPenalty, PenaltyCard, PenaltyCardKind, PendingLeadPenalty};
+use crate::seat::Seat;
+
+use rectify::{Contingent, DueLeadPenalty, Stage};
+
+/// The state of one auction under a code of Laws.
+///
+/// Chicago, the Alternative Club Laws and the Rules for Club Procedure use the auction Laws of
+/// rubber bridge (with the Club Laws' additions where `Code::Club` is given); `Code::Duplicate`
+/// uses the 2017 Laws of Duplicate Bridge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Auction {
+    code: Code,
+    dealer: Seat,
+    entries: Vec<CallEntry>,
+    restrictions: Vec<Restriction>,
+    contingencies: Vec<Contingent>,
+    lead_penalties: Vec<DueLeadPenalty>,
+    exposures: Vec<ExposedCards>,
+    penalty_cards: Vec<ExposedCards>,
+    adjustments: Vec<ReservedAdjustment>,
+    pending: Option<PendingIrregularity>,
+}
+
+/// One call as recorded, in auction order, with what became of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CallEntry {
+    /// Who called.
+    pub seat: Seat,
+    /// What he called.
+    pub call: RecordedCall,
+    /// Whether it stands, and why not if not.
+    pub status: CallStatus,
+}
+
+/// What became of a recorded call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CallStatus {
+    /// Made in rotation (or accepted, or condoned) and part of the legal auction.
+    Made,
+    /// Made out of rotation and accepted by the offender's left-hand opponent calling over it
+    /// (Law 29A): it stands and the auction continues from it, and `turn_of` lost that turn
+    /// (Law 34 gives it back if one of the closing passes robbed him of it).
+    MadeOutOfRotation {
+        /// The player whose turn it was.
+        turn_of: Seat,
+    },
+    /// A pass deemed made by a player required to pass, whose left-hand opponent called at his
+    /// turn (Law 28A).
+    DeemedPass {
+        /// Law 28A.
+        law: Law,
+    },
+    /// A pass substituted by a rectification (rubber Law 27D; Laws 37, 38).
+    Substituted {
+        /// The Law that substituted it.
+        law: Law,
+    },
+    /// The subject of an irregularity awaiting rectification.
+    Pending,
+    /// Cancelled or withdrawn.
+    Cancelled {
+        /// The Law that cancelled it.
+        law: Law,
+    },
+}
+
+impl CallStatus {
+    /// Whether the call is part of the legal auction.
+    pub const fn stands(self) -> bool {
+        matches!(
+            self,
+            CallStatus::Made
+                | CallStatus::MadeOutOfRotation { .. }
+                | CallStatus::DeemedPass { .. }
+                | CallStatus::Substituted { .. }
+        )
+    }
+}
+
+/// Cards a player exposed or led during the auction (Law 24). They stay face up on the table
+/// until the auction closes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ExposedCards {
+    /// Whose cards.
+    pub seat: Seat,
+    /// The cards.
+    pub cards: Vec<Card>,
+    /// Whether a card was led prematurely (Law 24B).
+    pub led: bool,
+}
+
+/// An irregularity awaiting rectification: what happened and the options the Laws give.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingIrregularity {
+    irregularity: Irregularity,
+    options: Vec<AuctionOption>,
+    stage: Stage,
+}
+
+impl PendingIrregularity {
+    /// What happened, and the Law.
+    pub fn irregularity(&self) -> &Irregularity {
+        &self.irregularity
+    }
+
+    /// The options the Laws give at this point, each with its chooser, Law and effects.
+    pub fn options(&self) -> &[AuctionOption] {
+        &self.options
+    }
+
+    /// The option of this kind, if offered.
+    pub fn option(&self, kind: OptionKind) -> Option<&AuctionOption> {
+        self.options.iter().find(|o| o.kind == kind)
+    }
+}
+
+/// What [`Auction::record`] made of a recorded call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recorded {
+    /// The call was made (legal and in turn, deemed in rotation, or condoning an
+    /// irregularity) and nothing awaits rectification.
+    Made(Auction),
+    /// An irregularity awaits rectification (this call's, or a ruling it called for):
+    /// see [`Auction::pending`].
+    AwaitingRectification(Auction),
+}
+
+impl Recorded {
+    fn from_auction(auction: Auction) -> Recorded {
+        if auction.pending.is_some() { Recorded::AwaitingRectification(auction) } else { Recorded::Made(auction) }
+    }
+
+    /// The auction after the call.
+    pub fn auction(&self) -> &Auction {
+        match self {
+            Recorded::Made(a) | Recorded::AwaitingRectification(a) => a,
+        }
+    }
+
+    /// The auction after the call, by value.
+    pub fn into_auction(self) -> Auction {
+        match self {
+            Recorded::Made(a) | Recorded::AwaitingRectification(a) => a,
+        }
+    }
+}
+
+/// How an auction ended (Law 22).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuctionOutcome {
+    /// Nobody bid: the hands are abandoned (rubber Law 22A) or returned to the board without a
+    /// redeal (duplicate Law 22B).
+    PassedOut,
+    /// The final bid became the contract (rubber Law 22B, duplicate Law 22A).
+    Contract(ContractOutcome),
+}
+
+/// A contract and what the auction's irregularities carry into the play.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractOutcome {
+    /// The contract and declarer (Definitions: the player of the contracting side who first
+    /// named the denomination).
+    pub contract: DeclaredContract,
+    /// Lead penalties against a defender whose partner offended (Law 26): only those whose
+    /// offender's partner is a defender.
+    pub lead_penalties: Vec<PendingLeadPenalty>,
+    /// Cards exposed during the auction by a player who became a defender (Law 24, duplicate
+    /// Law 24E); a declaring-side offender's cards go back to his hand (duplicate Law 24D).
+    pub penalty_cards: Vec<PenaltyCard>,
+    /// Adjustments the official (or the players) may make at the end of play.
+    pub reserved_adjustments: Vec<ReservedAdjustment>,
+}
+
+/// A call or rectification the Laws do not allow now.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuctionError {
+    /// Law 18D/27: a bid that does not supersede the last bid.
+    #[error("insufficient bid {bid} over {over} ({law})")]
+    InsufficientBid {
+        /// The bid.
+        bid: Bid,
+        /// The bid it fails to supersede.
+        over: Bid,
+        /// Law 27.
+        law: Law,
+    },
+    /// Law 19 (rectified under Law 36): a double or redouble Law 19 does not permit.
+    #[error("{seat} may not call {call}: {fault} ({law})")]
+    InadmissibleDouble {
+        /// Who.
+        seat: Seat,
+        /// Double or redouble.
+        call: Call,
+        /// Why not.
+        fault: DoubleFault,
+        /// Law 19.
+        law: Law,
+    },
+    /// A player required to pass tried to bid, double or redouble (the Law that barred him;
+    /// Law 37 rectifies it).
+    #[error("{seat} must pass at this turn ({law}); a call by a player required to pass is cancelled under Law 37")]
+    RequiredToPass {
+        /// Who.
+        seat: Seat,
+        /// The Law that requires him to pass.
+        law: Law,
+    },
+    /// Rubber Laws 31B1/32B1, duplicate 31A1/32A1: the offender must repeat his call.
+    #[error("{seat} must repeat {call} ({law})")]
+    MustRepeat {
+        /// Who.
+        seat: Seat,
+        /// The call he must repeat.
+        call: RecordedCall,
+        /// The Law.
+        law: Law,
+    },
+    /// Rubber Laws 30B and 32A: a double or redouble the player may not make.
+    #[error("{seat} may not double or redouble here ({law})")]
+    MayNotDoubleOrRedouble {
+        /// Who.
+        seat: Seat,
+        /// The Law.
+        law: Law,
+    },
+    /// Law 39 (digital play): the auction is closed.
+    #[error("the auction is closed: a call after the final pass is cancelled ({law})")]
+    AuctionClosed {
+        /// Law 39.
+        law: Law,
+    },
+    /// Law 18A: a bid names a level from one to seven.
+    #[error("{level}{denomination} names no bid: a bid names a level from one to seven ({law})")]
+    NotABid {
+        /// The level named.
+        level: u8,
+        /// The denomination named.
+        denomination: crate::contract::Denomination,
+        /// Law 18.
+        law: Law,
+    },
+    /// Law 38 (digital play cannot express it; rectify refuses it as a replacement).
+    #[error("{call} is above seven: no contract of more than seven is ever permissible ({law})")]
+    BidAboveSeven {
+        /// The call.
+        call: RecordedCall,
+        /// Law 38.
+        law: Law,
+    },
+    /// Rubber Law 13 / Club Law 13 / duplicate Law 9B2: nobody calls until the rectification of
+    /// a pending irregularity is settled.
+    #[error("no call until the rectification is settled: {irregularity} ({law})")]
+    RectificationPending {
+        /// The pending irregularity.
+        irregularity: Box<Irregularity>,
+        /// Law 13 or 9B2.
+        law: Law,
+    },
+    /// Rubber Law 13 / duplicate Law 10: a rectification was chosen with nothing to rectify.
+    #[error("no irregularity is awaiting rectification ({law})")]
+    NothingToRectify {
+        /// Law 13 or 10.
+        law: Law,
+    },
+    /// The option chosen is not one the Laws give here.
+    #[error("\"{option}\" is not an option here ({law})")]
+    OptionNotOffered {
+        /// The option chosen.
+        option: OptionKind,
+        /// The Law of the pending irregularity.
+        law: Law,
+    },
+    /// The call carried by the choice does not meet the option's requirement.
+    #[error("{call} is not allowed with this option: it must be {requirement} ({law})")]
+    ReplacementNotAllowed {
+        /// The call.
+        call: Call,
+        /// What the option requires.
+        requirement: CallRequirement,
+        /// The Law of the option.
+        law: Law,
+    },
+    /// The option needs a call and the choice carried none, or the reverse.
+    #[error("this option takes {requirement} ({law})")]
+    WrongCallForOption {
+        /// What the option requires.
+        requirement: CallRequirement,
+        /// The Law of the option.
+        law: Law,
+    },
+    /// Law 25: the player has no call of his that can still be changed.
+    #[error("{seat} has no call that can still be changed ({law})")]
+    NoCallToChange {
+        /// Who.
+        seat: Seat,
+        /// Law 25.
+        law: Law,
+    },
+    /// Law 24 covers cards exposed during the auction; afterwards it is the play's Law 49.
+    #[error("the auction is closed: a card exposed now is dealt with in the play ({law})")]
+    ExposedAfterAuction {
+        /// Law 49.
+        law: Law,
+    },
+    /// Law 24: an exposure names at least one card, each once.
+    #[error("an exposure must name at least one card, each once ({law})")]
+    NoCardsExposed {
+        /// Law 24.
+        law: Law,
+    },
+}
+
+impl CitesLaw for AuctionError {
+    fn law(&self) -> Law {
+        match self {
+            AuctionError::InsufficientBid { law, .. }
+            | AuctionError::InadmissibleDouble { law, .. }
+            | AuctionError::RequiredToPass { law, .. }
+            | AuctionError::MustRepeat { law, .. }
+            | AuctionError::MayNotDoubleOrRedouble { law, .. }
+            | AuctionError::AuctionClosed { law }
+            | AuctionError::NotABid { law, .. }
+            | AuctionError::BidAboveSeven { law, .. }
+            | AuctionError::RectificationPending { law, .. }
+            | AuctionError::NothingToRectify { law }
+            | AuctionError::OptionNotOffered { law, .. }
+            | AuctionError::ReplacementNotAllowed { law, .. }
+            | AuctionError::WrongCallForOption { law, .. }
+            | AuctionError::NoCallToChange { law, .. }
+            | AuctionError::ExposedAfterAuction { law }
+            | AuctionError::NoCardsExposed { law } => *law,
+        }
+    }
+}
+
+/// The judgement of a call by the player in turn.
+enum InTurn {
+    /// Legal: it is simply made.
+    Legal,
+    /// Not a call the Laws rectify but one the player may not make at all (he must repeat his
+    /// call, rubber Laws 31B1/32B1; he may not double, rubber Laws 30B/32A): refused in both
+    /// modes.
+    Refused(AuctionError),
+    /// Law 27: an insufficient bid.
+    Insufficient {
+        /// The bid.
+        bid: Bid,
+        /// The bid it fails to supersede.
+        over: Bid,
+    },
+    /// Laws 19 and 36: a double or redouble Law 19 does not permit.
+    Inadmissible(DoubleFault),
+    /// Law 37: a bid, double or redouble by a player required to pass.
+    RequiredToPass(Law),
+}
+
+/// Which family of auction Laws a code uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    /// Laws of Rubber Bridge 2014 (rubber, Chicago, club procedure).
+    Rubber,
+    /// Laws of Rubber Bridge 2014 with the Alternative Club Laws (an arbiter).
+    Club,
+    /// Laws of Duplicate Bridge 2017.
+    Duplicate,
+}
+
+impl Auction {
+    /// A new auction: `dealer` makes the first call (Law 17), under `code`.
+    pub fn new(dealer: Seat, code: Code) -> Auction {
+        Auction {
+            code,
+            dealer,
+            entries: Vec::with_capacity(16),
+            restrictions: Vec::new(),
+            contingencies: Vec::new(),
+            lead_penalties: Vec::new(),
+            exposures: Vec::new(),
+            penalty_cards: Vec::new(),
+            adjustments: Vec::new(),
+            pending: None,
+        }
+    }
+
+    /// The code of Laws the auction is conducted under.
+    pub const fn code(&self) -> Code {
+        self.code
+    }
+
+    /// The dealer, who calls first (Law 17).
+    pub const fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    /// Every call recorded, in auction order, with what became of it (cancelled calls
+    /// included: they matter for Law 16 and for the record).
+    pub fn calls(&self) -> &[CallEntry] {
+        &self.entries
+    }
+
+    /// The legal auction: the calls that stand, with their seats.
+    pub fn standing_calls(&self) -> impl DoubleEndedIterator<Item = (Seat, Call)> + '_ {
+        self.standing().map(|(_, seat, call)| (seat, call))
+    }
+
+    /// The player whose turn it is to call in the legal auction (Law 17: the dealer first,
+    /// then clockwise from the last call that stands), or `None` once the auction is closed.
+    /// While an irregularity is pending this is still the player whose turn it is, though
+    /// nobody may call until it is settled ([`Auction::pending`]).
+    pub fn next_to_call(&self) -> Option<Seat> {
+        (!self.is_closed()).then(|| self.turn())
+    }
+
+    /// Whether three passes in rotation have followed a call (Law 17; rubber Law 22,
+    /// duplicate Law 22; not if one of them robbed a player of his turn, Law 34).
+    pub fn is_closed(&self) -> bool {
+        let mut calls = self.standing().rev();
+        for _ in 0..3 {
+            if !matches!(calls.next(), Some((_, _, Call::Pass))) {
+                return false;
+            }
+        }
+        calls.next().is_some()
+    }
+
+    /// The irregularity awaiting rectification, if any.
+    pub fn pending(&self) -> Option<&PendingIrregularity> {
+        self.pending.as_ref()
+    }
+
+    /// The restrictions now in force on later calls (who must pass, who may not double, who
+    /// must repeat), each with its Law.
+    pub fn restrictions(&self) -> &[Restriction] {
+        &self.restrictions
+    }
+
+    /// Cards exposed or led during the auction (Law 24), which stay face up until it closes.
+    pub fn exposed_cards(&self) -> &[ExposedCards] {
+        &self.exposures
+    }
+
+    /// Adjustments reserved so far for the end of play (Laws 16, 23, 27, 72C; Club Laws).
+    pub fn reserved_adjustments(&self) -> &[ReservedAdjustment] {
+        &self.adjustments
+    }
+
+    /// The last bid that stands and who made it (Law 18: later bids must supersede it).
+    pub fn last_bid(&self) -> Option<(Seat, Bid)> {
+        self.last_bid_entry().map(|(_, seat, bid)| (seat, bid))
+    }
+
+    /// The calls [`Auction::call`] would accept now: what a digital table offers the player
+    /// whose turn it is. Empty when the auction is closed or an irregularity is pending.
+    pub fn legal_calls(&self) -> Vec<Call> {
+        if self.pending.is_some() || self.is_closed() {
+            return Vec::new();
+        }
+        let seat = self.turn();
+        let mut calls = Vec::with_capacity(38);
+        for call in [Call::Pass, Call::Double, Call::Redouble].into_iter().chain(Bid::all().map(Call::Bid)) {
+            if self.check_in_turn(seat, call).is_ok() {
+                calls.push(call);
+            }
+        }
+        calls
+    }
+
+    /// Digital play: the player whose turn it is makes `call`.
+    ///
+    /// Refused, with the Law, if the auction is closed (Law 39), an irregularity is pending
+    /// (rubber Law 13, duplicate Law 9B2), the bid is insufficient (Law 27), the double or
+    /// redouble is not permitted by Law 19 (Law 36), or a rectification forbids it (the Law that
+    /// imposed it; Law 37).
+    pub fn call(&self, call: Call) -> Result<Auction, AuctionError> {
+        if let Some(pending) = &self.pending {
+            return Err(self.pending_error(pending));
+        }
+        if self.is_closed() {
+            return Err(AuctionError::AuctionClosed { law: self.cite(39, "", "A") });
+        }
+        let seat = self.turn();
+        self.check_in_turn(seat, call)?;
+        self.record(seat, call.into()).map(Recorded::into_auction)
+    }
+
+    /// Recorded play: `seat` made `call` at the table, in turn or not, legal or not.
+    ///
+    /// A legal call in turn is simply made. A call by the player to act while an irregularity
+    /// is pending is accepted where the Law makes that call condone it (the offender's
+    /// left-hand opponent accepting an insufficient bid, Law 27A, or a call out of rotation,
+    /// Law 29A; the player in turn calling over an opponent's call out of rotation, Law 28B;
+    /// the left-hand opponent calling before rectification of an inadmissible call, Laws
+    /// 35-39; duplicate Law 25B1), or where the offender replaces his insufficient bid
+    /// prematurely (rubber Law 27 footnote 9, duplicate Law 27C); any other call while
+    /// something is pending is refused (rubber Law 13, duplicate Law 9B2). Anything else
+    /// irregular becomes a pending irregularity with its options.
+    pub fn record(&self, seat: Seat, call: RecordedCall) -> Result<Recorded, AuctionError> {
+        if let RecordedCall::Bid { level: 0, denomination } = call {
+            return Err(AuctionError::NotABid { level: 0, denomination, law: self.cite(18, "", "A") });
+        }
+        let mut next = self.clone();
+        if self.pending.is_some() {
+            next.call_while_pending(seat, call)?;
+        } else {
+            next.make_call(seat, call)?;
+        }
+        next.settle();
+        Ok(Recorded::from_auction(next))
+    }
+
+    /// Law 33: `other_seat` called at the same moment as the player whose turn it was; his
+    /// call is deemed to come after the in-turn call, so both are recorded in that order.
+    pub fn record_simultaneous(
+        &self,
+        in_turn_call: RecordedCall,
+        other_seat: Seat,
+        other_call: RecordedCall,
+    ) -> Result<Recorded, AuctionError> {
+        let first = self.record(self.turn(), in_turn_call)?.into_auction();
+        first.record(other_seat, other_call)
+    }
+
+    /// Recorded play, Law 25: `seat` substitutes `call` for his last call (at the same turn;
+    /// or, under duplicate Law 25A, before his partner has called and before the end of the
+    /// auction period, to replace an unintended call).
+    pub fn change_call(&self, seat: Seat, call: RecordedCall) -> Result<Recorded, AuctionError> {
+        if let RecordedCall::Bid { level: 0, denomination } = call {
+            return Err(AuctionError::NotABid { level: 0, denomination, law: self.cite(18, "", "A") });
+        }
+        if let Some(pending) = &self.pending {
+            // A change of a call still awaiting rectification is a premature replacement,
+            // which only an insufficient bid's Law provides for.
+            return match pending.stage {
+                Stage::InsufficientBid { entry, .. } if self.entries[entry].seat == seat => self.record(seat, call),
+                _ => Err(self.pending_error(pending)),
+            };
+        }
+        let mut next = self.clone();
+        next.open_change_of_call(seat, call)?;
+        next.settle();
+        Ok(Recorded::from_auction(next))
+    }
+
+    /// Recorded play, Law 24: during the auction `seat` faced `cards` on the table or held
+    /// them where his partner could see them; `led` if he led one prematurely.
+    pub fn expose_cards(&self, seat: Seat, cards: &[Card], led: bool) -> Result<Recorded, AuctionError> {
+        if self.is_closed() {
+            return Err(AuctionError::ExposedAfterAuction { law: self.cite(49, "", "") });
+        }
+        if let Some(pending) = &self.pending {
+            return Err(self.pending_error(pending));
+        }
+        let distinct = cards.iter().copied().collect::<crate::cards::CardSet>().len() == cards.len();
+        if cards.is_empty() || !distinct {
+            return Err(AuctionError::NoCardsExposed { law: self.cite(24, "", "") });
+        }
+        let mut next = self.clone();
+        next.open_exposure(seat, cards.to_vec(), led);
+        Ok(Recorded::from_auction(next))
+    }
+
+    /// Applies the option chosen for the pending irregularity, checking that it is one of the
+    /// options offered and that the call it carries meets the option's requirement (for
+    /// example a sufficient bid or a pass in place of an insufficient bid, Law 27).
+    pub fn rectify(&self, choice: AuctionChoice) -> Result<Auction, AuctionError> {
+        let Some(pending) = &self.pending else {
+            return Err(AuctionError::NothingToRectify { law: self.cite_procedure() });
+        };
+        let Some(option) = pending.option(choice.option) else {
+            return Err(AuctionError::OptionNotOffered { option: choice.option, law: pending.irregularity.law });
+        };
+        self.check_requirement(option, choice.call)?;
+        let option = option.clone();
+        let mut next = self.clone();
+        next.apply_option(&option, choice.call.map(RecordedCall::from))?;
+        next.settle();
+        Ok(next)
+    }
+
+    /// How the auction ended, once it is closed and nothing awaits rectification: passed out,
+    /// or the contract with the obligations its irregularities carry into the play.
+    pub fn outcome(&self) -> Option<AuctionOutcome> {
+        if !self.is_closed() || self.pending.is_some() {
+            return None;
+        }
+        let Some((bid_entry, bidder, bid)) = self.last_bid_entry() else {
+            return Some(AuctionOutcome::PassedOut);
+        };
+        let side = bidder.side();
+        let declarer = self
+            .standing()
+            .find_map(|(_, seat, call)| match call {
+                Call::Bid(b) if seat.side() == side && b.denomination() == bid.denomination() => Some(seat),
+                _ => None,
+            })
+            .unwrap_or(bidder);
+        let doubling =
+            self.standing().filter(|(i, ..)| *i > bid_entry).fold(Doubling::Undoubled, |d, (_, _, c)| match c {
+                Call::Double => Doubling::Doubled,
+                Call::Redouble => Doubling::Redoubled,
+                _ => d,
+            });
+        let contract = DeclaredContract { contract: Contract::new(bid, doubling), declarer };
+        let defends = |offender: Seat| offender.side() != side;
+
+        let mut lead_penalties: Vec<PendingLeadPenalty> = Vec::new();
+        for due in self.lead_penalties.iter().cloned().chain(self.unresolved_lead_penalties()) {
+            if !defends(due.offender) {
+                continue;
+            }
+            if let Some(penalty) = self.lead_penalty_for(&due) {
+                let pending = PendingLeadPenalty { player: due.offender.partner(), penalty, law: due.law };
+                if !lead_penalties.contains(&pending) {
+                    lead_penalties.push(pending);
+                }
+            }
+        }
+
+        let mut penalty_cards: Vec<PenaltyCard> = Vec::new();
+        for seat in Seat::ALL.into_iter().filter(|s| defends(*s)) {
+            let exposed: Vec<&ExposedCards> = self.penalty_cards.iter().filter(|e| e.seat == seat).collect();
+            let count: usize = exposed.iter().map(|e| e.cards.len()).sum();
+            for exposure in exposed {
+                for &card in &exposure.cards {
+                    // Law 50: an honor, a card led (deliberate play), or one of two or more
+                    // penalty cards is major; a single low card exposed inadvertently is minor.
+                    let major = card.rank.is_honor() || exposure.led || count > 1;
+                    let kind = if major { PenaltyCardKind::Major } else { PenaltyCardKind::Minor };
+                    penalty_cards.push(PenaltyCard { card, owner: seat, kind, law: self.cite(24, "", "E") });
+                }
+            }
+        }
+
+        Some(AuctionOutcome::Contract(ContractOutcome {
+            contract,
+            lead_penalties,
+            penalty_cards,
+            reserved_adjustments: self.adjustments.clone(),
+        }))
+    }
+
+    // ----- queries on the legal auction -----
+
+    fn family(&self) -> Family {
+        match self.code {
+            Code::Duplicate => Family::Duplicate,
+            Code::Club => Family::Club,
+            Code::Rubber | Code::Chicago | Code::ClubProcedure => Family::Rubber,
+        }
+    }
+
+    fn is_duplicate(&self) -> bool {
+        self.family() == Family::Duplicate
+    }
+
+    /// Law `number` with the rubber section or the duplicate section, by code.
+    fn cite(&self, number: u8, rubber: &'static str, duplicate: &'static str) -> Law {
+        if self.is_duplicate() { Law::duplicate(number, duplicate) } else { Law::rubber(number, rubber) }
+    }
+
+    /// `rubber` under the rubber-bridge codes, `duplicate` under the duplicate Laws (for rules
+    /// the two codes number differently).
+    fn by_code(&self, rubber: Law, duplicate: Law) -> Law {
+        if self.is_duplicate() { duplicate } else { rubber }
+    }
+
+    /// The Law that stops all calls while an irregularity is settled.
+    fn cite_procedure(&self) -> Law {
+        match self.family() {
+            Family::Rubber => Law::rubber(13, ""),
+            Family::Club => Law::club(13, ""),
+            Family::Duplicate => Law::duplicate(9, "B2"),
+        }
+    }
+
+    fn pending_error(&self, pending: &PendingIrregularity) -> AuctionError {
+        AuctionError::RectificationPending {
+            irregularity: Box::new(pending.irregularity.clone()),
+            law: self.cite_procedure(),
+        }
+    }
+
+    /// The calls that stand, with their positions.
+    fn standing(&self) -> impl DoubleEndedIterator<Item = (usize, Seat, Call)> + '_ {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.status.stands())
+            .filter_map(|(i, e)| e.call.legal().map(|call| (i, e.seat, call)))
+    }
+
+    fn last_standing(&self) -> Option<(usize, Seat, Call)> {
+        self.standing().next_back()
+    }
+
+    /// Whose turn it is in the legal auction.
+    fn turn(&self) -> Seat {
+        self.last_standing().map_or(self.dealer, |(_, seat, _)| seat.next())
+    }
+
+    fn last_bid_entry(&self) -> Option<(usize, Seat, Bid)> {
+        self.standing().rev().find_map(|(i, seat, call)| match call {
+            Call::Bid(bid) => Some((i, seat, bid)),
+            _ => None,
+        })
+    }
+
+    fn any_bid(&self) -> bool {
+        self.last_bid_entry().is_some()
+    }
+
+    /// Why Law 19 forbids `seat` to double or redouble now, if it does.
+    fn double_fault(&self, seat: Seat, call: RecordedCall) -> Option<DoubleFault> {
+        let Some((bid_entry, bidder, _)) = self.last_bid_entry() else {
+            return match call {
+                RecordedCall::Double => Some(DoubleFault::NoBid),
+                RecordedCall::Redouble => Some(DoubleFault::NoDouble),
+                _ => None,
+            };
+        };
+        let mut doubled_by = None;
+        let mut redoubled = false;
+        for (_, s, c) in self.standing().filter(|(i, ..)| *i > bid_entry) {
+            match c {
+                Call::Double => doubled_by = Some(s),
+                Call::Redouble => redoubled = true,
+                _ => {}
+            }
+        }
+        match call {
+            RecordedCall::Double if !seat.is_opponent(bidder) => Some(DoubleFault::OwnSideBid),
+            RecordedCall::Double if doubled_by.is_some() => Some(DoubleFault::AlreadyDoubled),
+            RecordedCall::Redouble => match doubled_by {
+                None => Some(DoubleFault::NoDouble),
+                Some(doubler) if !seat.is_opponent(doubler) => Some(DoubleFault::OwnSideDouble),
+                Some(_) if redoubled => Some(DoubleFault::AlreadyRedoubled),
+                Some(_) => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The Law requiring `seat` to pass at his next call, if any.
+    fn must_pass_now(&self, seat: Seat) -> Option<Law> {
+        self.restrictions.iter().find_map(|r| match r {
+            Restriction::MustPass { seat: s, law, .. } if *s == seat => Some(*law),
+            _ => None,
+        })
+    }
+
+    /// The Law requiring `seat` to pass for the rest of the auction, if any.
+    fn barred_throughout(&self, seat: Seat) -> Option<Law> {
+        self.restrictions.iter().find_map(|r| match r {
+            Restriction::MustPass {
+                seat: s,
+                duration: crate::irregularities::auction::PassDuration::RestOfAuction,
+                law,
+            } if *s == seat => Some(*law),
+            _ => None,
+        })
+    }
+
+    /// The call `seat` must repeat, if any.
+    fn must_repeat(&self, seat: Seat) -> Option<(RecordedCall, Law)> {
+        self.restrictions.iter().find_map(|r| match r {
+            Restriction::MustRepeat { seat: s, call, law } if *s == seat => Some((*call, *law)),
+            _ => None,
+        })
+    }
+
+    /// The Law forbidding `seat` to double or redouble now (rubber Laws 30B, 32A), if any.
+    fn double_forbidden(&self, seat: Seat) -> Option<Law> {
+        let last_bid = self.last_bid_entry().map(|(i, ..)| i);
+        self.restrictions.iter().find_map(|r| match r {
+            Restriction::NoDoubleOrRedoubleNextTurn { seat: s, law } if *s == seat => Some(*law),
+            Restriction::MayNotDoubleOrRedoubleBid { seat: s, entry, law, .. }
+                if *s == seat && Some(*entry) == last_bid =>
+            {
+                Some(*law)
+            }
+            _ => None,
+        })
+    }
+
+    /// How the Laws judge `call` by `seat`, the player in turn, with nothing pending: the one
+    /// statement of the in-turn rules, shared by digital play (which refuses irregularities)
+    /// and recorded play (which opens them).
+    fn judge_in_turn(&self, seat: Seat, call: RecordedCall) -> InTurn {
+        if let Some((required, law)) = self.must_repeat(seat)
+            && required != call
+        {
+            return InTurn::Refused(AuctionError::MustRepeat { seat, call: required, law });
+        }
+        if call.is_double_or_redouble()
+            && let Some(fault) = self.double_fault(seat, call)
+        {
+            // A double Law 19 forbids is Law 36's even from a player required to pass (duplicate
+            // Law 37A says so; in rubber bridge Law 35B would otherwise let it stand).
+            return InTurn::Inadmissible(fault);
+        }
+        if let Some(required_by) = self.must_pass_now(seat)
+            && !call.is_pass()
+        {
+            return InTurn::RequiredToPass(required_by);
+        }
+        if call.is_double_or_redouble()
+            && let Some(law) = self.double_forbidden(seat)
+        {
+            return InTurn::Refused(AuctionError::MayNotDoubleOrRedouble { seat, law });
+        }
+        if let (Some(Call::Bid(bid)), Some((_, _, over))) = (call.legal(), self.last_bid_entry())
+            && !bid.is_sufficient_over(over)
+        {
+            return InTurn::Insufficient { bid, over };
+        }
+        InTurn::Legal
+    }
+
+    /// Whether `call` by `seat`, the player in turn, is legal now (digital play): an
+    /// irregularity is refused with the error naming its Law.
+    fn check_in_turn(&self, seat: Seat, call: Call) -> Result<(), AuctionError> {
+        match self.judge_in_turn(seat, call.into()) {
+            InTurn::Legal => Ok(()),
+            InTurn::Refused(err) => Err(err),
+            InTurn::Insufficient { bid, over } => {
+                Err(AuctionError::InsufficientBid { bid, over, law: self.cite(27, "", "") })
+            }
+            InTurn::Inadmissible(fault) => {
+                Err(AuctionError::InadmissibleDouble { seat, call, fault, law: self.cite(19, "", "") })
+            }
+            InTurn::RequiredToPass(law) => Err(AuctionError::RequiredToPass { seat, law }),
+        }
+    }
+
+    /// Checks the call a choice carries against the option's requirement.
+    fn check_requirement(&self, option: &AuctionOption, call: Option<Call>) -> Result<(), AuctionError> {
+        let wrong = || AuctionError::WrongCallForOption { requirement: option.call, law: option.law };
+        let call = match (option.call, call) {
+            (CallRequirement::None, None) => return Ok(()),
+            (CallRequirement::None, Some(_)) | (_, None) => return Err(wrong()),
+            (_, Some(call)) => call,
+        };
+        let not_allowed = || AuctionError::ReplacementNotAllowed { call, requirement: option.call, law: option.law };
+        let seat = option.chooser_seat.unwrap_or(self.turn());
+        let allowed = match option.call {
+            CallRequirement::None => false,
+            CallRequirement::AnyCall => true,
+            CallRequirement::Exactly(required) => call == required,
+            CallRequirement::AnyLegal => self.legal_replacement(seat, call),
+            CallRequirement::AnyLegalExcept(other) => call != other && self.legal_replacement(seat, call),
+            CallRequirement::SufficientBidOrPass => match call {
+                Call::Pass => true,
+                Call::Bid(bid) => self.last_bid().is_none_or(|(_, over)| bid.is_sufficient_over(over)),
+                Call::Double | Call::Redouble => false,
+            },
+            CallRequirement::DoubleOrRedouble => matches!(call, Call::Double | Call::Redouble),
+            CallRequirement::InsufficientBid => match call {
+                Call::Bid(bid) => self.last_bid().is_some_and(|(_, over)| !bid.is_sufficient_over(over)),
+                _ => false,
+            },
+        };
+        if allowed { Ok(()) } else { Err(not_allowed()) }
+    }
+
+    /// Whether `call` is a legal call for `seat` at the point of the legal auction where he is
+    /// replacing a withdrawn call (Law 19 and sufficiency; a rectification's restrictions on
+    /// him are applied when the call is made).
+    fn legal_replacement(&self, seat: Seat, call: Call) -> bool {
+        match call {
+            Call::Pass => true,
+            Call::Double | Call::Redouble => self.double_fault(seat, call.into()).is_none(),
+            Call::Bid(bid) => self.last_bid().is_none_or(|(_, over)| bid.is_sufficient_over(over)),
+        }
+    }
+
+    /// The lead penalty a due penalty gives at the end of the auction (duplicate Law 26B turns
+    /// on the suits the offender specified in the legal auction).
+    fn lead_penalty_for(&self, due: &DueLeadPenalty) -> Option<LeadPenalty> {
+        match &due.penalty {
+            Some(penalty) => Some(penalty.clone()),
+            None => {
+                let named: Vec<Suit> = self
+                    .standing()
+                    .filter(|(_, seat, _)| *seat == due.offender)
+                    .filter_map(|(_, _, call)| crate::irregularities::auction::suit_named(call.into()))
+                    .collect();
+                let open: Vec<Suit> = Suit::ALL.into_iter().filter(|s| !named.contains(s)).collect();
+                (!open.is_empty()).then_some(LeadPenalty::ForbidOneOf(open))
+            }
+        }
+    }
+}
+
+impl fmt::Display for Auction {
+    /// The legal auction as a score sheet shows it, from the dealer: `N: 1H Pass 2H X ...`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:", self.dealer.letter())?;
+        for (_, call) in self.standing_calls() {
+            write!(f, " {call}")?;
+        }
+        Ok(())
+    }
+}
