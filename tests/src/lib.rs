@@ -125,3 +125,169 @@ impl Drop for TestRedis {
         .join();
     }
 }
+
+/// The whole platform (`bridge-club`) on a random loopback port, against a fresh Postgres
+/// database and a fresh Redis prefix, with typed clients: a test talks to it as a client would.
+pub struct TestApp {
+    club: Option<club::Club>,
+    /// Its database; dropped (and the database with it) after the club.
+    pub database: TestDatabase,
+    /// Its Redis prefix.
+    pub redis: TestRedis,
+    key_dir: std::path::PathBuf,
+}
+
+impl TestApp {
+    /// Starts the platform.
+    pub async fn spawn() -> TestApp {
+        let database = TestDatabase::create().await;
+        let redis = TestRedis::create().await;
+        let key_dir = std::env::temp_dir().join(unique("bc_key"));
+        std::fs::create_dir_all(&key_dir).unwrap_or_else(|e| panic!("{}: {e}", key_dir.display()));
+        let club = Self::start(&database, &redis, &key_dir, std::net::SocketAddr::from(([127, 0, 0, 1], 0))).await;
+        TestApp { club: Some(club), database, redis, key_dir }
+    }
+
+    fn config(
+        database: &TestDatabase,
+        redis: &TestRedis,
+        key_dir: &std::path::Path,
+    ) -> platform::config::PlatformConfig {
+        let mut config = platform::config::PlatformConfig {
+            database_url: Some(database.url().to_owned()),
+            redis_url: Some(redis_url()),
+            redis_prefix: redis.prefix().to_owned(),
+            ..Default::default()
+        };
+        config.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+        config.auth.local_key_file = key_dir.join("bridge-club.key");
+        config
+    }
+
+    async fn start(
+        database: &TestDatabase,
+        redis: &TestRedis,
+        key_dir: &std::path::Path,
+        listen: std::net::SocketAddr,
+    ) -> club::Club {
+        let mut config = Self::config(database, redis, key_dir);
+        config.listen = listen;
+        let settings = club::Settings { requests_per_minute: 0 };
+        club::Club::start(&config, &settings).await.unwrap_or_else(|e| panic!("bridge-club did not start: {e}"))
+    }
+
+    /// The running club.
+    pub fn club(&self) -> &club::Club {
+        self.club.as_ref().unwrap_or_else(|| panic!("the club is restarting"))
+    }
+
+    /// Stops the server (as a deploy or a crash would: in-process state is lost) and starts a new
+    /// one on the same database, Redis prefix, key and port, so existing clients reconnect to it.
+    pub async fn restart(&mut self) {
+        let old = self.club.take().unwrap_or_else(|| panic!("the club is restarting"));
+        let address = old.server.local_addr();
+        old.server.shutdown().await.unwrap_or_else(|e| panic!("shutdown: {e}"));
+        self.club = Some(Self::start(&self.database, &self.redis, &self.key_dir, address).await);
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    pub fn uri(&self) -> String {
+        self.club().server.uri()
+    }
+
+    /// A token for `subject` with `roles`, signed with the server's local key.
+    pub fn token(&self, subject: &str, roles: &[platform::auth::Role]) -> String {
+        let issuer =
+            self.club().resources.issuer.as_ref().unwrap_or_else(|| panic!("the test server has no local key"));
+        issuer.issue(subject, roles, std::time::Duration::from_secs(3600)).unwrap_or_else(|e| panic!("token: {e}"))
+    }
+
+    /// A channel to the server that presents `token` (or nothing) and the current trace context.
+    pub fn channel(&self, token: Option<&str>) -> platform::app::PeerChannel {
+        let channel = platform::client::channel(&self.uri()).unwrap_or_else(|e| panic!("channel: {e}"));
+        let interceptor = match token {
+            Some(token) => platform::client::ClientInterceptor::with_token(token).unwrap_or_else(|e| panic!("{e}")),
+            None => platform::client::ClientInterceptor::default(),
+        };
+        tonic::service::interceptor::InterceptedService::new(channel, interceptor)
+    }
+
+    /// A membership client presenting a token with `roles`.
+    pub fn membership(&self, subject: &str, roles: &[platform::auth::Role]) -> MembershipClient {
+        MembershipClient::new(self.channel(Some(&self.token(subject, roles))))
+    }
+
+    /// A game client presenting a token with `roles`.
+    pub fn game(&self, subject: &str, roles: &[platform::auth::Role]) -> GameClient {
+        GameClient::new(self.channel(Some(&self.token(subject, roles))))
+    }
+
+    /// A scoring client presenting a token with `roles`.
+    pub fn scoring(&self, subject: &str, roles: &[platform::auth::Role]) -> ScoringClient {
+        ScoringClient::new(self.channel(Some(&self.token(subject, roles))))
+    }
+
+    /// An appeals client presenting a token with `roles`.
+    pub fn appeals(&self, subject: &str, roles: &[platform::auth::Role]) -> AppealsClient {
+        AppealsClient::new(self.channel(Some(&self.token(subject, roles))))
+    }
+
+    /// Deletes every Redis key of this app, as `FLUSHALL` would for a deployment of its own.
+    pub async fn flush_redis(&self) {
+        self.redis.store().clear().await.unwrap_or_else(|e| panic!("flush: {e}"));
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.key_dir);
+    }
+}
+
+/// The membership service's client as tests use it.
+pub type MembershipClient =
+    api::membership::v1::membership_service_client::MembershipServiceClient<platform::app::PeerChannel>;
+/// The game service's client as tests use it.
+pub type GameClient = api::game::v1::game_service_client::GameServiceClient<platform::app::PeerChannel>;
+/// The scoring service's client as tests use it.
+pub type ScoringClient = api::scoring::v1::scoring_service_client::ScoringServiceClient<platform::app::PeerChannel>;
+/// The appeals service's client as tests use it.
+pub type AppealsClient = api::appeals::v1::appeals_service_client::AppealsServiceClient<platform::app::PeerChannel>;
+
+/// Spans exported by this test process, collected in memory (see [`telemetry`]).
+#[derive(Debug, Clone, Default)]
+pub struct CollectedSpans(Arc<std::sync::Mutex<Vec<opentelemetry_sdk::trace::SpanData>>>);
+
+impl CollectedSpans {
+    /// Every span exported so far.
+    pub fn all(&self) -> Vec<opentelemetry_sdk::trace::SpanData> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+impl opentelemetry_sdk::trace::SpanExporter for CollectedSpans {
+    fn export(
+        &self,
+        batch: Vec<opentelemetry_sdk::trace::SpanData>,
+    ) -> impl std::future::Future<Output = opentelemetry_sdk::error::OTelSdkResult> + Send {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).extend(batch);
+        std::future::ready(Ok(()))
+    }
+}
+
+/// Installs (once per test process) the platform's telemetry with an in-memory exporter, and
+/// returns what it collects and the guard that flushes it.
+pub fn telemetry() -> &'static (CollectedSpans, platform::telemetry::TelemetryGuard) {
+    static TELEMETRY: std::sync::OnceLock<(CollectedSpans, platform::telemetry::TelemetryGuard)> =
+        std::sync::OnceLock::new();
+    TELEMETRY.get_or_init(|| {
+        let spans = CollectedSpans::default();
+        use tracing_subscriber::Layer;
+        let logs = tracing_subscriber::fmt::layer()
+            .with_test_writer()
+            .with_filter(tracing_subscriber::filter::LevelFilter::WARN);
+        let guard = platform::telemetry::init_with_exporter("e2e", "info", spans.clone(), logs)
+            .unwrap_or_else(|e| panic!("telemetry: {e}"));
+        (spans, guard)
+    })
+}

@@ -61,10 +61,9 @@ impl Club {
     /// across restarts this way).
     pub async fn start_with(resources: Resources, settings: &Settings) -> Result<Club, ClubError> {
         let listener = platform::server::bind(resources.config.listen).await?;
-        let address = listener.local_addr().map_err(|source| platform::server::ServerError::Bind {
-            addr: resources.config.listen,
-            source,
-        })?;
+        let address = listener
+            .local_addr()
+            .map_err(|source| platform::server::ServerError::Bind { addr: resources.config.listen, source })?;
         let _peers = Peers::all_at(&format!("http://{address}"), resources.peer_interceptor.clone())?;
         let edge = gateway::EdgeOptions {
             cors_allowed_origins: resources.config.cors_allowed_origins.clone(),

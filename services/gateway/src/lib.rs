@@ -163,3 +163,62 @@ pub fn proxy(upstreams: Upstreams) -> GrpcService {
         }
     }))
 }
+
+/// Settings of the stand-alone gateway (the `[gateway]` table).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Requests one client address may make per minute; 0 disables the limit.
+    pub requests_per_minute: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { requests_per_minute: EdgeOptions::default().requests_per_minute }
+    }
+}
+
+/// Why the gateway did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum GatewayError {
+    /// No upstream is configured: the gateway would have nothing to serve.
+    #[error("no upstream service configured: set endpoints.<service> (BRIDGE_ENDPOINTS__SCORING=http://...)")]
+    NoUpstream,
+    /// A channel could not be made.
+    #[error("upstream: {0}")]
+    Channel(#[from] tonic::transport::Error),
+    /// The server did not start.
+    #[error(transparent)]
+    Server(#[from] platform::server::ServerError),
+}
+
+/// Starts the stand-alone gateway on `resources.config.listen`: auth at the edge, CORS, grpc-web
+/// and rate limits in front of the upstream services named in `resources.config.endpoints`.
+pub async fn start(
+    resources: &platform::app::Resources,
+    settings: &Settings,
+) -> Result<platform::server::RunningServer, GatewayError> {
+    let endpoints = &resources.config.endpoints;
+    let configured: Vec<(&str, &str, &'static str)> = [
+        ("membership", &endpoints.membership, "bridgeclub.membership.v1.MembershipService"),
+        ("game", &endpoints.game, "bridgeclub.game.v1.GameService"),
+        ("scoring", &endpoints.scoring, "bridgeclub.scoring.v1.ScoringService"),
+        ("appeals", &endpoints.appeals, "bridgeclub.appeals.v1.AppealsService"),
+    ]
+    .into_iter()
+    .filter_map(|(name, uri, service)| uri.as_deref().map(|uri| (name, uri, service)))
+    .collect();
+    if configured.is_empty() {
+        return Err(GatewayError::NoUpstream);
+    }
+    let upstreams = Upstreams::new(&configured.iter().map(|(name, uri, _)| (*name, *uri)).collect::<Vec<_>>())?;
+    let options = EdgeOptions {
+        cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
+        requests_per_minute: settings.requests_per_minute,
+    };
+    let mut builder = resources.server().fallback(proxy(upstreams)).edge(edge(options, resources.live.clone()));
+    for (_, _, service) in &configured {
+        builder = builder.report_serving(service);
+    }
+    Ok(builder.serve(resources.config.listen).await?)
+}

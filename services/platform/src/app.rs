@@ -180,7 +180,11 @@ impl Peers {
         })
     }
 
-    fn peer(&self, name: &str, channel: &Option<tonic::transport::Channel>) -> Result<PeerChannel, crate::ServiceError> {
+    fn peer(
+        &self,
+        name: &str,
+        channel: &Option<tonic::transport::Channel>,
+    ) -> Result<PeerChannel, crate::ServiceError> {
         channel
             .clone()
             .map(|channel| tonic::service::interceptor::InterceptedService::new(channel, self.interceptor.clone()))
