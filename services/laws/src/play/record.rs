@@ -211,11 +211,54 @@ impl Play {
             return self.record_card(seat, card, events);
         }
         if seat == proper {
-            self.pending = None;
-            events.push(PlayEvent::IrregularLeadWithdrawn { seat: offender, card: led });
-            return self.record_card(seat, card, events);
+            return self.proper_lead_instead(offender, led, seat, card, events);
         }
         Err(refuse())
+    }
+
+    /// The proper leader, an opponent of the player who led out of turn, makes his proper lead
+    /// instead of playing to the irregular lead (Law 53B duplicate, Law 53 rubber): his lead
+    /// stands and the card led out of turn is withdrawn, a major penalty card if a defender's
+    /// (Law 49, 50B: exposed through deliberate play). When the proper leader is also the hand
+    /// next in rotation, a card [`Play::record`]ed from him accepts the irregular lead instead
+    /// (Law 53A); this records his proper lead.
+    pub fn record_proper_lead(&self, seat: Seat, card: Card) -> Result<Recorded, PlayError> {
+        let refuse = || PlayError::CannotRecord {
+            what: "a proper lead without an opponent's lead out of turn to replace",
+            law: self.cite(53, "", "B"),
+        };
+        let (offender, led, proper) = match self.pending {
+            Some(Situation::DeclarerLeadOutOfTurn { from, card, proper_leader }) => (from, card, proper_leader),
+            Some(Situation::DefenderLeadOutOfTurn { offender, card, proper_leader }) => (offender, card, proper_leader),
+            _ => return Err(refuse()),
+        };
+        if seat != proper || seat.side() == offender.side() {
+            return Err(refuse());
+        }
+        if !self.hands[seat.index()].contains(card) {
+            return Err(PlayError::CardNotHeld { seat, card, law: self.cite(45, "", "A") });
+        }
+        let mut next = self.clone();
+        let mut events = Events::keep();
+        next.proper_lead_instead(offender, led, seat, card, &mut events)?;
+        Ok(Recorded { play: next, events: events.into_vec() })
+    }
+
+    fn proper_lead_instead(
+        &mut self,
+        offender: Seat,
+        led: Card,
+        seat: Seat,
+        card: Card,
+        events: &mut Events,
+    ) -> Result<(), PlayError> {
+        self.pending = None;
+        events.push(PlayEvent::IrregularLeadWithdrawn { seat: offender, card: led });
+        if self.is_defender(offender) {
+            let law = self.cite(49, "", "");
+            self.make_penalty_card(offender, led, true, law, events);
+        }
+        self.record_card(seat, card, events)
     }
 
     /// The lead out of turn stands: the offender is the leader of the trick (Law 53A).
