@@ -611,7 +611,10 @@ impl Play {
         };
         let holding = trick.card(partner).map_or(self.hands[partner.index()], |c| self.hands[partner.index()].with(c));
         let suits: Suits = holding.iter().map(|c| c.suit).collect();
-        (partner_after && suits.len() > 1).then_some(Situation::TwelfthTrickRevoke { offender, partner })
+        // "Either of the two cards he could legally have played": a real choice only when he
+        // cannot follow suit.
+        let choice = trick.suit_led().is_some_and(|led| !holding.has_suit(led));
+        (partner_after && suits.len() > 1 && choice).then_some(Situation::TwelfthTrickRevoke { offender, partner })
     }
 
     /// The last stage of a correction: raises the queued rubber twelfth-trick option, if any,
