@@ -5,7 +5,7 @@ mod play_common;
 
 use laws::play::{Play, PlayError, PlayEvent};
 use laws::{Card, CardSet, CitesLaw, Code, Contract, Deal, DealSeed, DeclaredContract, Law, Seat, Side, Suit};
-use play_common::{DEAL, card, cards, recorded, start};
+use play_common::{DEAL, Refused, card, cards, recorded, start};
 use proptest::prelude::*;
 
 #[test]
@@ -43,9 +43,9 @@ fn law_41d_declarer_plays_dummys_cards() {
 #[test]
 fn law_44c_a_player_must_follow_suit_if_possible() {
     let play = cards(&start(DEAL, "4S", Seat::North, Code::Rubber), &["CA"]);
-    let err = play.card(card("D2")).unwrap_err();
+    let err = play.card(card("D2")).refused();
     assert!(matches!(err, PlayError::NotYourTurn { holder: Seat::East, turn: Seat::South, .. }), "{err}");
-    let err = play.card(card("DA")).unwrap_err();
+    let err = play.card(card("DA")).refused();
     // The rubber text prints Law 44 without section letters; the duplicate text letters it.
     assert_eq!(
         err.to_string(),
@@ -53,7 +53,7 @@ fn law_44c_a_player_must_follow_suit_if_possible() {
     );
     assert_eq!(err.law(), Law::rubber(44, ""));
     let duplicate = cards(&start(DEAL, "4S", Seat::North, Code::Duplicate), &["CA"]);
-    assert_eq!(duplicate.card(card("DA")).unwrap_err().law(), Law::duplicate(44, "C"));
+    assert_eq!(duplicate.card(card("DA")).refused().law(), Law::duplicate(44, "C"));
     assert_eq!(play.legal_cards(), play.hand(Seat::South).suit(Suit::Clubs));
 }
 
@@ -98,10 +98,10 @@ fn law_44e_a_ruff_beats_a_higher_card_of_the_suit_led() {
 #[test]
 fn law_45_a_card_already_played_cannot_be_played_again() {
     let play = cards(&start(DEAL, "4S", Seat::North, Code::Duplicate), &["CA", "CT", "C5", "C2"]);
-    let err = play.card(card("CA")).unwrap_err();
+    let err = play.card(card("CA")).refused();
     assert!(matches!(err, PlayError::CardAlreadyPlayed { .. }), "{err}");
     assert_eq!(err.law(), Law::duplicate(45, ""));
-    let err = play.record(Seat::East, card("CT")).unwrap_err();
+    let err = play.record(Seat::East, card("CT")).refused();
     assert_eq!(err.to_string(), "East does not hold the CT (Law 45A of the Laws of Duplicate Bridge)");
 }
 
@@ -111,7 +111,7 @@ fn rules_for_club_procedure_govern_no_play() {
     let contract: Contract = "1NT".parse().unwrap_or_else(|e| panic!("{e}"));
     let err =
         Play::new(deal, DeclaredContract { contract, declarer: Seat::North }, Code::ClubProcedure, vec![], vec![])
-            .unwrap_err();
+            .refused();
     assert!(matches!(err, PlayError::UnsupportedCode { .. }));
     let chicago = Play::new(deal, DeclaredContract { contract, declarer: Seat::North }, Code::Chicago, vec![], vec![])
         .unwrap_or_else(|e| panic!("{e}"));
@@ -127,7 +127,7 @@ fn law_44_thirteen_tricks_end_the_play() {
     assert!(play.is_complete());
     assert_eq!(play.tricks().len(), 13);
     assert_eq!(play.tricks_won(Side::NorthSouth) + play.tricks_won(Side::EastWest), 13);
-    let err = play.card(card("SA")).unwrap_err();
+    let err = play.card(card("SA")).refused();
     assert!(matches!(err, PlayError::PlayOver { .. }));
     let result = play.result().unwrap_or_else(|| panic!("over"));
     assert_eq!(result.tricks(Side::NorthSouth), play.tricks_won(Side::NorthSouth));

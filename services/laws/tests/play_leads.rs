@@ -7,7 +7,7 @@ use laws::irregularities::play::{Effect, LeadChoice, PlayOption, PlayRequirement
 use laws::penalty::PenaltyCardKind;
 use laws::play::{Play, PlayError, PlayEvent};
 use laws::{CitesLaw, Code, Law, Seat, Suit};
-use play_common::{DEAL, card, cards, record, recorded, start};
+use play_common::{DEAL, Refused, card, cards, record, recorded, start};
 
 /// 4S by North: East should lead; West leads the heart ace instead.
 fn opening_lead_out_of_turn(code: Code) -> Play {
@@ -48,7 +48,7 @@ fn law_54_duplicate_declarer_has_five_options_after_an_opening_lead_out_of_turn(
         "accept the lead out of turn by spreading declarer's hand as dummy (Law 54A of the Laws of Duplicate Bridge)"
     );
     // Nobody plays until declarer has chosen (Law 9B2).
-    let err = play.card(card("CA")).unwrap_err();
+    let err = play.card(card("CA")).refused();
     assert_eq!(err.law(), Law::duplicate(9, "B2"));
 }
 
@@ -84,7 +84,7 @@ fn law_54d_refused_opening_lead_is_a_major_penalty_card_and_declarer_restricts_t
     assert_eq!(play.penalty_cards().count(), 0, "picked up");
     assert_eq!(play.next_to_play(), Some(Seat::East));
     assert_eq!(play.legal_cards(), play.hand(Seat::East).suit(Suit::Hearts));
-    let err = play.card(card("CA")).unwrap_err();
+    let err = play.card(card("CA")).refused();
     assert_eq!(err.to_string(), "East must lead hearts, not the CA (Law 50D2(a) of the Laws of Duplicate Bridge)");
     // Forbid hearts: picked up, and East may not lead one while he retains the lead.
     let play = base
@@ -109,7 +109,7 @@ fn law_54d_refused_opening_lead_is_a_major_penalty_card_and_declarer_restricts_t
     let play = cards(&play, &["H5", "H2"]);
     assert_eq!(play.next_to_play(), Some(Seat::West));
     assert_eq!(play.legal_cards().iter().collect::<Vec<_>>(), vec![card("HA")]);
-    let err = play.card(card("HK")).unwrap_err();
+    let err = play.card(card("HK")).refused();
     assert_eq!(
         err.to_string(),
         "West must play the penalty card HA, not the HK (Law 50D1 of the Laws of Duplicate Bridge)"
@@ -136,7 +136,7 @@ fn law_54_rubber_has_the_same_five_choices_under_its_own_sections() {
     let play = play
         .rectify(PlayOption::RejectLead { lead: Some(LeadChoice::Require(Suit::Hearts)) })
         .unwrap_or_else(|e| panic!("{e}"));
-    let err = play.card(card("CA")).unwrap_err();
+    let err = play.card(card("CA")).refused();
     assert_eq!(err.law(), Law::rubber(50, ""));
 }
 
@@ -402,6 +402,6 @@ fn law_60a_the_non_offenders_play_after_a_lead_out_of_turn_forfeits_rectificatio
     assert!(after.play.decision().is_none());
     assert_eq!(after.play.tricks()[1].leader(), Seat::West);
     // The offending side may not play on before the decision.
-    let err = play.record(Seat::East, card("CK")).unwrap_err();
+    let err = play.record(Seat::East, card("CK")).refused();
     assert!(matches!(err, PlayError::DecisionPending { .. }));
 }

@@ -7,7 +7,7 @@ use laws::irregularities::play::{LeadChoice, PlayOption, Situation, Suits};
 use laws::penalty::{LeadPenalty, PenaltyCard, PenaltyCardKind, PendingLeadPenalty};
 use laws::play::{DrawnBy, Exposure, Play, PlayError, RevokeStatus};
 use laws::{CitesLaw, Code, Contract, DeclaredContract, Law, Seat, Suit};
-use play_common::{DEAL, card, cards, deal, recorded, start};
+use play_common::{DEAL, Refused, card, cards, deal, recorded, start};
 
 fn options(play: &Play) -> Vec<PlayOption> {
     play.decision().map(|d| d.offers.iter().map(|o| o.option).collect()).unwrap_or_default()
@@ -68,7 +68,7 @@ fn law_50c_with_a_minor_penalty_card_no_lower_card_of_the_suit_first_but_an_hono
     assert_eq!(play.next_to_play(), Some(Seat::West));
     let legal: Vec<String> = play.legal_cards().iter().map(|c| c.to_string()).collect();
     assert_eq!(legal, vec!["D8", "DT"], "the penalty card or an honour of the suit");
-    let err = play.card(card("D9")).unwrap_err();
+    let err = play.card(card("D9")).refused();
     assert_eq!(
         err.to_string(),
         "West may not play the D9 before his minor penalty card D8 (Law 50C of the Laws of Duplicate Bridge)"
@@ -141,7 +141,7 @@ fn law_51a_declarer_designates_which_of_two_playable_penalty_cards_is_played() {
     );
     let play = play.rectify(PlayOption::DesignatePenaltyCard(card("HK"))).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(play.legal_cards().iter().collect::<Vec<_>>(), vec![card("HK")]);
-    let err = play.card(card("HA")).unwrap_err();
+    let err = play.card(card("HA")).refused();
     assert!(matches!(err, PlayError::PenaltyCardMustBePlayed { penalty, .. } if penalty == card("HK")));
 }
 
@@ -255,7 +255,7 @@ fn law_26_lead_penalties_from_the_auction_apply_at_the_first_lead_of_the_offende
     );
     let play = play.rectify(PlayOption::Lead(LeadChoice::Require(Suit::Hearts))).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(play.legal_cards(), play.hand(Seat::East).suit(Suit::Hearts));
-    let err = play.card(card("CA")).unwrap_err();
+    let err = play.card(card("CA")).refused();
     assert_eq!(err.law(), Law::rubber(26, "A"));
     // Once he has led, the penalty is spent.
     let play = cards(&play, &["H5", "H2", "HA", "H8", "HK", "H9", "H6", "H3"]);
@@ -293,7 +293,7 @@ fn law_26_and_24_obligations_bind_only_a_player_who_becomes_a_defender() {
     assert_eq!(play.decision().map(|d| d.situation), Some(Situation::PenaltyCardLead { leader: Seat::East }));
     let not_held =
         PenaltyCard { card: card("SA"), owner: Seat::West, kind: PenaltyCardKind::Major, law: Law::duplicate(24, "E") };
-    let err = with_obligations(vec![], vec![not_held], Code::Duplicate).unwrap_err();
+    let err = with_obligations(vec![], vec![not_held], Code::Duplicate).refused();
     assert_eq!(
         err.to_string(),
         "West cannot have the SA as a penalty card: it is not in his hand (Law 24E of the Laws of Duplicate Bridge)"

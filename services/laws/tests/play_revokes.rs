@@ -12,7 +12,7 @@ use laws::play::{
     revoke_transfer,
 };
 use laws::{Card, CitesLaw, Code, Contract, Deal, DealSeed, DeclaredContract, Law, Seat, Side, Suit};
-use play_common::{DEAL, card, cards, record, recorded, start};
+use play_common::{DEAL, Refused, card, cards, record, recorded, start};
 
 /// Declarer South; every trick won by declarer's side unless listed.
 fn winners(defenders: &[(usize, Seat)]) -> Vec<Seat> {
@@ -201,7 +201,7 @@ fn law_61_a_recorded_revoke_stands_and_wins_the_trick_until_attention_is_drawn()
     assert_eq!(revoke.failure.suit(), Suit::Hearts);
     assert_eq!(revoke.failure.law(), Law::duplicate(44, "C"));
     // Attention to a revoke that did not happen is refused (Law 61A).
-    let err = play.draw_attention_to_revoke(Seat::North, 1, DrawnBy::Player).unwrap_err();
+    let err = play.draw_attention_to_revoke(Seat::North, 1, DrawnBy::Player).refused();
     assert!(matches!(err, PlayError::NoRevoke { .. }));
 }
 
@@ -296,7 +296,7 @@ fn law_62b2_declarers_revoke_is_replaced_without_penalty_and_law_64_counts_it_wh
 #[test]
 fn law_43_dummy_out_of_rights_may_ask_only_about_declarers_play() {
     let play = west_ruffs(Code::Duplicate);
-    let err = play.draw_attention_to_revoke(Seat::West, 1, DrawnBy::DummyOutOfRights).unwrap_err();
+    let err = play.draw_attention_to_revoke(Seat::West, 1, DrawnBy::DummyOutOfRights).refused();
     assert_eq!(err.law(), Law::duplicate(61, "B2"));
 }
 

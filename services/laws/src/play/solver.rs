@@ -42,45 +42,83 @@ fn alive(hands: &[CardSet; 4], trick: &Trick) -> CardSet {
     trick.cards().iter().flatten().fold(union(hands), |acc, card| acc.with(*card))
 }
 
-struct Fewest {
+/// Whether every hand together can hold `side` to a number of tricks, memoising for each
+/// position the largest number known to be impossible (if `side` cannot be held to `b`
+/// tricks, it cannot be held to fewer).
+struct Holder {
     trumps: Option<Suit>,
     side: Side,
-    memo: HashMap<(u64, Seat), u8>,
+    impossible: HashMap<(u64, Seat), u8>,
 }
 
-impl Fewest {
-    fn in_trick(&mut self, hands: [CardSet; 4], trick: Trick) -> u8 {
+impl Holder {
+    fn can_hold(&mut self, hands: [CardSet; 4], trick: Trick, budget: u8) -> bool {
+        if budget >= tricks_left(&hands, &trick) {
+            return true;
+        }
         let Some(seat) = trick.next_in_rotation() else {
             let cards = trick.cards();
             let Some(won_by) = winner(trick.leader(), &cards, self.trumps) else {
-                return 0;
+                return false;
             };
             let won = u8::from(won_by.side() == self.side);
-            return if union(&hands).is_empty() { won } else { won + self.at(hands, won_by) };
+            if won > budget {
+                return false;
+            }
+            return self.at(hands, won_by, budget - won);
         };
         let alive = alive(&hands, &trick);
-        let mut best = u8::MAX;
-        for card in moves(hands[seat.index()], trick.suit_led(), alive) {
+        let mut candidates: Vec<Card> = moves(hands[seat.index()], trick.suit_led(), alive).collect();
+        // Try first the cards most likely to keep `side` from winning: its own lowest, the
+        // others' highest.
+        if seat.side() == self.side {
+            candidates.sort_by_key(|c| (Some(c.suit) == self.trumps, c.rank));
+        } else {
+            candidates.sort_by_key(|c| std::cmp::Reverse((Some(c.suit) == self.trumps, c.rank)));
+        }
+        for card in candidates {
             let mut after = hands;
             after[seat.index()].remove(card);
             let mut next = trick;
             next.put(seat, card);
-            best = best.min(self.in_trick(after, next));
-            if best == 0 {
-                break;
+            if self.can_hold(after, next, budget) {
+                return true;
             }
         }
-        best
+        false
     }
 
-    fn at(&mut self, hands: [CardSet; 4], leader: Seat) -> u8 {
-        let key = (union(&hands).bits(), leader);
-        if let Some(known) = self.memo.get(&key) {
-            return *known;
+    /// A lower bound on the tricks `side` still wins: each of its trumps above every
+    /// opponent's trump wins the trick it is played to, and the cards of one hand go to
+    /// different tricks.
+    fn sure_tricks(&self, hands: &[CardSet; 4]) -> u8 {
+        let Some(trumps) = self.trumps else {
+            return 0;
+        };
+        let [a, b] = self.side.opponents().seats();
+        let best_opponent = hands[a.index()].union(hands[b.index()]).highest_in(trumps).map(|c| c.rank);
+        self.side
+            .seats()
+            .iter()
+            .map(|seat| hands[seat.index()].suit(trumps).iter().filter(|c| Some(c.rank) > best_opponent).count() as u8)
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn at(&mut self, hands: [CardSet; 4], leader: Seat, budget: u8) -> bool {
+        if self.sure_tricks(&hands) > budget {
+            return false;
         }
-        let value = self.in_trick(hands, Trick::new(leader));
-        self.memo.insert(key, value);
-        value
+        let key = (union(&hands).bits(), leader);
+        if self.impossible.get(&key).is_some_and(|known| budget <= *known) {
+            return false;
+        }
+        let possible = self.can_hold(hands, Trick::new(leader), budget);
+        if !possible {
+            let known = self.impossible.entry(key).or_insert(budget);
+            *known = (*known).max(budget);
+        }
+        possible
     }
 }
 
@@ -91,10 +129,8 @@ pub(crate) fn fewest_tricks(hands: [CardSet; 4], trick: Trick, trumps: Option<Su
     if left > LIMIT {
         return None;
     }
-    if left == 0 {
-        return Some(0);
-    }
-    Some(Fewest { trumps, side, memo: HashMap::new() }.in_trick(hands, trick))
+    let mut holder = Holder { trumps, side, impossible: HashMap::new() };
+    (0..=left).find(|budget| holder.can_hold(hands, trick, *budget))
 }
 
 struct TrumpWins {

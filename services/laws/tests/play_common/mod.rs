@@ -37,3 +37,17 @@ pub fn record(play: &Play, plays: &[(Seat, &str)]) -> Play {
 pub fn recorded(play: &Play, seat: Seat, c: &str) -> Recorded {
     play.record(seat, card(c)).unwrap_or_else(|e| panic!("{seat} {c}: {e}"))
 }
+
+/// The error of an action the test expects the engine to refuse.
+pub trait Refused<E> {
+    fn refused(self) -> E;
+}
+
+impl<T: std::fmt::Debug, E> Refused<E> for Result<T, E> {
+    fn refused(self) -> E {
+        match self {
+            Ok(value) => panic!("expected a refusal, got {value:?}"),
+            Err(error) => error,
+        }
+    }
+}
