@@ -399,3 +399,55 @@ fn law_62d_a_twelfth_trick_revoke_is_corrected_even_when_established_and_rubber_
     }
     assert!(step.decision().is_none());
 }
+
+#[test]
+fn law_62c2_after_a_non_offender_withdraws_the_offending_sides_next_player_may_withdraw_too() {
+    // Dummy (South) wins trick 2 and leads a diamond: West (holding diamonds) discards a
+    // heart, North follows, East follows. Attention is drawn before West's side plays again.
+    let play =
+        cards(&start(DEAL, "4S", Seat::North, Code::Duplicate), &["CA", "CT", "C5", "C2", "D2", "DA", "D8", "D5"]);
+    assert_eq!(play.next_to_play(), Some(Seat::South));
+    let play = cards(&play, &["DK"]);
+    let play = record(&play, &[(Seat::West, "HJ"), (Seat::North, "D6"), (Seat::East, "D3")]);
+    assert_eq!(play.tricks()[2].winner(), Some(Seat::South));
+    let noticed = play.draw_attention_to_revoke(Seat::West, 2, DrawnBy::Player).unwrap_or_else(|e| panic!("{e}"));
+    let withdrawn =
+        noticed.rectify(PlayOption::WithdrawAfterRevoke(Seats::single(Seat::North))).unwrap_or_else(|e| panic!("{e}"));
+    let decision = withdrawn.decision().unwrap_or_else(|| panic!("Law 62C2"));
+    assert_eq!(decision.situation, Situation::OffendingSideMayWithdraw { seat: Seat::East, card: card("D3") });
+    assert_eq!(decision.chooser, Chooser::Offender);
+    assert_eq!(decision.law, Law::duplicate(62, "C2"));
+    // East withdraws: a defender's withdrawn card is a (major) penalty card.
+    let east = withdrawn.rectify(PlayOption::WithdrawCard).unwrap_or_else(|e| panic!("{e}"));
+    let mut pcs: Vec<String> = east.penalty_cards().map(|pc| pc.card.to_string()).collect();
+    pcs.sort();
+    assert_eq!(pcs, vec!["D3", "HJ"]);
+    assert!(east.penalty_cards().all(|pc| pc.kind == PenaltyCardKind::Major));
+    assert_eq!(east.next_to_play(), Some(Seat::West));
+    // West now must follow with a diamond; East later must play the three (first legal chance).
+    let east = cards(&east, &["D9", "D6"]);
+    assert_eq!(east.legal_cards().iter().collect::<Vec<_>>(), vec![card("D3")]);
+    // East keeps his card instead.
+    let kept = withdrawn.rectify(PlayOption::KeepCard).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(kept.tricks()[2].card(Seat::East), Some(card("D3")));
+}
+
+#[test]
+fn law_70b_rubber_a_claimers_faced_hand_has_no_penalty_cards_and_its_revoke_is_a_faced_card() {
+    let play = cards(&start(DEAL, "4S", Seat::North, Code::Rubber), &["CA", "CT", "C5", "C2"]);
+    let play = play
+        .claim(Claim::new(Seat::East, 3, "my clubs"))
+        .and_then(|p| p.respond_to_claim(ClaimResponse::Dispute(Seat::North)))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(play.faced_hands().contains(Seat::East));
+    let shown = play.expose(Seat::East, &[card("HK")], laws::play::Exposure::Deliberate);
+    assert!(matches!(shown, Err(PlayError::CardNotHeld { .. })), "East holds no heart king");
+    let shown =
+        play.expose(Seat::East, &[card("H7")], laws::play::Exposure::Deliberate).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(shown.play.penalty_cards().count(), 0);
+    // East, faced, revokes: a failure to play a card of a faced hand (Law 64D3).
+    let play = cards(&play, &["CK", "C9", "C6", "C3", "CQ", "C8", "C7", "C4"]);
+    let play = cards(&play, &["H5", "H2", "HA", "H8", "D8", "D5"]);
+    let revoked = recorded(&play, Seat::East, "CJ").play;
+    assert!(revoked.revokes()[0].from_faced_hand);
+}

@@ -150,8 +150,9 @@ impl Play {
     ///   either hand (Law 55), a defender's lead (Law 56), each a pending decision; at trick
     ///   13 it is retracted (Law 53). While it is pending, a card from the hand next in
     ///   rotation accepts it (Law 53A), a card from the other defender after declarer's lead
-    ///   accepts it and is a premature play (Law 53C duplicate, rubber footnote 22), and the
-    ///   proper leader, if an opponent of the offender, may lead instead (Law 53B).
+    ///   accepts it and is a premature play (Law 53C duplicate, rubber footnote 22), and a card
+    ///   from the proper leader, if an opponent of the offender and not the hand next in
+    ///   rotation, is his proper lead (Law 53B; [`Play::record_proper_lead`] when he is both).
     /// - A defender playing, or leading to the next trick, before his partner played (Law 57A):
     ///   a pending decision for declarer; no rectification once declarer has played from both
     ///   hands (Law 57C1). A defender playing at his right-hand opponent's turn after his
@@ -397,6 +398,19 @@ impl Play {
         }
         let mut next = self.clone();
         let mut events = Events::keep();
+        if self.hand_faced(seat) {
+            // A faced hand's cards are face up already: a claimer faced them under the Law, so
+            // they are not penalty cards (rubber Law 70B; duplicate Law 68C with Law 49).
+            let law = match (self.is_defender(seat), self.code) {
+                (false, _) => self.cite(48, "", "A"),
+                (true, Code::Duplicate) => Law::duplicate(68, "C"),
+                (true, _) => Law::rubber(70, "B"),
+            };
+            for card in cards {
+                events.push(PlayEvent::CardReturned { seat, card: *card, law });
+            }
+            return Ok(Recorded { play: next, events: events.into_vec() });
+        }
         if !self.is_defender(seat) {
             let law = self.cite(48, "", "A");
             for card in cards {
