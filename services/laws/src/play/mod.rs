@@ -430,7 +430,8 @@ impl Play {
         let result = self.result()?;
         let side = self.contract.declaring_side();
         let transfer = self.revoke_transfer();
-        Some(result.tricks(side) + transfer.to[side.index()] - transfer.to[side.opponents().index()])
+        // A transfer moves only tricks the offending side won, so this never underflows.
+        Some((result.tricks(side) + transfer.to[side.index()]).saturating_sub(transfer.to[side.opponents().index()]))
     }
 
     /// The Law of `number` in the code played, with its section as printed in the rubber and

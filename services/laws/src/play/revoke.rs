@@ -369,6 +369,8 @@ pub fn revoke_transfer(
 ) -> RevokeTransfer {
     let duplicate = code == Code::Duplicate;
     let dummy = declarer.partner();
+    // A deal has thirteen tricks; anything past them is not a trick of this deal.
+    let winners = &winners[..winners.len().min(13)];
     let mut tricks = Tricks { winners, claimed, taken: [false; 13], claimed_taken: [0; 2] };
     let mut transfer = RevokeTransfer::default();
     let both_sides = Side::ALL.iter().all(|side| revokes.iter().any(|r| r.established && r.offender.side() == *side));
