@@ -290,7 +290,7 @@ impl Play {
                 };
             }
             ClaimResponse::PartnerObjects(seat) => {
-                let law = self.claim_law((71, "C"), (68, "B2"), claimer);
+                let law = if duplicate { Law::duplicate(68, "B2") } else { Law::rubber(71, "C") };
                 let concedes = record.claim.tricks < record.remaining;
                 if !(pending && self.is_defender(claimer) && seat == claimer.partner() && concedes) {
                     return refuse(seat, "object to a concession by his partner", law);
@@ -338,7 +338,13 @@ impl Play {
     /// the Laws of Rubber Bridge without an Arbiter, where play continues instead (Law 69).
     pub fn adjudicate(&self, tricks: u8) -> Result<Play, PlayError> {
         let Some(record) = self.claims.last().filter(|c| c.status == ClaimStatus::Disputed) else {
-            return Err(PlayError::NothingToAdjudicate { law: self.cite(69, "", "") });
+            // Without an Arbiter a disputed claim leads to play on (rubber Law 69, 70B).
+            let law = match self.code {
+                Code::Duplicate => Law::duplicate(70, ""),
+                Code::Club => Law::club(69, ""),
+                _ => Law::rubber(69, ""),
+            };
+            return Err(PlayError::NothingToAdjudicate { law });
         };
         let law = match self.code {
             Code::Duplicate => Law::duplicate(70, "A"),

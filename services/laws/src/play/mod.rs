@@ -423,9 +423,9 @@ impl Play {
         Some(result)
     }
 
-    /// The tricks declarer's side made, after the automatic revoke transfers of Law 64 (which
-    /// count as won in play for every scoring purpose, Law 77 rubber, Law 79 duplicate).
-    /// `None` until the play is over.
+    /// The tricks declarer's side made, after the automatic revoke transfers of Law 64
+    /// (transferred to the non-offending side after play; rubber Law 77: reckoned for all
+    /// scoring purposes as though won in play). `None` until the play is over.
     pub fn declarer_tricks(&self) -> Option<u8> {
         let result = self.result()?;
         let side = self.contract.declaring_side();
@@ -452,6 +452,14 @@ impl Play {
         }
     }
 
+    /// The Law that suspends play after a claim: Law 68D duplicate, Law 69 rubber.
+    pub(crate) fn suspended_law(&self) -> Law {
+        match self.code {
+            Code::Duplicate => Law::duplicate(68, "D"),
+            _ => Law::rubber(69, ""),
+        }
+    }
+
     fn over_law(&self) -> Law {
         if self.completed == 13 { self.cite(44, "", "B") } else { self.cite(69, "", "A") }
     }
@@ -462,7 +470,7 @@ impl Play {
             return Err(PlayError::PlayOver { law: self.over_law() });
         }
         if self.is_suspended() {
-            return Err(PlayError::PlaySuspended { law: self.cite(69, "", "") });
+            return Err(PlayError::PlaySuspended { law: self.suspended_law() });
         }
         if let Some(situation) = &self.pending {
             return Err(PlayError::DecisionPending { situation: Box::new(situation.clone()), law: self.pending_law() });

@@ -165,7 +165,7 @@ impl Play {
             return Err(PlayError::PlayOver { law: self.over_law() });
         }
         if self.is_suspended() {
-            return Err(PlayError::PlaySuspended { law: self.cite(69, "", "") });
+            return Err(PlayError::PlaySuspended { law: self.suspended_law() });
         }
         if !self.hands[seat.index()].contains(card) {
             return Err(PlayError::CardNotHeld { seat, card, law: self.cite(45, "", "A") });

@@ -528,7 +528,7 @@ impl Play {
         match revoke.status {
             RevokeStatus::Established if !twelfth || claimed => return Ok(next),
             _ if self.is_suspended() || claimed => {
-                return Err(PlayError::PlaySuspended { law: self.cite(69, "", "") });
+                return Err(PlayError::PlaySuspended { law: self.suspended_law() });
             }
             _ => {}
         }
