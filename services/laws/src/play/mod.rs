@@ -16,6 +16,14 @@
 //!   become a pending [`Decision`] whose options name their Law and chooser;
 //!   [`Play::rectify`] applies the chosen one and the engine enforces its effects afterwards.
 //!
+//! Claims and concessions ([`Play::claim`], [`Play::respond_to_claim`], [`Play::adjudicate`],
+//! [`Play::revise_claim`]) follow each code's procedure (Laws 68-71, Club Laws 69-70). The
+//! automatic revoke transfer of Law 64 is a pure function, [`revoke_transfer`].
+//!
+//! For per-seat views the game service uses [`Play::visible_to`] (own hand and every card face
+//! up), [`Play::dummy_visible`], [`Play::tricks`] and [`Play::penalty_cards`]; a revoke not yet
+//! pointed out ([`Play::revokes`], [`PlayEvent::Revoke`]) is hidden information.
+//!
 //! ```
 //! use laws::play::Play;
 //! use laws::{Code, Contract, DeclaredContract, Deal, Seat, Side};

@@ -317,9 +317,8 @@ impl Play {
 
     /// The cards the offender's partner could legally play to the twelfth trick (rubber Law 62).
     fn twelfth_trick_cards(&self, partner: Seat) -> CardSet {
-        let trick = self.tricks[11];
-        let holding = trick.card(partner).map_or(self.hands[partner.index()], |c| self.hands[partner.index()].with(c));
-        match trick.suit_led() {
+        let holding = self.twelfth_trick_holding(partner);
+        match self.tricks[11].suit_led() {
             Some(led) if holding.has_suit(led) => holding.suit(led),
             _ => holding,
         }

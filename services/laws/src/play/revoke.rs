@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::cards::{Card, Suit};
+use crate::cards::{Card, CardSet, Suit};
 use crate::irregularities::play::{PlayRequirement, Seats, Situation, Suits};
 use crate::law::{Code, Law};
 use crate::penalty::{PenaltyCard, PenaltyCardKind};
@@ -611,12 +611,19 @@ impl Play {
             (None, _) => true,
             (Some(_), None) => false,
         };
-        let holding = trick.card(partner).map_or(self.hands[partner.index()], |c| self.hands[partner.index()].with(c));
+        let holding = self.twelfth_trick_holding(partner);
         let suits: Suits = holding.iter().map(|c| c.suit).collect();
         // "Either of the two cards he could legally have played": a real choice only when he
         // cannot follow suit.
         let choice = trick.suit_led().is_some_and(|led| !holding.has_suit(led));
         (partner_after && suits.len() > 1 && choice).then_some(Situation::TwelfthTrickRevoke { offender, partner })
+    }
+
+    /// The cards `seat` held for the twelfth trick: those in his hand and the one he may
+    /// already have played to it.
+    pub(crate) fn twelfth_trick_holding(&self, seat: Seat) -> CardSet {
+        let hand = self.hands[seat.index()];
+        self.tricks[11].card(seat).map_or(hand, |card| hand.with(card))
     }
 
     /// The last stage of a correction: raises the queued rubber twelfth-trick option, if any,
