@@ -1,0 +1,407 @@
+//! Leads and plays out of turn (Laws 53-60) in both codes.
+
+mod play_common;
+
+use laws::irregularities::Chooser;
+use laws::irregularities::play::{Effect, LeadChoice, PlayOption, PlayRequirement, Seats, Situation, Suits};
+use laws::penalty::PenaltyCardKind;
+use laws::play::{Play, PlayError, PlayEvent};
+use laws::{CitesLaw, Code, Law, Seat, Suit};
+use play_common::{DEAL, Refused, card, cards, record, recorded, start};
+
+/// 4S by North: East should lead; West leads the heart ace instead.
+fn opening_lead_out_of_turn(code: Code) -> Play {
+    let play = start(DEAL, "4S", Seat::North, code);
+    let after = recorded(&play, Seat::West, "HA");
+    assert!(after.events.iter().any(|e| matches!(e, PlayEvent::DecisionRequired { .. })));
+    after.play
+}
+
+fn options(play: &Play) -> Vec<PlayOption> {
+    play.decision().map(|d| d.offers.iter().map(|o| o.option).collect()).unwrap_or_default()
+}
+
+#[test]
+fn law_54_duplicate_declarer_has_five_options_after_an_opening_lead_out_of_turn() {
+    let play = opening_lead_out_of_turn(Code::Duplicate);
+    assert!(!play.dummy_visible(), "dummy is not spread while declarer decides");
+    assert!(play.face_up_cards().contains(card("HA")));
+    let decision = play.decision().unwrap_or_else(|| panic!("pending"));
+    assert_eq!(decision.situation, Situation::OpeningLeadOutOfTurn { offender: Seat::West, card: card("HA") });
+    assert_eq!(decision.chooser, Chooser::Declarer);
+    assert_eq!(decision.seats, Seats::single(Seat::North));
+    assert_eq!(decision.law, Law::duplicate(54, ""));
+    let offered: Vec<(PlayOption, Law)> = decision.offers.iter().map(|o| (o.option, o.law)).collect();
+    let hearts = Suits::single(Suit::Hearts);
+    assert_eq!(
+        offered,
+        vec![
+            (PlayOption::AcceptLead, Law::duplicate(54, "B")),
+            (PlayOption::AcceptLeadAndBecomeDummy, Law::duplicate(54, "A")),
+            (PlayOption::RejectLead { lead: Some(LeadChoice::Require(Suit::Hearts)) }, Law::duplicate(54, "D")),
+            (PlayOption::RejectLead { lead: Some(LeadChoice::Forbid(hearts)) }, Law::duplicate(54, "D")),
+            (PlayOption::RejectLead { lead: Some(LeadChoice::NoRestriction) }, Law::duplicate(54, "D")),
+        ]
+    );
+    assert_eq!(
+        decision.offers[1].to_string(),
+        "accept the lead out of turn by spreading declarer's hand as dummy (Law 54A of the Laws of Duplicate Bridge)"
+    );
+    // Nobody plays until declarer has chosen (Law 9B2).
+    let err = play.card(card("CA")).refused();
+    assert_eq!(err.law(), Law::duplicate(9, "B2"));
+}
+
+#[test]
+fn law_54b_accepted_opening_lead_out_of_turn_declarer_plays_second_from_his_own_hand() {
+    let play =
+        opening_lead_out_of_turn(Code::Duplicate).rectify(PlayOption::AcceptLead).unwrap_or_else(|e| panic!("{e}"));
+    assert!(play.dummy_visible());
+    assert_eq!(play.tricks()[0].leader(), Seat::West);
+    assert_eq!(play.next_to_play(), Some(Seat::North), "the second card is played from declarer's hand");
+    assert_eq!(play.declarer(), Seat::North);
+}
+
+#[test]
+fn law_54a_declarer_may_spread_his_hand_and_become_dummy() {
+    let play = opening_lead_out_of_turn(Code::Duplicate)
+        .rectify(PlayOption::AcceptLeadAndBecomeDummy)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(play.declarer(), Seat::South, "dummy becomes declarer");
+    assert_eq!(play.dummy(), Seat::North);
+    assert!(play.faced_hands().contains(Seat::North));
+    assert_eq!(play.next_to_play(), Some(Seat::North));
+    assert_eq!(play.actor(), Some(Seat::South));
+}
+
+#[test]
+fn law_54d_refused_opening_lead_is_a_major_penalty_card_and_declarer_restricts_the_proper_lead() {
+    let base = opening_lead_out_of_turn(Code::Duplicate);
+    // Require hearts: the penalty card is picked up and East must lead a heart (Law 50D2(a)).
+    let play = base
+        .rectify(PlayOption::RejectLead { lead: Some(LeadChoice::Require(Suit::Hearts)) })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(play.penalty_cards().count(), 0, "picked up");
+    assert_eq!(play.next_to_play(), Some(Seat::East));
+    assert_eq!(play.legal_cards(), play.hand(Seat::East).suit(Suit::Hearts));
+    let err = play.card(card("CA")).refused();
+    assert_eq!(err.to_string(), "East must lead hearts, not the CA (Law 50D2(a) of the Laws of Duplicate Bridge)");
+    // Forbid hearts: picked up, and East may not lead one while he retains the lead.
+    let play = base
+        .rectify(PlayOption::RejectLead { lead: Some(LeadChoice::Forbid(Suits::single(Suit::Hearts))) })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!play.legal_cards().has_suit(Suit::Hearts));
+    assert_eq!(play.legal_cards().len(), 10);
+    // East leads the club ace and wins: still on lead, still forbidden.
+    let play = cards(&play, &["CA", "CT", "C5", "C2"]);
+    assert_eq!(play.next_to_play(), Some(Seat::East));
+    assert!(!play.legal_cards().has_suit(Suit::Hearts));
+    // Leave the card: it stays a major penalty card; East leads anything (Law 50D2(b)).
+    let play = base
+        .rectify(PlayOption::RejectLead { lead: Some(LeadChoice::NoRestriction) })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let penalty: Vec<_> = play.penalty_cards().copied().collect();
+    assert_eq!(penalty.len(), 1);
+    assert_eq!((penalty[0].owner, penalty[0].card, penalty[0].kind), (Seat::West, card("HA"), PenaltyCardKind::Major));
+    assert!(play.face_up_cards().contains(card("HA")));
+    assert_eq!(play.legal_cards(), play.hand(Seat::East));
+    // East leads a heart: West must play the penalty card at this first legal opportunity.
+    let play = cards(&play, &["H5", "H2"]);
+    assert_eq!(play.next_to_play(), Some(Seat::West));
+    assert_eq!(play.legal_cards().iter().collect::<Vec<_>>(), vec![card("HA")]);
+    let err = play.card(card("HK")).refused();
+    assert_eq!(
+        err.to_string(),
+        "West must play the penalty card HA, not the HK (Law 50D1 of the Laws of Duplicate Bridge)"
+    );
+}
+
+#[test]
+fn law_54_rubber_has_the_same_five_choices_under_its_own_sections() {
+    let play = opening_lead_out_of_turn(Code::Rubber);
+    let decision = play.decision().unwrap_or_else(|| panic!("pending"));
+    let laws: Vec<Law> = decision.offers.iter().map(|o| o.law).collect();
+    assert_eq!(
+        laws,
+        vec![
+            Law::rubber(54, "A"),
+            Law::rubber(54, "C"),
+            Law::rubber(54, "D"),
+            Law::rubber(54, "D"),
+            Law::rubber(54, "D")
+        ]
+    );
+    // Rubber Law 54D sends the refused lead to Law 56: a major penalty card, with Law 50's
+    // lead penalty for the proper leader.
+    let play = play
+        .rectify(PlayOption::RejectLead { lead: Some(LeadChoice::Require(Suit::Hearts)) })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = play.card(card("CA")).refused();
+    assert_eq!(err.law(), Law::rubber(50, ""));
+}
+
+#[test]
+fn law_53a_a_play_from_the_hand_next_in_rotation_accepts_the_lead() {
+    // Declarer North plays to West's opening lead out of turn: accepted (Law 54B via 53A).
+    let play = opening_lead_out_of_turn(Code::Duplicate);
+    let after = recorded(&play, Seat::North, "HT");
+    assert!(after.events.contains(&PlayEvent::LeadAccepted { seat: Seat::West, card: card("HA") }));
+    assert!(after.play.decision().is_none());
+    assert_eq!(after.play.tricks()[0].leader(), Seat::West);
+    assert_eq!(after.play.tricks()[0].card(Seat::North), Some(card("HT")));
+    assert!(after.play.dummy_visible());
+}
+
+#[test]
+fn law_54e_an_opening_lead_by_the_declaring_side_is_picked_up() {
+    let play = start(DEAL, "4S", Seat::North, Code::Duplicate);
+    let after = recorded(&play, Seat::South, "DA");
+    assert_eq!(
+        after.events,
+        vec![PlayEvent::CardReturned { seat: Seat::South, card: card("DA"), law: Law::duplicate(54, "E") }]
+    );
+    assert_eq!(after.play, play);
+    let rubber = start(DEAL, "4S", Seat::North, Code::Rubber);
+    let after = recorded(&rubber, Seat::North, "SA");
+    assert_eq!(
+        after.events,
+        vec![PlayEvent::CardReturned { seat: Seat::North, card: card("SA"), law: Law::rubber(48, "") }]
+    );
+}
+
+/// 4S by North, duplicate; East wins the first trick with the club ace.
+fn after_first_trick(code: Code) -> Play {
+    cards(&start(DEAL, "4S", Seat::North, code), &["CA", "CT", "C5", "C2"])
+}
+
+#[test]
+fn law_55_declarer_leading_out_of_turn_either_defender_accepts_or_requires_retraction() {
+    let play = after_first_trick(Code::Duplicate);
+    let play = recorded(&play, Seat::North, "SA").play;
+    let decision = play.decision().unwrap_or_else(|| panic!("pending"));
+    assert_eq!(
+        decision.situation,
+        Situation::DeclarerLeadOutOfTurn { from: Seat::North, card: card("SA"), proper_leader: Seat::East }
+    );
+    assert_eq!(decision.chooser, Chooser::NonOffendingSide);
+    assert_eq!(decision.seats, Seats::single(Seat::East).with(Seat::West));
+    assert_eq!(options(&play), vec![PlayOption::AcceptLead, PlayOption::RetractLead]);
+    assert_eq!(decision.offers[1].law, Law::duplicate(55, "B1"));
+    let accepted = play.rectify(PlayOption::AcceptLead).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(accepted.tricks()[1].leader(), Seat::North);
+    assert_eq!(accepted.next_to_play(), Some(Seat::East));
+    // Retracted when it was a defender's lead: back to the hand, no further rectification.
+    let retracted = play.rectify(PlayOption::RetractLead).unwrap_or_else(|e| panic!("{e}"));
+    assert!(retracted.hand(Seat::North).contains(card("SA")));
+    assert_eq!(retracted.next_to_play(), Some(Seat::East));
+    assert_eq!(retracted.penalty_cards().count(), 0, "declarer never has penalty cards (Law 48)");
+}
+
+#[test]
+fn law_55b2_declarer_led_from_the_wrong_hand_must_lead_from_the_correct_one_and_law_60b() {
+    // Dummy (South) wins trick 2 with the diamond ace; declarer then leads from his own hand.
+    let play = after_first_trick(Code::Duplicate);
+    let play = cards(&play, &["D2", "DA", "D8", "D5"]);
+    assert_eq!(play.next_to_play(), Some(Seat::South));
+    let play = recorded(&play, Seat::North, "SA").play;
+    let decision = play.decision().unwrap_or_else(|| panic!("pending"));
+    assert_eq!(decision.offers[1].law, Law::duplicate(55, "B2"));
+    assert!(decision.offers[1].effects.contains(&Effect::MustLeadFrom { seat: Seat::South }));
+    let play = play.rectify(PlayOption::RetractLead).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(play.next_to_play(), Some(Seat::South));
+    // West plays before declarer leads from dummy: his card is a major penalty card (Law 60B).
+    let after = recorded(&play, Seat::West, "HK");
+    let penalty: Vec<_> = after.play.penalty_cards().copied().collect();
+    assert_eq!(penalty.len(), 1);
+    assert_eq!(penalty[0].kind, PenaltyCardKind::Major);
+    assert_eq!(penalty[0].law, Law::duplicate(60, "B"));
+    assert!(after.play.decision().is_none());
+}
+
+#[test]
+fn law_56_a_defender_leading_at_his_partners_turn_gives_declarer_four_options() {
+    // East won trick 1; West leads the heart ace instead.
+    let play = recorded(&after_first_trick(Code::Duplicate), Seat::West, "HA").play;
+    let decision = play.decision().unwrap_or_else(|| panic!("pending"));
+    assert_eq!(decision.chooser, Chooser::Declarer);
+    assert_eq!(decision.law, Law::duplicate(56, ""));
+    assert_eq!(
+        options(&play),
+        vec![
+            PlayOption::AcceptLead,
+            PlayOption::RejectLead { lead: Some(LeadChoice::Require(Suit::Hearts)) },
+            PlayOption::RejectLead { lead: Some(LeadChoice::Forbid(Suits::single(Suit::Hearts))) },
+            PlayOption::RejectLead { lead: Some(LeadChoice::NoRestriction) },
+        ]
+    );
+    let play = play
+        .rectify(PlayOption::RejectLead { lead: Some(LeadChoice::NoRestriction) })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(play.penalty_cards().next().map(|pc| pc.law), Some(Law::duplicate(56, "B")));
+    assert_eq!(play.next_to_play(), Some(Seat::East));
+}
+
+#[test]
+fn law_56_a_defender_leading_at_declarers_turn_gives_two_options() {
+    // Dummy won trick 2; West leads the heart ace at dummy's turn.
+    let play = cards(&after_first_trick(Code::Duplicate), &["D2", "DA", "D8", "D5"]);
+    let play = recorded(&play, Seat::West, "HA").play;
+    assert_eq!(options(&play), vec![PlayOption::AcceptLead, PlayOption::RejectLead { lead: None }]);
+    // Rubber Law 56 gives the same two.
+    let rubber = cards(&after_first_trick(Code::Rubber), &["D2", "DA", "D8", "D5"]);
+    let rubber = recorded(&rubber, Seat::West, "HA").play;
+    let laws: Vec<Law> = rubber.decision().map(|d| d.offers.iter().map(|o| o.law).collect()).unwrap_or_default();
+    assert_eq!(laws, vec![Law::rubber(56, "A"), Law::rubber(56, "B")]);
+}
+
+#[test]
+fn law_53b_the_proper_leader_may_lead_instead_of_playing_to_the_irregular_lead() {
+    // Dummy (South) is to lead; West leads out of turn; South is not next in rotation after
+    // West (North is), so a card from South is his proper lead.
+    let play = cards(&after_first_trick(Code::Duplicate), &["D2", "DA", "D8", "D5"]);
+    let play = recorded(&play, Seat::West, "HA").play;
+    let after = recorded(&play, Seat::South, "DK");
+    assert!(after.events.contains(&PlayEvent::IrregularLeadWithdrawn { seat: Seat::West, card: card("HA") }));
+    assert_eq!(after.play.tricks()[2].leader(), Seat::South);
+    assert_eq!(after.play.penalty_cards().next().map(|pc| pc.card), Some(card("HA")), "Law 49: a defender's card");
+    // When the proper leader is also next in rotation, record_proper_lead says which it is.
+    let play = after_first_trick(Code::Duplicate);
+    let play = recorded(&play, Seat::North, "SA").play;
+    let proper = play.record_proper_lead(Seat::East, card("CK")).unwrap_or_else(|e| panic!("{e}")).play;
+    assert_eq!(proper.tricks()[1].leader(), Seat::East);
+    assert!(proper.hand(Seat::North).contains(card("SA")), "declarer's card simply goes back");
+    let accepted = recorded(&play, Seat::East, "S8").play;
+    assert_eq!(accepted.tricks()[1].leader(), Seat::North, "a card from the next hand accepts the lead");
+}
+
+#[test]
+fn law_53_a_lead_out_of_turn_at_trick_thirteen_is_retracted() {
+    let mut play = start(DEAL, "4S", Seat::North, Code::Duplicate);
+    for _ in 0..48 {
+        let next = play.legal_cards().iter().next().unwrap_or_else(|| panic!("cards left"));
+        play = play.card(next).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let leader = play.next_to_play().unwrap_or_else(|| panic!("trick 13"));
+    let offender = leader.partner();
+    let last = play.hand(offender).iter().next().unwrap_or_else(|| panic!("one card"));
+    let after = play.record(offender, last).unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(after.events[..], [PlayEvent::CardReturned { law, .. }] if law == Law::duplicate(53, "A")));
+    assert_eq!(after.play, play);
+}
+
+#[test]
+fn law_57a_duplicate_a_defender_playing_before_his_partner_gives_declarer_four_requirements() {
+    // Trick 2: East leads the heart five; dummy (South) plays; North? No: East leads, South,
+    // West, North. West's partner East has played, so set it up with declarer leading:
+    // declarer's side wins trick 2 in North's hand (spade ace), and North leads a diamond.
+    let play = after_first_trick(Code::Duplicate);
+    let play = cards(&play, &["S8", "S5", "S2", "SA", "D5"]);
+    assert_eq!(play.next_to_play(), Some(Seat::East));
+    // West plays before his partner East.
+    let play = recorded(&play, Seat::West, "DT").play;
+    let decision = play.decision().unwrap_or_else(|| panic!("pending"));
+    assert_eq!(
+        decision.situation,
+        Situation::PrematurePlay { offender: Seat::West, card: card("DT"), to_next_trick: false }
+    );
+    assert_eq!(play.penalty_cards().next().map(|pc| (pc.card, pc.kind)), Some((card("DT"), PenaltyCardKind::Major)));
+    let requirements: Vec<PlayOption> = options(&play);
+    assert_eq!(requirements.len(), 2 + 3 + 3, "highest, lowest, a named other suit, not a named other suit");
+    assert!(requirements.contains(&PlayOption::PartnerPlays(PlayRequirement::Suit(Suit::Clubs))));
+    // Declarer requires East's lowest diamond.
+    let play = play.rectify(PlayOption::PartnerPlays(PlayRequirement::Lowest)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(play.next_to_play(), Some(Seat::East));
+    assert_eq!(play.legal_cards().iter().collect::<Vec<_>>(), vec![card("D2")]);
+    let play = cards(&play, &["D2", "DA"]);
+    // West must now play the major penalty card at his turn (the first legal opportunity).
+    assert_eq!(play.legal_cards().iter().collect::<Vec<_>>(), vec![card("DT")]);
+}
+
+#[test]
+fn law_57_rubber_three_options_and_the_card_stands_in_the_trick() {
+    let play = after_first_trick(Code::Rubber);
+    let play = cards(&play, &["S8", "S5", "S2", "SA", "D5"]);
+    let play = recorded(&play, Seat::West, "DT").play;
+    assert_eq!(play.tricks()[2].card(Seat::West), Some(card("DT")), "rubber Law 57 keeps the card played");
+    assert_eq!(play.penalty_cards().count(), 0);
+    let laws: Vec<(PlayOption, Law)> =
+        play.decision().map(|d| d.offers.iter().map(|o| (o.option, o.law)).collect()).unwrap_or_default();
+    assert_eq!(laws[0], (PlayOption::PartnerPlays(PlayRequirement::Highest), Law::rubber(57, "A")));
+    assert_eq!(laws[1], (PlayOption::PartnerPlays(PlayRequirement::Lowest), Law::rubber(57, "B")));
+    assert_eq!(laws.len(), 2 + 3, "rubber has no 'play a named suit' option");
+    assert!(
+        laws.iter()
+            .skip(2)
+            .all(|(o, l)| matches!(o, PlayOption::PartnerPlays(PlayRequirement::NotSuit(_)))
+                && *l == Law::rubber(57, "C"))
+    );
+    let play = play.rectify(PlayOption::PartnerPlays(PlayRequirement::Highest)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(play.legal_cards().iter().collect::<Vec<_>>(), vec![card("D4")]);
+}
+
+#[test]
+fn law_57a_a_premature_lead_to_the_next_trick_is_a_major_penalty_card() {
+    // Trick 2: North leads the spade ace, East follows, South follows; East (who already
+    // played) leads to trick 3 before his partner West has played to trick 2.
+    let play = cards(&after_first_trick(Code::Duplicate), &["S8", "S5"]);
+    let after = recorded(&play, Seat::East, "CK");
+    assert!(matches!(
+        after.play.decision().map(|d| d.situation),
+        Some(Situation::PrematurePlay { offender: Seat::East, to_next_trick: true, .. })
+    ));
+    assert_eq!(after.play.penalty_cards().next().map(|pc| pc.card), Some(card("CK")));
+}
+
+#[test]
+fn law_57c1_no_rectification_once_declarer_has_played_from_both_hands() {
+    // Trick 2 led by North; South (dummy) plays out of turn before East (declarer's premature
+    // play stands, duplicate Law 57C3); then West plays before his partner East.
+    let play = cards(&after_first_trick(Code::Duplicate), &["S8", "S5", "S2", "SA", "D5"]);
+    let play = record(&play, &[(Seat::South, "DA"), (Seat::West, "DT")]);
+    assert!(play.decision().is_none());
+    assert_eq!(play.penalty_cards().count(), 0);
+    assert_eq!(play.next_to_play(), Some(Seat::East));
+}
+
+#[test]
+fn law_57d_duplicate_a_legal_card_played_at_rhos_turn_is_played_at_his_proper_turn() {
+    // North leads a diamond, East follows, West plays before dummy: legal, so it stands.
+    let play = cards(&after_first_trick(Code::Duplicate), &["S8", "S5", "S2", "SA", "D5", "D2"]);
+    let play = recorded(&play, Seat::West, "DT").play;
+    assert!(play.decision().is_none());
+    assert_eq!(play.tricks()[2].card(Seat::West), Some(card("DT")));
+    assert_eq!(play.next_to_play(), Some(Seat::South));
+    // A card he could not legally play becomes a major penalty card instead.
+    let play = cards(&after_first_trick(Code::Duplicate), &["S8", "S5", "S2", "SA", "D5", "D2"]);
+    let play = recorded(&play, Seat::West, "HA").play;
+    assert_eq!(play.penalty_cards().next().map(|pc| (pc.card, pc.law)), Some((card("HA"), Law::duplicate(57, "D"))));
+    assert!(play.tricks()[2].card(Seat::West).is_none());
+}
+
+#[test]
+fn law_58_simultaneous_cards_the_other_visible_card_becomes_a_penalty_card() {
+    let play = after_first_trick(Code::Duplicate);
+    // East leads the club king and the heart seven shows with it.
+    let after = play.record_simultaneous(Seat::East, card("CK"), &[card("H7")]).unwrap_or_else(|e| panic!("{e}"));
+    let pc: Vec<_> = after.play.penalty_cards().copied().collect();
+    assert_eq!(pc.len(), 1);
+    assert_eq!((pc[0].card, pc[0].kind, pc[0].law), (card("H7"), PenaltyCardKind::Minor, Law::duplicate(58, "B2")));
+    // Declarer's extra card goes back without penalty.
+    let play = cards(&play, &["CK", "C9"]);
+    let play = cards(&play, &["C6"]);
+    let after = play.record_simultaneous(Seat::North, card("C3"), &[card("SA")]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(after.play.penalty_cards().count(), 0);
+    assert!(after.play.hand(Seat::North).contains(card("SA")));
+}
+
+#[test]
+fn law_60a_the_non_offenders_play_after_a_lead_out_of_turn_forfeits_rectification() {
+    // West leads out of turn at East's turn; declarer North, next in rotation, plays to it.
+    let play = recorded(&after_first_trick(Code::Rubber), Seat::West, "HA").play;
+    let after = recorded(&play, Seat::North, "HT");
+    assert!(after.play.decision().is_none());
+    assert_eq!(after.play.tricks()[1].leader(), Seat::West);
+    // The offending side may not play on before the decision.
+    let err = play.record(Seat::East, card("CK")).refused();
+    assert!(matches!(err, PlayError::DecisionPending { .. }));
+}

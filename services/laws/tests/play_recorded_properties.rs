@@ -1,0 +1,221 @@
+//! Properties of recorded play with random irregularities: whatever happens at the table, the
+//! engine keeps one pack in four hands and the tricks, every option it offers can be chosen,
+//! every card it calls legal is accepted, and replaying the same actions gives the same state.
+
+mod play_common;
+
+use laws::penalty::{LeadPenalty, PenaltyCard, PenaltyCardKind, PendingLeadPenalty};
+use laws::play::{Claim, ClaimResponse, DrawnBy, Exposure, Play, PlayError};
+use laws::{Card, CardSet, Code, Contract, Deal, DealSeed, DeclaredContract, Law, Seat, Suit};
+use proptest::prelude::*;
+
+/// One thing that can happen at the table.
+#[derive(Debug, Clone)]
+enum Action {
+    /// The hand due plays a card the engine calls legal.
+    Legal(prop::sample::Index),
+    /// Any hand records any card it holds (often out of turn, often a revoke).
+    Record(usize, prop::sample::Index),
+    /// A defender exposes a card.
+    Expose(usize, prop::sample::Index, bool),
+    /// Attention is drawn to a revoke.
+    Attention(prop::sample::Index),
+    /// The pending decision is made.
+    Choose(prop::sample::Index),
+    /// A player claims some of the remaining tricks.
+    Claim(usize, u8),
+    /// A player answers the claim.
+    Respond(usize, usize),
+    /// The official adjudicates a disputed claim.
+    Adjudicate(u8),
+}
+
+fn action() -> impl Strategy<Value = Action> {
+    prop_oneof![
+        6 => any::<prop::sample::Index>().prop_map(Action::Legal),
+        3 => (0usize..4, any::<prop::sample::Index>()).prop_map(|(s, i)| Action::Record(s, i)),
+        1 => (0usize..4, any::<prop::sample::Index>(), any::<bool>()).prop_map(|(s, i, d)| Action::Expose(s, i, d)),
+        1 => any::<prop::sample::Index>().prop_map(Action::Attention),
+        4 => any::<prop::sample::Index>().prop_map(Action::Choose),
+        1 => (0usize..4, 0u8..14).prop_map(|(s, t)| Action::Claim(s, t)),
+        1 => (0usize..5, 0usize..4).prop_map(|(r, s)| Action::Respond(r, s)),
+        1 => (0u8..14).prop_map(Action::Adjudicate),
+    ]
+}
+
+/// Applies one action; `None` when the engine (rightly) refused it.
+fn apply(play: &Play, action: &Action) -> Option<Play> {
+    if let Some(decision) = play.decision() {
+        // Nothing but a decision moves the play on; any offer must be accepted.
+        let Action::Choose(pick) = action else { return None };
+        let offer = pick.get(&decision.offers);
+        let next = play.rectify(offer.option).unwrap_or_else(|e| panic!("offered {offer} refused: {e}"));
+        return Some(next);
+    }
+    match action {
+        Action::Legal(pick) => {
+            let legal: Vec<Card> = play.legal_cards().iter().collect();
+            if legal.is_empty() {
+                return None;
+            }
+            let card = *pick.get(&legal);
+            Some(play.card(card).unwrap_or_else(|e| panic!("legal {card} refused: {e}")))
+        }
+        Action::Record(seat, pick) => {
+            let seat = Seat::from_index(*seat);
+            let hand: Vec<Card> = play.hand(seat).iter().collect();
+            if hand.is_empty() {
+                return None;
+            }
+            match play.record(seat, *pick.get(&hand)) {
+                Ok(recorded) => Some(recorded.play),
+                Err(PlayError::CannotRecord { .. } | PlayError::PlayOver { .. } | PlayError::PlaySuspended { .. }) => {
+                    None
+                }
+                Err(e) => panic!("recording {seat}: {e}"),
+            }
+        }
+        Action::Expose(seat, pick, deliberate) => {
+            let seat = Seat::from_index(*seat);
+            let hand: Vec<Card> = play.hand(seat).iter().collect();
+            if hand.is_empty() || play.is_complete() {
+                return None;
+            }
+            let how = if *deliberate { Exposure::Deliberate } else { Exposure::Inadvertent };
+            Some(play.expose(seat, &[*pick.get(&hand)], how).unwrap_or_else(|e| panic!("{e}")).play)
+        }
+        Action::Attention(pick) => {
+            let open: Vec<_> = play.revokes().iter().filter(|r| r.attention.is_none()).collect();
+            if open.is_empty() {
+                return None;
+            }
+            let revoke = pick.get(&open);
+            match play.draw_attention_to_revoke(revoke.offender, revoke.trick, DrawnBy::Player) {
+                Ok(next) => Some(next),
+                Err(PlayError::PlaySuspended { .. } | PlayError::RevokeAlreadyNoticed { .. }) => None,
+                Err(e) => panic!("attention to {revoke:?}: {e}"),
+            }
+        }
+        Action::Choose(_) => None,
+        Action::Claim(seat, tricks) => {
+            let claim = Claim::new(Seat::from_index(*seat), *tricks, "as stated");
+            match play.claim(claim) {
+                Ok(next) => Some(next),
+                Err(
+                    PlayError::TooManyTricks { .. }
+                    | PlayError::ClaimResponseRefused { .. }
+                    | PlayError::CannotRecord { .. }
+                    | PlayError::PlayOver { .. }
+                    | PlayError::PlaySuspended { .. },
+                ) => None,
+                Err(e) => panic!("claim: {e}"),
+            }
+        }
+        Action::Respond(kind, seat) => {
+            let seat = Seat::from_index(*seat);
+            let response = match kind {
+                0 => ClaimResponse::Agree(seat),
+                1 => ClaimResponse::Dispute(seat),
+                2 => ClaimResponse::PartnerObjects(seat),
+                3 => ClaimResponse::CardsMixed(seat),
+                _ => ClaimResponse::PlayOn,
+            };
+            match play.respond_to_claim(response) {
+                Ok(next) => Some(next),
+                Err(PlayError::ClaimResponseRefused { .. } | PlayError::NoClaim { .. }) => None,
+                Err(e) => panic!("{response:?}: {e}"),
+            }
+        }
+        Action::Adjudicate(tricks) => match play.adjudicate(*tricks) {
+            Ok(next) => Some(next),
+            Err(PlayError::NothingToAdjudicate { .. } | PlayError::TooManyTricks { .. }) => None,
+            Err(e) => panic!("adjudicate: {e}"),
+        },
+    }
+}
+
+fn check_invariants(play: &Play) -> Result<(), TestCaseError> {
+    let mut seen = CardSet::EMPTY;
+    for seat in Seat::ALL {
+        let hand = play.hand(seat);
+        prop_assert!(hand.difference(play.deal().hand(seat)).is_empty(), "{seat} holds only his own cards");
+        prop_assert!(seen.intersection(hand).is_empty());
+        seen = seen.union(hand);
+    }
+    for trick in play.tricks() {
+        for (seat, card) in trick.in_order() {
+            prop_assert!(play.deal().hand(seat).contains(card), "a card is played from its own hand");
+            prop_assert!(!seen.contains(card), "{card} both held and played");
+            seen.insert(card);
+        }
+    }
+    prop_assert_eq!(seen, CardSet::PACK, "one pack, held or played");
+    if let Some(result) = play.result() {
+        prop_assert_eq!(result.tricks(laws::Side::NorthSouth) + result.tricks(laws::Side::EastWest), 13);
+        let transfer = play.revoke_transfer();
+        let declarer = play.declarer_tricks().unwrap_or_else(|| panic!("over"));
+        prop_assert!(declarer <= 13);
+        prop_assert!(transfer.to.iter().all(|t| *t <= 2 * 13));
+    }
+    for pc in play.penalty_cards() {
+        prop_assert!(play.is_defender(pc.owner), "only defenders have penalty cards (Law 48)");
+    }
+    if play.decision().is_none() && !play.is_complete() && !play.is_suspended() {
+        let seat = play.next_to_play().unwrap_or_else(|| panic!("someone is due"));
+        let legal = play.legal_cards();
+        prop_assert!(!legal.is_empty(), "a player always has a legal card (Law 59)");
+        prop_assert!(legal.difference(play.hand(seat)).is_empty());
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn recorded_play_with_irregularities_keeps_the_pack_and_replays_identically(
+        seed in prop::array::uniform32(any::<u8>()),
+        denomination in prop::sample::select(vec!["C", "D", "H", "S", "NT"]),
+        declarer in 0usize..4,
+        duplicate in any::<bool>(),
+        actions in prop::collection::vec(action(), 1..250),
+        carried in prop::option::of((0usize..4, any::<bool>(), 0usize..4)),
+        exposed in prop::option::of((0usize..4, any::<prop::sample::Index>(), any::<bool>())),
+    ) {
+        let deal = Deal::from_seed(&DealSeed(seed));
+        let contract: Contract = format!("4{denomination}").parse().unwrap_or_else(|e| panic!("{e}"));
+        let code = if duplicate { Code::Duplicate } else { Code::Rubber };
+        let contract = DeclaredContract { contract, declarer: Seat::from_index(declarer) };
+        // Obligations an auction irregularity may leave (Law 26, Law 24), for any seat: they bind
+        // only a defender.
+        let carried: Vec<PendingLeadPenalty> = carried
+            .map(|(seat, any_suit, suit)| PendingLeadPenalty {
+                player: Seat::from_index(seat),
+                penalty: if any_suit { LeadPenalty::ForbidAnyOneSuit } else { LeadPenalty::RequireOrForbid(vec![Suit::ALL[suit]]) },
+                law: Law::rubber(26, ""),
+            })
+            .into_iter()
+            .collect();
+        let exposed: Vec<PenaltyCard> = exposed
+            .map(|(seat, pick, major)| {
+                let owner = Seat::from_index(seat);
+                let hand: Vec<Card> = deal.hand(owner).iter().collect();
+                let kind = if major { PenaltyCardKind::Major } else { PenaltyCardKind::Minor };
+                PenaltyCard { card: *pick.get(&hand), owner, kind, law: Law::rubber(24, "") }
+            })
+            .into_iter()
+            .collect();
+        let start = Play::new(deal, contract, code, carried, exposed).unwrap_or_else(|e| panic!("{e}"));
+        let mut play = start.clone();
+        let mut accepted = Vec::new();
+        for action in &actions {
+            if let Some(next) = apply(&play, action) {
+                play = next;
+                accepted.push(action.clone());
+                check_invariants(&play)?;
+            }
+        }
+        let replayed = accepted.iter().fold(start, |p, a| apply(&p, a).unwrap_or_else(|| panic!("replay of {a:?}")));
+        prop_assert_eq!(replayed, play);
+    }
+}
