@@ -36,16 +36,15 @@ pub struct PendingLeadPenalty {
     pub law: Law,
 }
 
-/// Whether a penalty card is major or minor (Law 50). Rubber bridge 2014 has no minor
-/// penalty cards for exposed cards of a defender during the play in the same sense as
-/// duplicate; the engine uses the kind the applicable code gives.
+/// Whether a penalty card is major or minor (Law 50 of both codes): a single card below
+/// honor rank exposed inadvertently is minor; an honor, a card exposed deliberately, or any
+/// card when more than one is exposed, is major.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PenaltyCardKind {
-    /// A major penalty card: an honor, or a card exposed deliberately (duplicate Law 50B);
-    /// in rubber bridge every penalty card is treated this way (rubber Law 50).
+    /// A major penalty card: an honor, or a card exposed deliberately (Law 50; duplicate 50B).
     Major,
-    /// A minor penalty card: a single card below honor rank exposed inadvertently
-    /// (duplicate Law 50C).
+    /// A minor penalty card: a single card below honor rank exposed inadvertently (Law 50;
+    /// duplicate 50C).
     Minor,
 }
 

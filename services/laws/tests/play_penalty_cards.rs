@@ -270,6 +270,22 @@ fn law_26_lead_penalties_from_the_auction_apply_at_the_first_lead_of_the_offende
         .rectify(PlayOption::Lead(LeadChoice::Forbid(Suits::single(Suit::Clubs))))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(!play.legal_cards().has_suit(Suit::Clubs));
+    // Law 26B (2017): only the suits the offender did not specify in the legal auction, as the
+    // duplicate auction hands them over.
+    let unspecified = PendingLeadPenalty {
+        player: Seat::East,
+        penalty: LeadPenalty::ForbidOneOf(vec![Suit::Clubs, Suit::Hearts]),
+        law: Law::duplicate(26, "B"),
+    };
+    let play = with_obligations(vec![unspecified], vec![], Code::Duplicate).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        options(&play),
+        vec![
+            PlayOption::Lead(LeadChoice::Forbid(Suits::single(Suit::Hearts))),
+            PlayOption::Lead(LeadChoice::Forbid(Suits::single(Suit::Clubs))),
+            PlayOption::Lead(LeadChoice::NoRestriction),
+        ]
+    );
 }
 
 #[test]

@@ -114,6 +114,12 @@ impl Play {
                     LeadPenalty::ForbidAnyOneSuit => {
                         Suit::ALL.into_iter().rev().map(|s| LeadChoice::Forbid(Suits::single(s))).collect()
                     }
+                    // Duplicate Law 26B: only the suits the offender did not specify in the legal auction.
+                    LeadPenalty::ForbidOneOf(suits) => {
+                        let mut suits = suits.clone();
+                        suits.sort_unstable_by(|a, b| b.cmp(a));
+                        suits.into_iter().map(|s| LeadChoice::Forbid(Suits::single(s))).collect()
+                    }
                 };
                 Decision {
                     situation: situation.clone(),
