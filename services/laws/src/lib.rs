@@ -23,6 +23,7 @@
 //! assert_eq!(err.to_string(), "North holds 12 cards; each hand must hold 13 (Law 8)");
 //! ```
 
+pub mod appeals;
 pub mod auction;
 pub mod cards;
 pub mod contract;
