@@ -94,19 +94,48 @@ impl Law {
     }
 }
 
+impl Code {
+    /// The numbers the code's rules carry: Laws 1 to 81 of rubber bridge; the Alternative Club
+    /// Laws by the number of the Law they amend (1 to 81), and 0 for the Club Appeals Committee;
+    /// rules A to F of the Rules for Club Procedure and A to H of Chicago by letter position;
+    /// Laws 1 to 93 of duplicate.
+    pub const fn numbers(self) -> std::ops::RangeInclusive<u8> {
+        match self {
+            Code::Rubber => 1..=81,
+            Code::Club => 0..=81,
+            Code::ClubProcedure => 1..=6,
+            Code::Chicago => 1..=8,
+            Code::Duplicate => 1..=93,
+        }
+    }
+}
+
+/// Writes the citation of rule `number`, section `section`, of `code` as a reader would say it
+/// ("Law 27B of the Laws of Rubber Bridge", "rule E of the Rules for Club Procedure"). A number
+/// outside [`Code::numbers`] is written as a number. [`Law`]'s `Display` is this; services use
+/// it for citations that arrive as data (a ruling's Laws), whose section is not `'static`.
+pub fn write_citation(f: &mut impl fmt::Write, code: Code, number: u8, section: &str) -> fmt::Result {
+    let letter = |n: u8| if (1..=26).contains(&n) { char::from(b'A' + n - 1) } else { '?' };
+    match code {
+        Code::ClubProcedure => write!(f, "rule {} of the {}", letter(number), code.title()),
+        Code::Chicago => write!(f, "rule {}{} of {}", letter(number), section, code.title()),
+        Code::Club if number == 0 => write!(f, "the Club Appeals Committee ({})", code.title()),
+        Code::Club => write!(f, "Club Law {}{} ({})", number, section, code.title()),
+        _ => write!(f, "Law {}{} of the {}", number, section, code.title()),
+    }
+}
+
+/// The citation of rule `number`, section `section`, of `code`, as [`write_citation`] writes it.
+pub fn citation_text(code: Code, number: u8, section: &str) -> String {
+    let mut text = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_citation(&mut text, code, number, section);
+    text
+}
+
 impl fmt::Display for Law {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.code {
-            Code::ClubProcedure => {
-                write!(f, "rule {} of the {}", (b'A' + self.number - 1) as char, self.code.title())
-            }
-            Code::Chicago => {
-                write!(f, "rule {}{} of {}", (b'A' + self.number - 1) as char, self.section, self.code.title())
-            }
-            Code::Club if self.number == 0 => write!(f, "the Club Appeals Committee ({})", self.code.title()),
-            Code::Club => write!(f, "Club Law {}{} ({})", self.number, self.section, self.code.title()),
-            _ => write!(f, "Law {}{} of the {}", self.number, self.section, self.code.title()),
-        }
+        write_citation(f, self.code, self.number, self.section)
     }
 }
 
@@ -128,5 +157,15 @@ mod tests {
         assert_eq!(Law::chicago('F', "2").to_string(), "rule F2 of Chicago (Rubber Bridge Appendix 4)");
         assert_eq!(Law::club(69, "").to_string(), "Club Law 69 (Alternative Club Laws)");
         assert_eq!(Law::club_appeals().to_string(), "the Club Appeals Committee (Alternative Club Laws)");
+    }
+
+    #[test]
+    fn citations_from_data_read_the_same_and_each_code_knows_its_numbers() {
+        assert_eq!(citation_text(Code::Duplicate, 12, "C1(c)"), Law::duplicate(12, "C1(c)").to_string());
+        assert_eq!(citation_text(Code::ClubProcedure, 5, ""), "rule E of the Rules for Club Procedure");
+        assert_eq!(citation_text(Code::Club, 0, ""), Law::club_appeals().to_string());
+        assert!(Code::Rubber.numbers().contains(&81) && !Code::Rubber.numbers().contains(&82));
+        assert!(Code::Duplicate.numbers().contains(&93) && !Code::Duplicate.numbers().contains(&0));
+        assert!(!Code::ClubProcedure.numbers().contains(&7) && !Code::Chicago.numbers().contains(&9));
     }
 }

@@ -30,6 +30,14 @@ pub enum StartError {
     /// A key could not be read or created.
     #[error(transparent)]
     Auth(#[from] crate::auth::AuthError),
+    /// A service could not start: its settings are invalid, or its start-up work failed.
+    #[error("{service}: {message}")]
+    Service {
+        /// The service.
+        service: &'static str,
+        /// What went wrong, naming the setting at fault.
+        message: String,
+    },
 }
 
 /// The shared resources of one service process.

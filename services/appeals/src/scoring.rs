@@ -1,0 +1,177 @@
+//! What the appeals service asks of the scoring service: who played a deal (a scorepad's players,
+//! a session's contestants), whether there is a result to adjust, when a session's official score
+//! was published (the Law 92B period), applying an adjusted score or an appeal decision, and the
+//! score versions of a target for the audit.
+//!
+//! [`ScoreKeeper`] is the seam: [`GrpcScoreKeeper`] calls the scoring service through
+//! [`Peers`] (its token and the trace context ride along); the crate's tests put an in-memory
+//! keeper behind it.
+
+use api::scoring::v1 as pb;
+use api::scoring::v1::scoring_service_client::ScoringServiceClient;
+use platform::ServiceError;
+use platform::app::Peers;
+use tonic::Code;
+
+/// The scoring service's answers the appeals service needs.
+#[async_trait::async_trait]
+pub trait ScoreKeeper: Send + Sync + 'static {
+    /// A scorepad.
+    async fn scorepad(&self, scorepad_id: &str) -> Result<pb::Scorepad, ServiceError>;
+
+    /// A duplicate session.
+    async fn session(&self, session_id: &str) -> Result<pb::Session, ServiceError>;
+
+    /// Every result on one board of a session.
+    async fn board_results(&self, session_id: &str, board_number: u32) -> Result<Vec<pb::BoardResult>, ServiceError>;
+
+    /// Applies an adjusted score or an appeal decision. The error is the scoring service's
+    /// status, so that the caller can tell a refusal (the request will never succeed) from a
+    /// failure to reach it ([`is_refusal`]).
+    async fn apply_adjustment(
+        &self,
+        request: pb::ApplyAdjustmentRequest,
+    ) -> Result<pb::ApplyAdjustmentResponse, tonic::Status>;
+
+    /// Every score version of `owner` concerning `target`, oldest first.
+    async fn score_versions(
+        &self,
+        owner: pb::list_score_versions_request::Owner,
+        target: api::common::v1::ScoreTarget,
+    ) -> Result<Vec<pb::ScoreVersion>, ServiceError>;
+}
+
+/// Whether a status from the scoring service means the request will never succeed as sent (it
+/// is malformed, or the Laws or the state of the score refuse it), as opposed to a failure that
+/// a later attempt may get past (the service is down, overloaded, or lost a race).
+pub fn is_refusal(status: &tonic::Status) -> bool {
+    matches!(
+        status.code(),
+        Code::InvalidArgument
+            | Code::FailedPrecondition
+            | Code::NotFound
+            | Code::AlreadyExists
+            | Code::PermissionDenied
+            | Code::Unauthenticated
+            | Code::Unimplemented
+            | Code::OutOfRange
+    )
+}
+
+/// A refusal or failure from the scoring service, as this service reports it: refusals keep
+/// their code and say where they came from; everything else is UNAVAILABLE, to be retried.
+pub fn peer_error(what: &str, status: &tonic::Status) -> ServiceError {
+    let message = format!("the scoring service refused {what}: {}", status.message());
+    match status.code() {
+        Code::InvalidArgument | Code::OutOfRange => ServiceError::InvalidArgument(message),
+        Code::NotFound => ServiceError::NotFound(format!("{what}: {}", status.message())),
+        Code::FailedPrecondition | Code::AlreadyExists => ServiceError::FailedPrecondition(message),
+        Code::PermissionDenied | Code::Unauthenticated | Code::Unimplemented => {
+            ServiceError::Internal(format!("scoring service refused the appeals service ({what}): {status}"))
+        }
+        _ => ServiceError::Unavailable(format!("the scoring service did not answer ({what}): {}", status.message())),
+    }
+}
+
+/// The scoring service over gRPC.
+#[derive(Debug, Clone)]
+pub struct GrpcScoreKeeper {
+    peers: Peers,
+}
+
+impl GrpcScoreKeeper {
+    /// Calls the scoring service of `peers`.
+    pub fn new(peers: Peers) -> Self {
+        GrpcScoreKeeper { peers }
+    }
+
+    fn client(&self) -> Result<ScoringServiceClient<platform::app::PeerChannel>, ServiceError> {
+        Ok(ScoringServiceClient::new(self.peers.scoring()?))
+    }
+}
+
+#[async_trait::async_trait]
+impl ScoreKeeper for GrpcScoreKeeper {
+    #[tracing::instrument(skip(self))]
+    async fn scorepad(&self, scorepad_id: &str) -> Result<pb::Scorepad, ServiceError> {
+        let request = pb::GetScorepadRequest { scorepad_id: scorepad_id.to_owned() };
+        let response = self
+            .client()?
+            .get_scorepad(request)
+            .await
+            .map_err(|status| peer_error(&format!("scorepad {scorepad_id}"), &status))?;
+        response.into_inner().scorepad.ok_or_else(|| ServiceError::internal("GetScorepad answered without a scorepad"))
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn session(&self, session_id: &str) -> Result<pb::Session, ServiceError> {
+        let request = pb::GetSessionRequest { session_id: session_id.to_owned() };
+        let response = self
+            .client()?
+            .get_session(request)
+            .await
+            .map_err(|status| peer_error(&format!("session {session_id}"), &status))?;
+        response.into_inner().session.ok_or_else(|| ServiceError::internal("GetSession answered without a session"))
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn board_results(&self, session_id: &str, board_number: u32) -> Result<Vec<pb::BoardResult>, ServiceError> {
+        let mut client = self.client()?;
+        let mut results = Vec::new();
+        let mut page_token = String::new();
+        loop {
+            let request = pb::ListBoardResultsRequest {
+                session_id: session_id.to_owned(),
+                board_number,
+                page: Some(api::common::v1::PageRequest { page_size: 500, page_token }),
+            };
+            let page = client
+                .list_board_results(request)
+                .await
+                .map_err(|status| peer_error(&format!("board {board_number} of session {session_id}"), &status))?
+                .into_inner();
+            results.extend(page.results);
+            match page.page.map(|p| p.next_page_token).filter(|t| !t.is_empty()) {
+                Some(next) => page_token = next,
+                None => return Ok(results),
+            }
+        }
+    }
+
+    #[tracing::instrument(skip_all, fields(ruling_id = %request.ruling_id, appeal_id = %request.appeal_id))]
+    async fn apply_adjustment(
+        &self,
+        request: pb::ApplyAdjustmentRequest,
+    ) -> Result<pb::ApplyAdjustmentResponse, tonic::Status> {
+        let mut client = self.client().map_err(tonic::Status::from)?;
+        client.apply_adjustment(request).await.map(tonic::Response::into_inner)
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn score_versions(
+        &self,
+        owner: pb::list_score_versions_request::Owner,
+        target: api::common::v1::ScoreTarget,
+    ) -> Result<Vec<pb::ScoreVersion>, ServiceError> {
+        let mut client = self.client()?;
+        let mut versions = Vec::new();
+        let mut page_token = String::new();
+        loop {
+            let request = pb::ListScoreVersionsRequest {
+                owner: Some(owner.clone()),
+                target: Some(target.clone()),
+                page: Some(api::common::v1::PageRequest { page_size: 500, page_token }),
+            };
+            let page = client
+                .list_score_versions(request)
+                .await
+                .map_err(|status| peer_error("the score versions", &status))?
+                .into_inner();
+            versions.extend(page.versions);
+            match page.page.map(|p| p.next_page_token).filter(|t| !t.is_empty()) {
+                Some(next) => page_token = next,
+                None => return Ok(versions),
+            }
+        }
+    }
+}

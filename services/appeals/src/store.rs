@@ -1,0 +1,303 @@
+//! The appeals service's storage: notice sequence numbers, notices and their audiences, stored
+//! answers to idempotent commands, published policies, and the committee's principals. Every
+//! function that writes takes the caller's transaction, so that a command's changes, its notice
+//! and its stored answer commit together or not at all.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use api::appeals::v1 as pb;
+use chrono::{DateTime, Utc};
+use laws::appeals::AppealPolicy;
+use platform::ServiceError;
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect,
+};
+
+use crate::entity::{committee_member, event, event_audience, idempotency_key, policy, stream};
+use crate::records::{duration, encode, timestamp};
+
+/// The one notice stream of the service.
+pub const STREAM: &str = "appeals";
+
+/// The live channel notices are published on after they commit.
+pub const CHANNEL: &str = "appeals:{notices}";
+
+/// What a watcher receives on the live channel: the notice and who it is for.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct LiveNotice {
+    /// The notice.
+    #[prost(message, optional, tag = "1")]
+    pub event: Option<pb::AppealEvent>,
+    /// The players it is for (staff and the committee see every notice).
+    #[prost(string, repeated, tag = "2")]
+    pub audience: Vec<String>,
+}
+
+/// Creates the stream's counter and the first policy if they do not exist (a new database, or
+/// one created before this service was deployed). Safe to run from several processes at once.
+pub async fn seed(db: &DatabaseConnection, first_policy: &AppealPolicy) -> Result<(), ServiceError> {
+    stream::Entity::insert(stream::ActiveModel { stream: Set(STREAM.to_owned()), last_sequence: Set(0) })
+        .on_conflict(OnConflict::column(stream::Column::Stream).do_nothing().to_owned())
+        .exec_without_returning(db)
+        .await?;
+    policy::Entity::insert(policy_row(1, first_policy, Utc::now(), "configuration"))
+        .on_conflict(OnConflict::column(policy::Column::Version).do_nothing().to_owned())
+        .exec_without_returning(db)
+        .await?;
+    Ok(())
+}
+
+/// The row of a policy published as `version`.
+pub fn policy_row(version: i64, policy: &AppealPolicy, at: DateTime<Utc>, by: &str) -> policy::ActiveModel {
+    let seconds = |d: Duration| i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
+    policy::ActiveModel {
+        version: Set(version),
+        appeals_allowed: Set(policy.appeals_allowed()),
+        rubber_time_limit_secs: Set(seconds(policy.rubber_time_limit())),
+        duplicate_time_limit_secs: Set(seconds(policy.duplicate_time_limit())),
+        committee_size: Set(i32::try_from(policy.committee_size()).unwrap_or(i32::MAX)),
+        published_at: Set(at),
+        published_by: Set(by.to_owned()),
+    }
+}
+
+/// The laws crate's policy of a stored row.
+pub fn policy_rules(row: &policy::Model) -> Result<AppealPolicy, ServiceError> {
+    let seconds = |s: i64| Duration::from_secs(s.unsigned_abs());
+    AppealPolicy::new(
+        row.appeals_allowed,
+        seconds(row.rubber_time_limit_secs),
+        seconds(row.duplicate_time_limit_secs),
+        u32::try_from(row.committee_size).unwrap_or(0),
+    )
+    .map_err(|e| ServiceError::internal(format!("stored policy {}: {e}", row.version)))
+}
+
+/// The contract's message of a stored policy.
+pub fn policy_message(row: &policy::Model) -> pb::AppealPolicy {
+    pb::AppealPolicy {
+        appeals_allowed: row.appeals_allowed,
+        rubber_time_limit: Some(duration(row.rubber_time_limit_secs)),
+        duplicate_time_limit: Some(duration(row.duplicate_time_limit_secs)),
+        committee_size: u32::try_from(row.committee_size).unwrap_or(0),
+        published_at: Some(timestamp(row.published_at)),
+        version: row.version.unsigned_abs(),
+    }
+}
+
+/// The policy in force: the last one published.
+pub async fn current_policy(db: &impl ConnectionTrait) -> Result<policy::Model, ServiceError> {
+    policy::Entity::find()
+        .order_by_desc(policy::Column::Version)
+        .one(db)
+        .await?
+        .ok_or_else(|| ServiceError::internal("no appeal policy: the service did not seed one"))
+}
+
+/// The policy published as `version`.
+pub async fn policy_version(db: &impl ConnectionTrait, version: i64) -> Result<policy::Model, ServiceError> {
+    policy::Entity::find_by_id(version)
+        .one(db)
+        .await?
+        .ok_or_else(|| ServiceError::internal(format!("appeal policy {version} is missing")))
+}
+
+/// Takes the next notice sequence number. The update holds the counter row's lock until the
+/// transaction ends, so transactions that add notices run one at a time and commit in sequence
+/// order: a watcher that has seen notice n and reads the table finds every notice before n.
+/// Commands take it first, before they read what they check, so that they check what the
+/// previous command committed.
+pub async fn next_sequence(txn: &impl ConnectionTrait) -> Result<u64, ServiceError> {
+    let rows = stream::Entity::update_many()
+        .col_expr(stream::Column::LastSequence, Expr::col(stream::Column::LastSequence).add(1))
+        .filter(stream::Column::Stream.eq(STREAM))
+        .exec_with_returning(txn)
+        .await?;
+    let last = rows.first().map(|row| row.last_sequence).ok_or_else(|| ServiceError::internal("no notice counter"))?;
+    u64::try_from(last).map_err(ServiceError::internal)
+}
+
+/// The last notice sequence number given out.
+pub async fn last_sequence(db: &impl ConnectionTrait) -> Result<u64, ServiceError> {
+    let row = stream::Entity::find_by_id(STREAM.to_owned()).one(db).await?;
+    Ok(row.map_or(0, |row| row.last_sequence.unsigned_abs()))
+}
+
+/// A notice to add.
+pub struct NewEvent<'a> {
+    /// Its sequence number, from [`next_sequence`] in the same transaction.
+    pub sequence: u64,
+    /// When it happened.
+    pub at: DateTime<Utc>,
+    /// Who acted.
+    pub actor: &'a str,
+    /// The ruling concerned.
+    pub ruling_id: &'a str,
+    /// The appeal concerned.
+    pub appeal_id: Option<&'a str>,
+    /// The score target's key.
+    pub target_key: &'a str,
+    /// What happened.
+    pub event: pb::appeal_event::Event,
+    /// The players it is for.
+    pub audience: &'a BTreeSet<String>,
+}
+
+/// The stored name of a notice's kind.
+fn kind_name(event: &pb::appeal_event::Event) -> &'static str {
+    use pb::appeal_event::Event;
+    match event {
+        Event::RulingRecorded(_) => "ruling_recorded",
+        Event::AppealFiled(_) => "appeal_filed",
+        Event::AppealWithdrawn(_) => "appeal_withdrawn",
+        Event::AppealHeard(_) => "appeal_heard",
+        Event::AppealDecided(_) => "appeal_decided",
+    }
+}
+
+/// Adds a notice and its audience; returns what to publish once the transaction commits.
+pub async fn append_event(txn: &impl ConnectionTrait, new: NewEvent<'_>) -> Result<LiveNotice, ServiceError> {
+    let sequence = i64::try_from(new.sequence).map_err(ServiceError::internal)?;
+    let kind = kind_name(&new.event);
+    let message =
+        pb::AppealEvent { sequence: new.sequence, occurred_at: Some(timestamp(new.at)), event: Some(new.event) };
+    event::Entity::insert(event::ActiveModel {
+        sequence: Set(sequence),
+        occurred_at: Set(new.at),
+        actor: Set(new.actor.to_owned()),
+        kind: Set(kind.to_owned()),
+        ruling_id: Set(new.ruling_id.to_owned()),
+        appeal_id: Set(new.appeal_id.map(str::to_owned)),
+        target_key: Set(new.target_key.to_owned()),
+        event: Set(encode(&message)),
+    })
+    .exec_without_returning(txn)
+    .await?;
+    if !new.audience.is_empty() {
+        event_audience::Entity::insert_many(
+            new.audience
+                .iter()
+                .map(|player| event_audience::ActiveModel { sequence: Set(sequence), player_id: Set(player.clone()) }),
+        )
+        .exec_without_returning(txn)
+        .await?;
+    }
+    Ok(LiveNotice { event: Some(message), audience: new.audience.iter().cloned().collect() })
+}
+
+/// The notices after `after`, in order, at most `limit`, each with whether `player` is in its
+/// audience (`None`: the caller sees everything).
+pub async fn events_after(
+    db: &impl ConnectionTrait,
+    after: u64,
+    limit: u64,
+    player: Option<&str>,
+) -> Result<Vec<(pb::AppealEvent, bool)>, ServiceError> {
+    let after = i64::try_from(after).unwrap_or(i64::MAX);
+    let rows = event::Entity::find()
+        .filter(event::Column::Sequence.gt(after))
+        .order_by_asc(event::Column::Sequence)
+        .limit(limit)
+        .all(db)
+        .await?;
+    let Some(last) = rows.last().map(|row| row.sequence) else {
+        return Ok(Vec::new());
+    };
+    let visible: BTreeSet<i64> = match player {
+        None => BTreeSet::new(),
+        Some(player) => event_audience::Entity::find()
+            .filter(event_audience::Column::PlayerId.eq(player))
+            .filter(event_audience::Column::Sequence.gt(after))
+            .filter(event_audience::Column::Sequence.lte(last))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|row| row.sequence)
+            .collect(),
+    };
+    rows.into_iter()
+        .map(|row| {
+            let message = crate::records::decode::<pb::AppealEvent>("notice", &row.event)?;
+            Ok((message, player.is_none() || visible.contains(&row.sequence)))
+        })
+        .collect()
+}
+
+/// The notices about one score target, in order.
+pub async fn events_of_target(db: &impl ConnectionTrait, key: &str) -> Result<Vec<event::Model>, ServiceError> {
+    Ok(event::Entity::find()
+        .filter(event::Column::TargetKey.eq(key))
+        .order_by_asc(event::Column::Sequence)
+        .all(db)
+        .await?)
+}
+
+/// The answer stored for `(scope, key)`, if the command ran before. A key used before for a
+/// different request is refused: the client reused it by mistake, and answering the first
+/// request would hide that.
+pub async fn stored_response<M: prost::Message + Default>(
+    db: &impl ConnectionTrait,
+    scope: &str,
+    key: &str,
+    hash: &str,
+) -> Result<Option<M>, ServiceError> {
+    let row = idempotency_key::Entity::find_by_id((scope.to_owned(), key.to_owned())).one(db).await?;
+    match row {
+        None => Ok(None),
+        Some(row) if row.request_hash != hash => Err(ServiceError::invalid(
+            "idempotency_key",
+            format!("{key:?} was already used for a different request; choose a new key"),
+        )),
+        Some(row) => crate::records::decode("answer", &row.response).map(Some),
+    }
+}
+
+/// Stores the answer to `(scope, key)`.
+pub async fn store_response<M: prost::Message>(
+    txn: &impl ConnectionTrait,
+    scope: &str,
+    key: &str,
+    hash: &str,
+    response: &M,
+) -> Result<(), ServiceError> {
+    idempotency_key::Entity::insert(idempotency_key::ActiveModel {
+        scope: Set(scope.to_owned()),
+        key: Set(key.to_owned()),
+        request_hash: Set(hash.to_owned()),
+        response: Set(encode(response)),
+        created_at: Set(Utc::now()),
+    })
+    .exec_without_returning(txn)
+    .await?;
+    Ok(())
+}
+
+/// Records that `subject` acted with the committee role.
+pub async fn note_committee_member(db: &impl ConnectionTrait, subject: &str) -> Result<(), ServiceError> {
+    committee_member::Entity::insert(committee_member::ActiveModel {
+        subject: Set(subject.to_owned()),
+        first_seen_at: Set(Utc::now()),
+    })
+    .on_conflict(OnConflict::column(committee_member::Column::Subject).do_nothing().to_owned())
+    .exec_without_returning(db)
+    .await?;
+    Ok(())
+}
+
+/// Those of `members` who have never acted with the committee role.
+pub async fn unknown_committee_members(
+    db: &impl ConnectionTrait,
+    members: &[String],
+) -> Result<Vec<String>, ServiceError> {
+    let known: BTreeSet<String> = committee_member::Entity::find()
+        .filter(committee_member::Column::Subject.is_in(members.iter().cloned()))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|row| row.subject)
+        .collect();
+    Ok(members.iter().filter(|m| !known.contains(*m)).cloned().collect())
+}
