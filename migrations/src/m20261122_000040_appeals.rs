@@ -174,7 +174,11 @@ impl MigrationTrait for Migration {
             .await?;
         manager
             .create_index(
-                Index::create().name("appeals_rulings_deal").table(AppealsRulings::Table).col(AppealsRulings::DealId).to_owned(),
+                Index::create()
+                    .name("appeals_rulings_deal")
+                    .table(AppealsRulings::Table)
+                    .col(AppealsRulings::DealId)
+                    .to_owned(),
             )
             .await?;
         manager
@@ -184,7 +188,9 @@ impl MigrationTrait for Migration {
                     .if_not_exists()
                     .col(string(AppealsRulingParties::RulingId))
                     .col(string(AppealsRulingParties::PlayerId))
-                    .primary_key(Index::create().col(AppealsRulingParties::RulingId).col(AppealsRulingParties::PlayerId))
+                    .primary_key(
+                        Index::create().col(AppealsRulingParties::RulingId).col(AppealsRulingParties::PlayerId),
+                    )
                     .to_owned(),
             )
             .await?;
@@ -258,7 +264,9 @@ impl MigrationTrait for Migration {
                     .if_not_exists()
                     .col(big_integer(AppealsEventAudience::Sequence))
                     .col(string(AppealsEventAudience::PlayerId))
-                    .primary_key(Index::create().col(AppealsEventAudience::PlayerId).col(AppealsEventAudience::Sequence))
+                    .primary_key(
+                        Index::create().col(AppealsEventAudience::PlayerId).col(AppealsEventAudience::Sequence),
+                    )
                     .to_owned(),
             )
             .await?;

@@ -5,9 +5,14 @@
 //! bridgectl token --role desk --subject front-desk     # a token signed with the local key
 //! bridgectl health                                     # is every service serving?
 //! bridgectl migrate                                    # apply the schema to DATABASE_URL
+//! bridgectl appeal list|show|hear|decide|policy        # the appeals committee (see `appeals`)
+//! bridgectl ruling show <ruling>
+//! bridgectl audit score --scorepad <pad> --deal <deal>
 //! ```
 //! Calls go to `--server` (default `http://127.0.0.1:50051`, or `BRIDGE_SERVER`) with the token of
 //! `--token` (or `BRIDGE_TOKEN`).
+
+mod appeals;
 
 use std::time::Duration;
 
@@ -54,6 +59,9 @@ enum Command {
     },
     /// Applies the schema migrations to the configured database (DATABASE_URL, or the SQLite file).
     Migrate,
+    /// The appeals service: `appeal`, `ruling` and `audit`.
+    #[command(flatten)]
+    Appeals(appeals::Command),
 }
 
 fn parse_role(value: &str) -> Result<Role, String> {
@@ -120,7 +128,7 @@ async fn main() -> anyhow::Result<()> {
                 .with_context(|| format!("migrating {}", platform::app::redact(&url)))?;
             println!("migrations applied to {}", platform::app::redact(&url));
         }
+        Command::Appeals(command) => appeals::run(command, &cli.server, cli.token.as_deref()).await?,
     }
-    let _ = cli.token;
     Ok(())
 }
