@@ -709,7 +709,7 @@ async fn staff_queries_and_appeals_by_status() {
         )
         .await
         .unwrap();
-    assert_eq!(filed.appeals, [appeal.clone()]);
+    assert_eq!(filed.appeals, std::slice::from_ref(&appeal));
     let decided = h
         .appeals
         .list_appeals(
@@ -720,7 +720,7 @@ async fn staff_queries_and_appeals_by_status() {
         .unwrap();
     assert!(decided.appeals.is_empty());
     let shown = h.appeals.get_appeal(&principal("w", &[Role::Player]), &appeal.appeal_id).await.unwrap();
-    assert_eq!(shown.ruling.unwrap().appeal_ids, [appeal.appeal_id.clone()]);
+    assert_eq!(shown.ruling.unwrap().appeal_ids, std::slice::from_ref(&appeal.appeal_id));
     let rows = appeals::entity::appeal::Entity::find()
         .filter(appeals::entity::appeal::Column::AppealId.eq(&appeal.appeal_id))
         .all(&h.db)
