@@ -730,6 +730,8 @@ impl Appeals {
             })
             .filter(appeal::Column::AppealId.eq(&row.appeal_id))
             .filter(appeal::Column::Version.eq(row.version))
+            // A decision parked meanwhile (by another process) is not overwritten.
+            .filter(appeal::Column::PendingAppeal.is_null())
             .exec(txn)
             .await?;
         if updated.rows_affected == 1 {

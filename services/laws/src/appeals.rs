@@ -360,6 +360,7 @@ impl fmt::Display for Minutes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let seconds = self.0.as_secs();
         match (seconds / 60, seconds % 60) {
+            (0, seconds) => write!(f, "{seconds} s"),
             (minutes, 0) => write!(f, "{minutes} min"),
             (minutes, rest) => write!(f, "{minutes} min {rest} s"),
         }
