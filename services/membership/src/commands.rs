@@ -58,9 +58,9 @@ impl<'a> Sim<'a> {
                 .tables()
                 .flat_map(|t| t.members().iter().filter(|m| m.fourth_for().is_some()).map(|m| m.player()))
                 .collect();
-            let returning = fourths.into_iter().find(|p| {
-                self.room.apply(&ProcedureEvent::ReturnedHome { player: *p, at: self.at }).is_ok()
-            });
+            let returning = fourths
+                .into_iter()
+                .find(|p| self.room.apply(&ProcedureEvent::ReturnedHome { player: *p, at: self.at }).is_ok());
             let Some(p) = returning else { return };
             if self.push(ProcedureEvent::ReturnedHome { player: p, at: self.at }).is_err() {
                 return;
@@ -320,7 +320,13 @@ fn requested(purpose: Purpose) -> DrawPurpose {
 /// The server makes the draw the room asks for next at `table` for the next rubber (going out,
 /// entry of a member from another table, or partnerships), starting the rubber's draw if this is
 /// its first card (rule B).
-pub fn draw_cards(state: &ClubState, table: u64, purpose: Purpose, given: &[u64], at: i64) -> Result<Plan, ServiceError> {
+pub fn draw_cards(
+    state: &ClubState,
+    table: u64,
+    purpose: Purpose,
+    given: &[u64],
+    at: i64,
+) -> Result<Plan, ServiceError> {
     line_up_purpose(purpose)?;
     if let Some(pending) = pending_physical(state, table) {
         return Err(pending_refusal(pending));
@@ -329,7 +335,10 @@ pub fn draw_cards(state: &ClubState, table: u64, purpose: Purpose, given: &[u64]
         && let Some(done) = partnership_draw(state, table)
     {
         return Err(ServiceError::Rule {
-            message: format!("the draw for partnerships for the next rubber has been made (draw {}) (Law 3)", done.draw_id),
+            message: format!(
+                "the draw for partnerships for the next rubber has been made (draw {}) (Law 3)",
+                done.draw_id
+            ),
             law: Law::rubber(3, ""),
         });
     }
@@ -339,7 +348,12 @@ pub fn draw_cards(state: &ClubState, table: u64, purpose: Purpose, given: &[u64]
     let record = server_draw_for(state, &needed, sim.at())?;
     if needed.purpose != DrawPurpose::Partnerships {
         let at = sim.at;
-        sim.push(ProcedureEvent::LineUpDrawn { table: TableId(table), purpose: needed.purpose, draw: record.cards(), at })?;
+        sim.push(ProcedureEvent::LineUpDrawn {
+            table: TableId(table),
+            purpose: needed.purpose,
+            draw: record.cards(),
+            at,
+        })?;
     }
     Ok(sim.plan(Command::Draw { table, draw: record }))
 }
@@ -366,7 +380,10 @@ pub fn record_physical(state: &ClubState, table: u64, request: PhysicalRequest, 
     let existing = match &request.draw_id {
         Some(id) => {
             let draw = state.line_up_draws(table).iter().find(|d| d.draw_id == *id).ok_or_else(|| {
-                ServiceError::not_found(format!("draw {id} among the draws for the next rubber at {}", state.table_id(table)))
+                ServiceError::not_found(format!(
+                    "draw {id} among the draws for the next rubber at {}",
+                    state.table_id(table)
+                ))
             })?;
             if draw.is_complete() {
                 return Err(ServiceError::Rule {
@@ -492,11 +509,9 @@ pub fn start_rubber(
                         }
                     },
                 };
-                let four: [DrawnCard; 4] = cards.clone().try_into().map_err(|_| {
-                    ServiceError::Rule {
-                        message: "the draw for partnerships is four cards, one for each player (Law 3)".to_owned(),
-                        law: Law::rubber(3, ""),
-                    }
+                let four: [DrawnCard; 4] = cards.clone().try_into().map_err(|_| ServiceError::Rule {
+                    message: "the draw for partnerships is four cards, one for each player (Law 3)".to_owned(),
+                    law: Law::rubber(3, ""),
                 })?;
                 let at = sim.at;
                 let outcomes = sim.push(ProcedureEvent::RubberStarted {
@@ -561,19 +576,21 @@ fn seat(
             .map_err(refuse);
     }
     let dealer = result.first_dealer;
-    let dealer_seat = choices.iter().find(|(_, p)| *p == dealer.0).map(|(s, _)| *s).ok_or_else(|| ServiceError::Rule {
-        message: format!(
-            "seat_choices: the first dealer, player {}, chooses his seat (Law 3), but he has none",
-            state.player_id(dealer.0)
-        ),
-        law: Law::rubber(3, ""),
-    })?;
+    let dealer_seat =
+        choices.iter().find(|(_, p)| *p == dealer.0).map(|(s, _)| *s).ok_or_else(|| ServiceError::Rule {
+            message: format!(
+                "seat_choices: the first dealer, player {}, chooses his seat (Law 3), but he has none",
+                state.player_id(dealer.0)
+            ),
+            law: Law::rubber(3, ""),
+        })?;
     let lho = choices
         .iter()
         .find(|(s, _)| *s == dealer_seat.lho())
         .map(|(_, p)| player(*p))
         .ok_or_else(|| ServiceError::invalid("seat_choices", "every seat needs a player"))?;
-    let seating = Seating::choose(result, SeatChoice { dealer_seat, deck: Deck::First, dealer_lho: lho }).map_err(refuse)?;
+    let seating =
+        Seating::choose(result, SeatChoice { dealer_seat, deck: Deck::First, dealer_lho: lho }).map_err(refuse)?;
     for (s, p) in choices {
         if seating.player_at(*s).0 != *p {
             return Err(ServiceError::Rule {
@@ -591,7 +608,13 @@ fn seat(
 
 /// The rubber in progress ends (finished, or not: Law 80); the laws count consecutive rubbers
 /// and lift breaker restrictions (rule E). A fourth whose rubber just ended may now return.
-pub fn end_rubber(state: &ClubState, table: u64, rubber_id: &str, completed: bool, at: i64) -> Result<Plan, ServiceError> {
+pub fn end_rubber(
+    state: &ClubState,
+    table: u64,
+    rubber_id: &str,
+    completed: bool,
+    at: i64,
+) -> Result<Plan, ServiceError> {
     let mut sim = Sim::new(state, at);
     let at = sim.at;
     sim.push(ProcedureEvent::RubberEnded { table: TableId(table), completed, at })?;

@@ -84,7 +84,8 @@ pub fn record_physical(
 ) -> Result<DrawRecord, ServiceError> {
     let mut spread = Spread::face_down(Deck::First);
     for valid in draw.drawings.iter().filter(|d| d.redraw.is_none()) {
-        let card = valid.card.parse::<Card>().map_err(|e| ServiceError::internal(format!("draw {}: {e}", draw.draw_id)))?;
+        let card =
+            valid.card.parse::<Card>().map_err(|e| ServiceError::internal(format!("draw {}: {e}", draw.draw_id)))?;
         let position = SpreadPosition::new(valid.position).map_err(|e| ServiceError::internal(e.to_string()))?;
         spread = spread
             .draw(&DrawAttempt::one(PlayerId(valid.player), Deck::First, position, Some(card)))
@@ -187,7 +188,8 @@ mod tests {
     #[test]
     fn law_3_an_end_card_or_an_adjoining_card_must_be_drawn_again() {
         let state = ClubState::new();
-        let draw = record_physical(&state, &empty(&[1, 2]), &[physical(1, "SA", 20), physical(2, "HK", 21)], 9).unwrap();
+        let draw =
+            record_physical(&state, &empty(&[1, 2]), &[physical(1, "SA", 20), physical(2, "HK", 21)], 9).unwrap();
         assert_eq!(draw.drawings[1].redraw, Some(Redraw::AdjoiningCard), "adjoining the card player 1 drew");
         assert_eq!(draw.awaiting(), vec![2]);
         let draw = record_physical(&state, &draw, &[physical(2, "HK", 50)], 10).unwrap();

@@ -175,12 +175,19 @@ impl Engine {
         for attempt in 0..self.max_attempts {
             let state = self.current().await?;
             let at = now_ms().max(state.clock);
-            let Some(plan) = decide(&state, at)? else {
+            let plan = match decide(&state, at) {
+                Ok(plan) => plan,
+                Err(e) => return Err(self.named(e).await),
+            };
+            let Some(plan) = plan else {
                 return respond(&state, &Changes::default());
             };
             let entry = Entry { at, actor: actor.to_owned(), command: plan.command, events: plan.events };
             let seq = state.seq + 1;
-            let (next, changes) = state.apply(seq, &entry)?;
+            let (next, changes) = match state.apply(seq, &entry) {
+                Ok(applied) => applied,
+                Err(e) => return Err(self.named(e).await),
+            };
             let response = respond(&next, &changes)?;
             let idempotent = key.as_ref().map(|k| Idempotent {
                 scope: k.scope,
@@ -212,6 +219,30 @@ impl Engine {
             "the room changed {} times while this command was being decided; send it again",
             self.max_attempts
         )))
+    }
+
+    /// A refusal that names a player the room has never seen (`player #7`, say one who is on the
+    /// register but not in the room) names him by his id, from the register.
+    async fn named(&self, error: ServiceError) -> ServiceError {
+        let ServiceError::Rule { message, law } = error else { return error };
+        let mut named = String::with_capacity(message.len());
+        let mut rest = message.as_str();
+        while let Some(i) = rest.find("player #") {
+            let after = &rest[i + "player #".len()..];
+            let digits = after.chars().take_while(char::is_ascii_digit).count();
+            named.push_str(&rest[..i]);
+            let player = match after[..digits].parse::<u64>() {
+                Ok(number) => self.store.player_by_number(number).await.ok().flatten(),
+                Err(_) => None,
+            };
+            match player {
+                Some(player) => named.push_str(&format!("player {}", player.player_id)),
+                None => named.push_str(&rest[i..i + "player #".len() + digits]),
+            }
+            rest = &after[digits..];
+        }
+        named.push_str(rest);
+        ServiceError::Rule { message: named, law }
     }
 
     async fn first_answer<R: Message + Default>(&self, key: &Key) -> Result<Option<R>, ServiceError> {
@@ -246,7 +277,9 @@ impl Engine {
             let current = self.live.get(&self.key).await?;
             let (version, behind) = match &current {
                 None => (0, true),
-                Some(v) => (v.version, LiveRoom::decode(v.value.as_ref()).map_or(true, |r| r.journal_sequence < state.seq)),
+                Some(v) => {
+                    (v.version, LiveRoom::decode(v.value.as_ref()).map_or(true, |r| r.journal_sequence < state.seq))
+                }
             };
             if !behind {
                 if let Some(payload) = payload {
@@ -273,7 +306,9 @@ impl Engine {
         match self.live.get(&self.key).await {
             Ok(Some(value)) => match LiveRoom::decode(value.value.as_ref()) {
                 Ok(room) if room.journal_sequence >= head => return Ok(room),
-                Ok(room) => tracing::info!(live = room.journal_sequence, head, "live room behind the journal; rebuilding"),
+                Ok(room) => {
+                    tracing::info!(live = room.journal_sequence, head, "live room behind the journal; rebuilding")
+                }
                 Err(e) => tracing::warn!(error = %e, "live room unreadable; rebuilding"),
             },
             Ok(None) => tracing::info!(head, "live room missing; rebuilding from the journal"),
@@ -342,7 +377,9 @@ impl Engine {
         let state = self.current().await?;
         let table = match state.open_table(table_id).and_then(|n| state.table(n)) {
             Some(table) => table.clone(),
-            None => self.store.table(table_id).await?.ok_or_else(|| ServiceError::not_found(format!("table {table_id}")))?,
+            None => {
+                self.store.table(table_id).await?.ok_or_else(|| ServiceError::not_found(format!("table {table_id}")))?
+            }
         };
         let (initial, last) = match after {
             None => {
@@ -369,7 +406,9 @@ impl Engine {
         let source = EventSource {
             initial,
             last,
-            live: Box::new(move |p: &Published| p.table_events.iter().filter(|e| e.table_id == live_id).cloned().collect()),
+            live: Box::new(move |p: &Published| {
+                p.table_events.iter().filter(|e| e.table_id == live_id).cloned().collect()
+            }),
             backlog: Box::new(move |after| {
                 let engine = engine.clone();
                 let id = id.clone();

@@ -81,7 +81,9 @@ fn form(kind: i32) -> Result<Form> {
         Ok(api::common::v1::TableKind::Duplicate) => {
             Err(ServiceError::invalid("kind", "duplicate sessions are seated by the scoring service's session"))
         }
-        Ok(api::common::v1::TableKind::Unspecified) => Err(ServiceError::invalid("kind", "not given; rubber or Chicago")),
+        Ok(api::common::v1::TableKind::Unspecified) => {
+            Err(ServiceError::invalid("kind", "not given; rubber or Chicago"))
+        }
         Err(_) => Err(ServiceError::invalid("kind", format!("unknown value {kind}"))),
     }
 }
@@ -140,7 +142,10 @@ impl Membership {
         }
         let arbiter = options.arbiter_player_id.trim().to_owned();
         if !arbiter.is_empty() && self.engine.store.player(&arbiter).await?.is_none() {
-            return Err(ServiceError::invalid("options.arbiter_player_id", format!("{arbiter} is not on the register")));
+            return Err(ServiceError::invalid(
+                "options.arbiter_player_id",
+                format!("{arbiter} is not on the register"),
+            ));
         }
         Ok(Options {
             no_consecutive_partners: options.no_consecutive_partners,
@@ -186,7 +191,11 @@ impl MembershipService for Membership {
             && let Some((hash, bytes)) = self.engine.store.idempotent(key.scope, &key.key).await?
         {
             if hash != key.request_hash {
-                return Err(ServiceError::invalid("idempotency_key", format!("{} was used for a different request", key.key)).into());
+                return Err(ServiceError::invalid(
+                    "idempotency_key",
+                    format!("{} was used for a different request", key.key),
+                )
+                .into());
             }
             let first = prost::Message::decode(bytes.as_slice()).map_err(|e| ServiceError::internal(e.to_string()))?;
             return Ok(Response::new(first));
@@ -271,8 +280,7 @@ impl MembershipService for Membership {
         let principal = principal(&request)?;
         let request = request.into_inner();
         let page = Page::of(request.page.as_ref())?;
-        let mut rows =
-            self.engine.store.players(request.name_contains.trim(), request.include_inactive, page).await?;
+        let mut rows = self.engine.store.players(request.name_contains.trim(), request.include_inactive, page).await?;
         let page = page.response(&mut rows);
         let players = rows.iter().map(|m| redact(&principal, player_view(m))).collect();
         Ok(Response::new(pb::ListPlayersResponse { players, page }))
@@ -315,9 +323,7 @@ impl MembershipService for Membership {
                 &principal.subject,
                 None,
                 |state, at| {
-                    let home = state
-                        .presence(number)
-                        .and_then(|p| state.open_table(&p.table_id));
+                    let home = state.presence(number).and_then(|p| state.open_table(&p.table_id));
                     *left.lock().unwrap_or_else(|e| e.into_inner()) = home;
                     commands::leave_room(state, number, at).map(Some)
                 },
@@ -414,11 +420,8 @@ impl MembershipService for Membership {
                         }
                     }
                     let table = number.and_then(|n| table_after(state, changes, n));
-                    let precedence_draw = changes
-                        .draws
-                        .iter()
-                        .find(|d| d.purpose == pb::DrawPurpose::Precedence as i32)
-                        .cloned();
+                    let precedence_draw =
+                        changes.draws.iter().find(|d| d.purpose == pb::DrawPurpose::Precedence as i32).cloned();
                     Ok(pb::OpenTableResponse { table, ranking, precedence_draw })
                 },
             )
@@ -467,8 +470,12 @@ impl MembershipService for Membership {
         let state = self.engine.current().await?;
         let Some(number) = state.open_table(&table_id) else {
             // Closing a closed table changes nothing and returns it.
-            let table =
-                self.engine.store.table(&table_id).await?.ok_or_else(|| ServiceError::not_found(format!("table {table_id}")))?;
+            let table = self
+                .engine
+                .store
+                .table(&table_id)
+                .await?
+                .ok_or_else(|| ServiceError::not_found(format!("table {table_id}")))?;
             return Ok(Response::new(pb::CloseTableResponse { table: Some(table) }));
         };
         let reason = match request.reason.trim() {
@@ -753,10 +760,10 @@ impl MembershipService for Membership {
             let player = self.number(&state, &field("player_id"), &drawing.player_id).await?;
             let card = Card::try_from(api::convert::required(&field("card"), drawing.card)?)
                 .map_err(|e| e.within(&field("card")))?;
-            let position = u8::try_from(drawing.spread_position)
-                .ok()
-                .and_then(|p| SpreadPosition::new(p).ok())
-                .ok_or_else(|| ServiceError::invalid(&field("spread_position"), "0 to 51: a spread holds 52 cards (Law 1)"))?;
+            let position =
+                u8::try_from(drawing.spread_position).ok().and_then(|p| SpreadPosition::new(p).ok()).ok_or_else(
+                    || ServiceError::invalid(&field("spread_position"), "0 to 51: a spread holds 52 cards (Law 1)"),
+                )?;
             let deck = match drawing.deck {
                 1 => Deck::First,
                 2 => Deck::Second,
@@ -782,8 +789,12 @@ impl MembershipService for Membership {
         request: Request<pb::GetDrawRequest>,
     ) -> std::result::Result<Response<pb::GetDrawResponse>, Status> {
         let draw_id = required("draw_id", &request.get_ref().draw_id)?.to_owned();
-        let draw =
-            self.engine.store.draw(&draw_id).await?.ok_or_else(|| ServiceError::not_found(format!("draw {draw_id}")))?;
+        let draw = self
+            .engine
+            .store
+            .draw(&draw_id)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(format!("draw {draw_id}")))?;
         Ok(Response::new(pb::GetDrawResponse { draw: Some(draw) }))
     }
 
@@ -817,7 +828,9 @@ impl MembershipService for Membership {
             choices.push((seat, player));
         }
         if !choices.is_empty() && choices.len() != 4 {
-            return Err(ServiceError::invalid("seat_choices", "all four seats, or none for the server to seat them").into());
+            return Err(
+                ServiceError::invalid("seat_choices", "all four seats, or none for the server to seat them").into()
+            );
         }
         let draw_id = Some(request.partnership_draw_id.trim().to_owned()).filter(|id| !id.is_empty());
         let response = self
@@ -849,7 +862,9 @@ impl MembershipService for Membership {
             Ok(pb::RubberStatus::Finished) => true,
             Ok(pb::RubberStatus::Unfinished) => false,
             _ => {
-                return Err(ServiceError::invalid("status", "RUBBER_STATUS_FINISHED or RUBBER_STATUS_UNFINISHED").into());
+                return Err(
+                    ServiceError::invalid("status", "RUBBER_STATUS_FINISHED or RUBBER_STATUS_UNFINISHED").into()
+                );
             }
         };
         let state = self.engine.current().await?;
@@ -888,7 +903,11 @@ impl MembershipService for Membership {
             return Err(ServiceError::not_found(format!("rubber {rubber_id}")).into());
         };
         if rubber.table_id != table_id {
-            return Err(ServiceError::invalid("table_id", format!("rubber {rubber_id} is at table {}", rubber.table_id)).into());
+            return Err(ServiceError::invalid(
+                "table_id",
+                format!("rubber {rubber_id} is at table {}", rubber.table_id),
+            )
+            .into());
         }
         if rubber.ended_at.is_none() {
             return Err(ServiceError::FailedPrecondition(format!("rubber {rubber_id} is not in progress")).into());

@@ -652,9 +652,9 @@ impl Event {
                 table: TableId(*table),
                 partnerships: match partnerships {
                     Partnerships::Drawn { cards } => {
-                        let cards: [DrawnCard; 4] = cards_in(cards)?.try_into().map_err(|_| {
-                            ServiceError::internal("journal: a partnership draw without four cards")
-                        })?;
+                        let cards: [DrawnCard; 4] = cards_in(cards)?
+                            .try_into()
+                            .map_err(|_| ServiceError::internal("journal: a partnership draw without four cards"))?;
                         PartnershipSource::Drawn(cards)
                     }
                     Partnerships::Pivot => PartnershipSource::Pivot,
@@ -692,7 +692,8 @@ mod tests {
             .map(|(p, c)| DrawnCard { player: PlayerId(*p), card: c.parse().unwrap() })
             .collect();
         let four: [DrawnCard; 4] = cards.clone().try_into().unwrap();
-        let options = TableOptions { no_consecutive_partners: true, pivot: false, chicago_vulnerability_switched: true };
+        let options =
+            TableOptions { no_consecutive_partners: true, pivot: false, chicago_vulnerability_switched: true };
         let events = vec![
             ProcedureEvent::Entered { player: PlayerId(1), at },
             ProcedureEvent::LeftRoom { player: PlayerId(1), at },
@@ -711,7 +712,12 @@ mod tests {
             ProcedureEvent::ReturnedHome { player: PlayerId(9), at },
             ProcedureEvent::LeftTable { player: PlayerId(9), table: TableId(2), at },
             ProcedureEvent::DrawStarted { table: TableId(3), at },
-            ProcedureEvent::LineUpDrawn { table: TableId(3), purpose: DrawPurpose::LeaverEntry, draw: cards.clone(), at },
+            ProcedureEvent::LineUpDrawn {
+                table: TableId(3),
+                purpose: DrawPurpose::LeaverEntry,
+                draw: cards.clone(),
+                at,
+            },
             ProcedureEvent::RubberStarted { table: TableId(3), partnerships: PartnershipSource::Drawn(four), at },
             ProcedureEvent::RubberStarted { table: TableId(3), partnerships: PartnershipSource::Pivot, at },
             ProcedureEvent::RubberEnded { table: TableId(3), completed: false, at },

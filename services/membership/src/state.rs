@@ -494,7 +494,8 @@ impl ClubState {
         // Rule E: a restriction lasts while the laws keep it (per protected player until he has
         // finished a rubber); the service keeps the three names to show who has cleared it.
         let room = &self.room;
-        self.restrictions.retain(|r| room.restrictions().iter().any(|x| x.breaker().0 == r.breaker && x.table().0 == r.table));
+        self.restrictions
+            .retain(|r| room.restrictions().iter().any(|x| x.breaker().0 == r.breaker && x.table().0 == r.table));
         if let Some(Outcome::TableBroken { breaker, table, .. }) =
             changes.outcomes.iter().find(|o| matches!(o, Outcome::TableBroken { .. }))
         {
@@ -506,7 +507,9 @@ impl ClubState {
         }
 
         match &entry.command {
-            Command::OpenTable { table, draw: Some(draw), .. } => changes.draws.push(self.draw_view(table.number, draw)),
+            Command::OpenTable { table, draw: Some(draw), .. } => {
+                changes.draws.push(self.draw_view(table.number, draw))
+            }
             Command::Apply { table, draw: Some(draw), .. } => changes.draws.push(self.draw_view(*table, draw)),
             Command::Draw { table, draw } => {
                 if let Some(t) = self.tables.get_mut(table) {
@@ -623,7 +626,10 @@ impl ClubState {
         at: i64,
     ) -> Result<pb::Rubber, ServiceError> {
         let t = self.tables.get(&table).ok_or_else(|| ServiceError::internal("a rubber at a table that is gone"))?;
-        let rt = self.room.table(TableId(table)).ok_or_else(|| ServiceError::internal("a rubber at a table that is gone"))?;
+        let rt = self
+            .room
+            .table(TableId(table))
+            .ok_or_else(|| ServiceError::internal("a rubber at a table that is gone"))?;
         let mut draw_ids: Vec<String> = t.line_up.draws.iter().map(|d| d.draw_id.clone()).collect();
         draw_ids.extend(new_draws.iter().map(|d| d.draw_id.clone()));
         let seat = Seat::ALL.get(usize::from(first_dealer)).copied().unwrap_or(Seat::North);
@@ -762,8 +768,7 @@ impl ClubState {
             }
             _ => {}
         }
-        let present: Vec<u64> =
-            self.player_ids.keys().copied().filter(|n| self.room.is_present(player(*n))).collect();
+        let present: Vec<u64> = self.player_ids.keys().copied().filter(|n| self.room.is_present(player(*n))).collect();
         let mut presence: BTreeMap<u64, pb::Presence> = BTreeMap::new();
         for n in present {
             presence.insert(n, self.presence_view(n));
@@ -809,7 +814,8 @@ impl ClubState {
         }
         for n in before.presence.keys() {
             if !presence.contains_key(n) {
-                room_events.push(pb::room_event::Event::PlayerLeft(pb::PlayerLeftRoom { player_id: self.player_id(*n) }));
+                room_events
+                    .push(pb::room_event::Event::PlayerLeft(pb::PlayerLeftRoom { player_id: self.player_id(*n) }));
             }
         }
         self.presence = presence;
@@ -897,7 +903,10 @@ impl ClubState {
         }
         for (rubber, going_out) in &changes.rubbers {
             if rubber.table_id == table_id && rubber.ended_at.is_some() {
-                events.push(E::RubberEnded(pb::RubberEnded { rubber: Some(rubber.clone()), going_out: going_out.clone() }));
+                events.push(E::RubberEnded(pb::RubberEnded {
+                    rubber: Some(rubber.clone()),
+                    going_out: going_out.clone(),
+                }));
             }
         }
         for m in &new.members {

@@ -14,9 +14,7 @@ use sea_orm::{
 use api::membership::v1 as pb;
 use platform::ServiceError;
 
-use crate::entity::{
-    applications, draws, idempotency, journal, players, room_events, rubbers, table_events, tables,
-};
+use crate::entity::{applications, draws, idempotency, journal, players, room_events, rubbers, table_events, tables};
 use crate::journal::Entry;
 use crate::state::Changes;
 
@@ -76,7 +74,9 @@ impl Page {
         let size = if size == 0 { 50 } else { u64::from(Ord::min(size, 500)) };
         let offset = match request.map(|p| p.page_token.as_str()).unwrap_or_default() {
             "" => 0,
-            token => token.parse().map_err(|_| ServiceError::invalid("page.page_token", "not a token this service gave"))?,
+            token => {
+                token.parse().map_err(|_| ServiceError::invalid("page.page_token", "not a token this service gave"))?
+            }
         };
         Ok(Page { offset, size })
     }
@@ -272,9 +272,10 @@ impl Store {
                 application_id: Set(application.application_id.clone()),
                 table_id: Set(application.table_id.clone()),
                 player_id: Set(application.player_id.clone()),
-                status: Set(
-                    pb::ApplicationStatus::try_from(application.status).unwrap_or_default().as_str_name().to_owned()
-                ),
+                status: Set(pb::ApplicationStatus::try_from(application.status)
+                    .unwrap_or_default()
+                    .as_str_name()
+                    .to_owned()),
                 applied_at: Set(application.applied_at.map_or(datetime(at), |t| datetime(t.seconds * 1000))),
                 record: Set(application.encode_to_vec()),
             };
@@ -386,6 +387,11 @@ impl Store {
         Ok(row.map(|row| (row.request_hash, row.response)))
     }
 
+    /// A register entry by the room's number for it.
+    pub async fn player_by_number(&self, number: u64) -> Result<Option<players::Model>, ServiceError> {
+        Ok(players::Entity::find_by_id(number as i64).one(&self.db).await?)
+    }
+
     /// A register entry by id.
     pub async fn player(&self, player_id: &str) -> Result<Option<players::Model>, ServiceError> {
         Ok(players::Entity::find().filter(players::Column::PlayerId.eq(player_id)).one(&self.db).await?)
@@ -467,7 +473,8 @@ impl Store {
             }
             Err(e) => return Err(e.into()),
         };
-        let current = self.player(player_id).await?.ok_or_else(|| ServiceError::not_found(format!("player {player_id}")))?;
+        let current =
+            self.player(player_id).await?.ok_or_else(|| ServiceError::not_found(format!("player {player_id}")))?;
         if result.rows_affected == 0 {
             return Err(ServiceError::Conflict(format!(
                 "player {player_id} is at version {}, not {expected_version}: read it again",
