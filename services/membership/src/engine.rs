@@ -135,6 +135,7 @@ impl Engine {
 
     /// The room as of the journal's last entry: this process's copy, brought up to date with the
     /// entries other writers committed since (the whole journal, in a fresh process).
+    #[tracing::instrument(skip_all)]
     pub async fn current(&self) -> Result<Arc<ClubState>, ServiceError> {
         let memo = self.memo();
         let tail = self.store.entries_after(memo.seq).await?;
@@ -160,6 +161,7 @@ impl Engine {
     /// that version first. `respond` builds the answer from the room after the command (or as it
     /// is, when the decision changes nothing); with an idempotency key the answer is stored with
     /// the change and a repeat returns it.
+    #[tracing::instrument(skip_all, fields(actor = %actor))]
     pub async fn execute<R: Message + Default>(
         &self,
         actor: &str,
@@ -301,6 +303,7 @@ impl Engine {
 
     /// The live room: from the live store when it holds the journal's last entry, otherwise
     /// rebuilt from the journal (and written back).
+    #[tracing::instrument(skip_all)]
     pub async fn live_room(&self) -> Result<LiveRoom, ServiceError> {
         let head = self.store.head().await?;
         match self.live.get(&self.key).await {

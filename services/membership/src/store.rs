@@ -27,6 +27,11 @@ fn millis(at: &DateTime<FixedOffset>) -> i64 {
     at.timestamp_millis()
 }
 
+/// A contract timestamp, as the database stores it.
+fn stored(at: &prost_types::Timestamp) -> DateTime<FixedOffset> {
+    datetime(at.seconds * 1000 + i64::from(at.nanos) / 1_000_000)
+}
+
 /// Why a commit did not happen.
 #[derive(Debug)]
 pub enum CommitError {
@@ -204,8 +209,8 @@ impl Store {
                 number: Set(table.table_id.trim_start_matches('t').parse().unwrap_or(0)),
                 name: Set(table.name.clone()),
                 status: Set(status.to_owned()),
-                opened_at: Set(table.opened_at.map_or(datetime(at), |t| datetime(t.seconds * 1000))),
-                closed_at: Set(table.closed_at.map(|t| datetime(t.seconds * 1000))),
+                opened_at: Set(table.opened_at.as_ref().map_or(datetime(at), stored)),
+                closed_at: Set(table.closed_at.as_ref().map(stored)),
                 version: Set(table.version as i64),
                 record: Set(table.encode_to_vec()),
             };
@@ -248,8 +253,8 @@ impl Store {
                 table_id: Set(rubber.table_id.clone()),
                 number: Set(i64::from(rubber.number)),
                 status: Set(pb::RubberStatus::try_from(rubber.status).unwrap_or_default().as_str_name().to_owned()),
-                started_at: Set(rubber.started_at.map_or(datetime(at), |t| datetime(t.seconds * 1000))),
-                ended_at: Set(rubber.ended_at.map(|_| datetime(at))),
+                started_at: Set(rubber.started_at.as_ref().map_or(datetime(at), stored)),
+                ended_at: Set(rubber.ended_at.as_ref().map(stored)),
                 record: Set(rubber.encode_to_vec()),
                 going_out: Set(going_out.as_ref().map(Message::encode_to_vec)),
             };
@@ -276,7 +281,7 @@ impl Store {
                     .unwrap_or_default()
                     .as_str_name()
                     .to_owned()),
-                applied_at: Set(application.applied_at.map_or(datetime(at), |t| datetime(t.seconds * 1000))),
+                applied_at: Set(application.applied_at.as_ref().map_or(datetime(at), stored)),
                 record: Set(application.encode_to_vec()),
             };
             applications::Entity::insert(model)

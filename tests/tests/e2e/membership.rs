@@ -1069,3 +1069,74 @@ async fn a_retried_open_table_with_its_idempotency_key_opens_one_table() {
     assert_eq!(status.code(), Code::InvalidArgument);
     assert!(status.message().contains("idempotency_key"), "{status:?}");
 }
+
+#[tokio::test]
+async fn the_register_keeps_one_entry_per_player_and_updates_by_version() {
+    let mut room = Room::new().await;
+    let register = |id: &str, number: &str, key: &str| pb::RegisterPlayerRequest {
+        player_id: id.to_owned(),
+        name: format!("Player {id}"),
+        member_number: number.to_owned(),
+        contact: None,
+        idempotency_key: key.to_owned(),
+    };
+    // No id: the service assigns one; a retry with the same key registers nobody twice.
+    let first = room.desk.register_player(register("", "", "walk-in-1")).await.unwrap().into_inner();
+    let again = room.desk.register_player(register("", "", "walk-in-1")).await.unwrap().into_inner();
+    assert_eq!(first, again);
+    let assigned = first.player.unwrap();
+    assert!(!assigned.player_id.is_empty() && assigned.active && assigned.version == 1);
+
+    room.desk.register_player(register("ann", "M-1", "")).await.unwrap();
+    let taken = room.desk.register_player(register("ann", "M-2", "")).await.unwrap_err();
+    assert_eq!(taken.code(), Code::AlreadyExists);
+    assert!(taken.message().contains("player_id"), "{taken:?}");
+    let taken = room.desk.register_player(register("bob", "M-1", "")).await.unwrap_err();
+    assert_eq!(taken.code(), Code::AlreadyExists);
+    assert!(taken.message().contains("member_number"), "{taken:?}");
+    let nameless = pb::RegisterPlayerRequest { name: " ".into(), ..register("cat", "", "") };
+    assert_eq!(room.desk.register_player(nameless).await.unwrap_err().code(), Code::InvalidArgument);
+
+    // Updates name the version they read; a stale one is ABORTED.
+    let update = |version: u64, active: bool| pb::UpdatePlayerRequest {
+        player_id: "ann".into(),
+        expected_version: version,
+        name: "Ann Smith".into(),
+        member_number: "M-1".into(),
+        contact: Some(pb::Contact { email: "ann@club.example".into(), phone: String::new() }),
+        active,
+    };
+    let updated = room.desk.update_player(update(1, true)).await.unwrap().into_inner().player.unwrap();
+    assert_eq!((updated.name.as_str(), updated.version), ("Ann Smith", 2));
+    assert_eq!(room.desk.update_player(update(1, true)).await.unwrap_err().code(), Code::Aborted);
+
+    // An inactive player cannot arrive; a player in the room is not made inactive.
+    room.arrive("ann").await;
+    let status = room.desk.update_player(update(2, false)).await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    room.leave_room("ann").await;
+    room.desk.update_player(update(2, false)).await.unwrap();
+    let status = room.player("ann").arrive_in_room(pb::ArriveInRoomRequest { player_id: "ann".into() }).await;
+    assert_eq!(status.unwrap_err().code(), Code::FailedPrecondition);
+
+    // The register by name; inactive players only when asked for.
+    let list = |name: &str, include_inactive: bool| pb::ListPlayersRequest {
+        name_contains: name.into(),
+        include_inactive,
+        page: Some(common::PageRequest { page_size: 1, page_token: String::new() }),
+    };
+    let active = room.desk.list_players(list("", false)).await.unwrap().into_inner();
+    assert_eq!(active.players.len(), 1);
+    assert_eq!(active.players[0].player_id, assigned.player_id);
+    assert!(active.page.unwrap().next_page_token.is_empty());
+    let smith = room.desk.list_players(list("SMITH", true)).await.unwrap().into_inner();
+    assert_eq!(smith.players.iter().map(|p| p.player_id.as_str()).collect::<Vec<_>>(), ["ann"]);
+    let all = room.desk.list_players(list("", true)).await.unwrap().into_inner();
+    assert_eq!(all.players.len(), 1);
+    let next = all.page.unwrap().next_page_token;
+    assert!(!next.is_empty(), "a second page");
+    let request =
+        pb::ListPlayersRequest { page: Some(common::PageRequest { page_size: 1, page_token: next }), ..list("", true) };
+    let second = room.desk.list_players(request).await.unwrap().into_inner();
+    assert_eq!(second.players.len(), 1);
+}
