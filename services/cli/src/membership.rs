@@ -1,6 +1,7 @@
 //! The desk's commands for the card room (the membership service):
 //!
 //! ```text
+//! bridgectl player register --id alice --name "Alice Smith"   # the club's register (player list)
 //! bridgectl room arrive --player alice          # record an arrival (room leave: a departure)
 //! bridgectl room show                           # who is in the room, by arrival
 //! bridgectl table open --name "Table 1" --kind rubber --player alice --player bob ...
@@ -23,6 +24,9 @@ use platform::app::PeerChannel;
 /// The card room's commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// The club's register.
+    #[command(subcommand)]
+    Player(Player),
     /// Arrivals and departures.
     #[command(subcommand)]
     Room(Room),
@@ -35,6 +39,38 @@ pub enum Command {
     /// Draws, with every card, position and redraw.
     #[command(subcommand)]
     Draw(Draw),
+}
+
+/// The club's register.
+#[derive(Debug, Subcommand)]
+pub enum Player {
+    /// Registers a player.
+    Register {
+        /// The player's id, the subject of his tokens; assigned if not given.
+        #[arg(long, default_value = "")]
+        id: String,
+        /// The name as the club writes it.
+        #[arg(long)]
+        name: String,
+        /// The club's membership number.
+        #[arg(long, default_value = "")]
+        member_number: String,
+        /// Email address.
+        #[arg(long, default_value = "")]
+        email: String,
+        /// Telephone number.
+        #[arg(long, default_value = "")]
+        phone: String,
+    },
+    /// Lists the register by name.
+    List {
+        /// Only names containing this text.
+        #[arg(long, default_value = "")]
+        name: String,
+        /// Include inactive players.
+        #[arg(long)]
+        inactive: bool,
+    },
 }
 
 /// Arrivals and departures.
@@ -167,6 +203,36 @@ pub enum Draw {
 /// Runs a card-room command against `client`.
 pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChannel>) -> anyhow::Result<()> {
     match command {
+        Command::Player(Player::Register { id, name, member_number, email, phone }) => {
+            let request = pb::RegisterPlayerRequest {
+                player_id: id,
+                name,
+                member_number,
+                contact: Some(pb::Contact { email, phone }),
+                idempotency_key: String::new(),
+            };
+            let player = client.register_player(request).await?.into_inner().player.unwrap_or_default();
+            println!("registered {} ({})", player.player_id, player.name);
+        }
+        Command::Player(Player::List { name, inactive }) => {
+            let mut page_token = String::new();
+            loop {
+                let request = pb::ListPlayersRequest {
+                    name_contains: name.clone(),
+                    include_inactive: inactive,
+                    page: Some(common::PageRequest { page_size: 200, page_token }),
+                };
+                let response = client.list_players(request).await?.into_inner();
+                for player in &response.players {
+                    let state = if player.active { "" } else { "  (inactive)" };
+                    println!("{:<24} {:<28} {}{state}", player.player_id, player.name, player.member_number);
+                }
+                page_token = response.page.unwrap_or_default().next_page_token;
+                if page_token.is_empty() {
+                    break;
+                }
+            }
+        }
         Command::Room(Room::Arrive { player }) => {
             let response = client.arrive_in_room(pb::ArriveInRoomRequest { player_id: player }).await?.into_inner();
             if let Some(presence) = response.presence {
