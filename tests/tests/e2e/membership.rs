@@ -10,6 +10,7 @@ use api::membership::v1 as pb;
 use e2e::{MembershipClient, TestApp};
 use futures::StreamExt;
 use platform::auth::Role;
+use platform::live::LiveStore;
 use tonic::Code;
 
 /// A club room driven through the service as the desk and the players drive it.
@@ -1068,6 +1069,24 @@ async fn a_retried_open_table_with_its_idempotency_key_opens_one_table() {
     let status = room.desk.open_table(other).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
     assert!(status.message().contains("idempotency_key"), "{status:?}");
+
+    // Options change against the version last read; they govern the next rubber.
+    let table = first.table.unwrap();
+    let options = |version| pb::UpdateTableOptionsRequest {
+        table_id: table.table_id.clone(),
+        expected_version: version,
+        options: Some(pb::TableOptions { no_consecutive_partners: true, ..Default::default() }),
+    };
+    let stale = room.desk.update_table_options(options(table.version - 1)).await.unwrap_err();
+    assert_eq!(stale.code(), Code::Aborted);
+    let updated = room.desk.update_table_options(options(table.version)).await.unwrap().into_inner().table.unwrap();
+    assert!(updated.options.unwrap().no_consecutive_partners);
+    assert!(updated.version > table.version);
+    let rubber_only = pb::UpdateTableOptionsRequest {
+        options: Some(pb::TableOptions { chicago_swap_vulnerability: true, ..Default::default() }),
+        ..options(updated.version)
+    };
+    room.desk.update_table_options(rubber_only).await.unwrap();
 }
 
 #[tokio::test]
@@ -1139,4 +1158,113 @@ async fn the_register_keeps_one_entry_per_player_and_updates_by_version() {
         pb::ListPlayersRequest { page: Some(common::PageRequest { page_size: 1, page_token: next }), ..list("", true) };
     let second = room.desk.list_players(request).await.unwrap().into_inner();
     assert_eq!(second.players.len(), 1);
+}
+
+fn physical(player: &str, card: &str, position: u32) -> pb::PhysicalDrawing {
+    pb::PhysicalDrawing {
+        player_id: player.to_owned(),
+        card: Some(card.parse::<laws::Card>().unwrap().into()),
+        spread_position: position,
+        deck: 1,
+        more_than_one_card: false,
+    }
+}
+
+#[tokio::test]
+async fn rule_e_a_physical_draw_settles_going_out_and_the_lowest_card_goes_out() {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4", "p5"]).await;
+    let t1 = room.open(&["p1", "p2", "p3", "p4", "p5"]).await.table.unwrap().table_id;
+    let first = room.start(&t1).await;
+    room.end(&t1, &first, true).await;
+    let record = |players: &[&str], drawings: Vec<pb::PhysicalDrawing>| pb::RecordPhysicalDrawRequest {
+        table_id: t1.clone(),
+        draw_id: String::new(),
+        purpose: pb::DrawPurpose::GoingOut as i32,
+        player_ids: ids(players),
+        drawings,
+    };
+    // The tie for going out is among p1-p4; p5 sat out and comes in without drawing.
+    let wrong = room.desk.record_physical_draw(record(&["p1", "p2", "p3", "p5"], vec![])).await.unwrap_err();
+    assert_rule(&wrong, "rule E");
+    assert!(wrong.message().contains("player p4"), "{wrong:?}");
+    // A card drawn twice is no legal draw (Law 1): the request is refused whole.
+    let twice = record(&["p1", "p2", "p3", "p4"], vec![physical("p1", "S7", 10), physical("p2", "S7", 20)]);
+    assert_rule(&room.desk.record_physical_draw(twice).await.unwrap_err(), "Law 1");
+    let drawn =
+        vec![physical("p1", "HA", 8), physical("p2", "C2", 14), physical("p3", "SK", 30), physical("p4", "D9", 40)];
+    let draw = room.desk.record_physical_draw(record(&["p1", "p2", "p3", "p4"], drawn)).await.unwrap().into_inner();
+    let draw = draw.draw.unwrap();
+    assert_eq!(draw.status, pb::DrawStatus::Complete as i32);
+    assert_eq!(draw.method, pb::DrawMethod::Physical as i32);
+    assert_eq!(draw.order, ids(&["p1", "p3", "p4", "p2"]), "HA, SK, D9, C2");
+    let rubber = room.start(&t1).await;
+    assert_eq!(rubber.sitting_out_player_ids, ids(&["p2"]), "the lowest card goes out");
+    assert!(rubber.draw_ids.contains(&draw.draw_id));
+    assert!(room.draws_of(&rubber, pb::DrawPurpose::GoingOut).await.iter().all(|d| d.draw_id == draw.draw_id));
+}
+
+#[tokio::test]
+async fn a_watcher_that_misses_a_published_event_reads_it_from_the_record() {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4", "p5", "p6"]).await;
+    let t1 = room.open(&["p1", "p2", "p3", "p4"]).await.table.unwrap().table_id;
+    let version = room.table(&t1).await.version;
+    let mut watch = room
+        .desk
+        .watch_table(pb::WatchTableRequest { table_id: t1.clone(), after_sequence: Some(version) })
+        .await
+        .unwrap()
+        .into_inner();
+
+    // A replica on the same database whose live store is elsewhere: what it publishes never
+    // reaches this watcher, as if the publication had been lost.
+    let elsewhere = e2e::TestRedis::create().await;
+    let mut config = room.app.club().resources.config.clone();
+    config.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    config.redis_prefix = elsewhere.prefix().to_owned();
+    let settings = club::Settings { requests_per_minute: 0, ..Default::default() };
+    let replica = club::Club::start(&config, &settings).await.unwrap();
+    let token = room.app.token("p5", &[Role::Player]);
+    let channel = platform::client::channel(&replica.server.uri()).unwrap();
+    let interceptor = platform::client::ClientInterceptor::with_token(&token).unwrap();
+    let mut p5 = MembershipClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor));
+    let request = pb::ApplyToTableRequest { table_id: t1.clone(), player_id: "p5".into(), ..Default::default() };
+    p5.apply_to_table(request).await.unwrap();
+    // An unreadable message on the channel is no event either.
+    let junk = bytes::Bytes::from_static(b"not an event");
+    room.app.redis.store().publish("membership:{club}:events", junk).await.unwrap();
+
+    // The next change published here shows the gap; the watcher fills it from the record.
+    room.apply(&t1, "p6").await;
+    let now = room.table(&t1).await.version;
+    let events = table_events_until(&mut watch, version + 1, now).await;
+    let joined: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Some(pb::table_event::Event::MemberJoined(m)) => Some(m.player_id.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(joined, ids(&["p5", "p6"]));
+    replica.server.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_live_room_behind_the_journal_is_rebuilt_before_it_answers() {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4", "p5", "p6", "p7"]).await;
+    let t1 = room.open(&["p1", "p2", "p3", "p4", "p5", "p6"]).await.table.unwrap().table_id;
+    let key = "membership:{club}:room";
+    let redis = room.app.redis.store();
+    let stale = redis.get(key).await.unwrap().expect("the live room is kept");
+    room.apply(&t1, "p7").await;
+    // A writer that committed but never updated Redis (it crashed, say) leaves it behind.
+    let moved_on = redis.get(key).await.unwrap().unwrap();
+    assert_ne!(moved_on.value, stale.value);
+    redis.put(key, stale.clone()).await.unwrap();
+    let table = room.table(&t1).await;
+    assert_eq!(queue(&table), ids(&["p7"]), "answered from the journal, not from the stale live room");
+    let rebuilt = redis.get(key).await.unwrap().unwrap();
+    assert_eq!(rebuilt.value, moved_on.value, "and the live room is written back");
 }
