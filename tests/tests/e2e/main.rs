@@ -3,4 +3,5 @@
 
 mod foundation;
 mod live_store;
+mod membership;
 mod migrations;
