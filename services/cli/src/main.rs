@@ -5,14 +5,13 @@
 //! bridgectl token --role desk --subject front-desk     # a token signed with the local key
 //! bridgectl health                                     # is every service serving?
 //! bridgectl migrate                                    # apply the schema to DATABASE_URL
+//! bridgectl room arrive --player alice                 # the card room: room, table, rubber, draw
 //! bridgectl appeal list|show|hear|decide|policy        # the appeals committee (see `appeals`)
 //! bridgectl ruling show <ruling>
 //! bridgectl audit score --scorepad <pad> --deal <deal>
 //! ```
 //! Calls go to `--server` (default `http://127.0.0.1:50051`, or `BRIDGE_SERVER`) with the token of
 //! `--token` (or `BRIDGE_TOKEN`).
-
-mod appeals;
 
 use std::time::Duration;
 
@@ -21,6 +20,9 @@ use clap::{Parser, Subcommand};
 use platform::auth::{Role, TokenIssuer, load_or_create_local_secret};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
+
+mod appeals;
+mod membership;
 
 /// The bridge club's command line.
 #[derive(Debug, Parser)]
@@ -59,6 +61,9 @@ enum Command {
     },
     /// Applies the schema migrations to the configured database (DATABASE_URL, or the SQLite file).
     Migrate,
+    /// The card room: `room`, `table`, `rubber` and `draw` (the membership service).
+    #[command(flatten)]
+    Membership(membership::Command),
     /// The appeals service: `appeal`, `ruling` and `audit`.
     #[command(flatten)]
     Appeals(appeals::Command),
@@ -127,6 +132,10 @@ async fn main() -> anyhow::Result<()> {
                 .await
                 .with_context(|| format!("migrating {}", platform::app::redact(&url)))?;
             println!("migrations applied to {}", platform::app::redact(&url));
+        }
+        Command::Membership(command) => {
+            let client = membership::client(&cli.server, cli.token.as_deref()).await?;
+            membership::run(command, client).await?;
         }
         Command::Appeals(command) => appeals::run(command, &cli.server, cli.token.as_deref()).await?,
     }

@@ -19,6 +19,9 @@ use platform::server::RunningServer;
 pub struct Settings {
     /// Requests one client address may make per minute at the edge; 0 disables the limit.
     pub requests_per_minute: u64,
+    /// The membership service's settings (loaded from the `[membership]` table).
+    #[serde(skip)]
+    pub membership: membership::Settings,
     /// The appeals service's settings, loaded from its own `[appeals]` table (see `main.rs`).
     #[serde(skip)]
     pub appeals: appeals::Settings,
@@ -28,6 +31,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             requests_per_minute: gateway::EdgeOptions::default().requests_per_minute,
+            membership: membership::Settings::default(),
             appeals: appeals::Settings::default(),
         }
     }
@@ -77,6 +81,7 @@ impl Club {
         };
         let server = resources
             .server()
+            .add_service(membership::service(&resources, &settings.membership, &peers).await?)
             .add_service(appeals::service(&resources, &settings.appeals, &peers).await?)
             .edge(gateway::edge(edge, resources.live.clone()))
             .serve_on(listener)

@@ -4,4 +4,5 @@
 mod appeals;
 mod foundation;
 mod live_store;
+mod membership;
 mod migrations;
