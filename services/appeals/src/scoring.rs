@@ -43,7 +43,8 @@ pub trait ScoreKeeper: Send + Sync + 'static {
 
 /// Whether a status from the scoring service means the request will never succeed as sent (it
 /// is malformed, or the Laws or the state of the score refuse it), as opposed to a failure that
-/// a later attempt may get past (the service is down, overloaded, or lost a race).
+/// a later attempt may get past (the service is down, overloaded, lost a race, or is not yet
+/// served at its address, as during a rollout: UNIMPLEMENTED).
 pub fn is_refusal(status: &tonic::Status) -> bool {
     matches!(
         status.code(),
@@ -53,7 +54,6 @@ pub fn is_refusal(status: &tonic::Status) -> bool {
             | Code::AlreadyExists
             | Code::PermissionDenied
             | Code::Unauthenticated
-            | Code::Unimplemented
             | Code::OutOfRange
     )
 }
@@ -66,9 +66,12 @@ pub fn peer_error(what: &str, status: &tonic::Status) -> ServiceError {
         Code::InvalidArgument | Code::OutOfRange => ServiceError::InvalidArgument(message),
         Code::NotFound => ServiceError::NotFound(format!("{what}: {}", status.message())),
         Code::FailedPrecondition | Code::AlreadyExists => ServiceError::FailedPrecondition(message),
-        Code::PermissionDenied | Code::Unauthenticated | Code::Unimplemented => {
+        Code::PermissionDenied | Code::Unauthenticated => {
             ServiceError::Internal(format!("scoring service refused the appeals service ({what}): {status}"))
         }
+        Code::Unimplemented => ServiceError::Unavailable(format!(
+            "the scoring service is not served at its configured address (endpoints.scoring) ({what})"
+        )),
         _ => ServiceError::Unavailable(format!("the scoring service did not answer ({what}): {}", status.message())),
     }
 }
