@@ -728,3 +728,91 @@ async fn staff_queries_and_appeals_by_status() {
         .unwrap();
     assert_eq!(rows.len(), 1);
 }
+
+/// An appeal on deal d2 of the rubber, heard by `chair`.
+async fn heard_appeal(h: &Harness) -> (pb::Appeal, platform::auth::Principal) {
+    h.allow_appeals(1).await;
+    let ruling =
+        h.appeals.record_ruling(&arbiter(), rubber_ruling("r", "d2", result_stands())).await.unwrap().ruling.unwrap();
+    let appeal = h
+        .appeals
+        .file_appeal(&principal("s", &[Role::Player]), file("a", &ruling.ruling_id, "", &[]))
+        .await
+        .unwrap()
+        .appeal
+        .unwrap();
+    let chair = h.committee(&["chair"]).await.remove(0);
+    let heard = h.appeals.hear_appeal(&chair, hearing(&appeal, &["chair"])).await.unwrap().appeal.unwrap();
+    (heard, chair)
+}
+
+#[tokio::test]
+async fn a_decision_made_while_scoring_is_down_is_applied_later_and_only_once() {
+    let h = Harness::new().await;
+    let (heard, chair) = heard_appeal(&h).await;
+    h.scoring.set_mode(Mode::Down);
+    let request =
+        decision("d", &heard, pb::AppealOutcome::Overruled, Some(assigned("4S", Seat::North, 10)), &["chair"]);
+    assert_eq!(code(&h.appeals.decide_appeal(&chair, request.clone()).await), tonic::Code::Unavailable);
+    let waiting = h.appeals.get_appeal(&chair, &heard.appeal_id).await.unwrap().appeal.unwrap();
+    assert_eq!(waiting, heard, "the appeal shows as heard while its decision waits");
+    let other = decision("other", &heard, pb::AppealOutcome::Upheld, None, &["chair"]);
+    assert_eq!(
+        code(&h.appeals.decide_appeal(&chair, other.clone()).await),
+        tonic::Code::Aborted,
+        "one decision at a time"
+    );
+
+    h.scoring.set_mode(Mode::Apply);
+    appeals::entity::outbox::Entity::update_many()
+        .col_expr(appeals::entity::outbox::Column::NextAttemptAt, Expr::value(chrono::Utc::now()))
+        .exec(&h.db)
+        .await
+        .unwrap();
+    assert_eq!(h.appeals.deliver_due().await.unwrap(), 1);
+    let decided = h.appeals.get_appeal(&chair, &heard.appeal_id).await.unwrap().appeal.unwrap();
+    assert_eq!(decided.status, pb::AppealStatus::Decided as i32);
+    assert_eq!(decided.decision.as_ref().unwrap().score_versions.len(), 1);
+    let answer = h.appeals.decide_appeal(&chair, request).await.unwrap();
+    assert_eq!(answer.appeal, Some(decided), "the retry gets the decision the worker recorded");
+    assert!(message(h.appeals.decide_appeal(&chair, other).await).contains("cannot be decided differently"));
+    assert_eq!(h.scoring.applied().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn members_deciding_at_once_change_the_score_once() {
+    let h = Harness::new().await;
+    let (heard, chair) = heard_appeal(&h).await;
+    let mut tasks = Vec::new();
+    for i in 0..8 {
+        let appeals = h.appeals.clone();
+        let chair = chair.clone();
+        let request = decision(
+            &format!("key-{i}"),
+            &heard,
+            pb::AppealOutcome::Overruled,
+            Some(assigned("4S", Seat::North, 10)),
+            &["chair"],
+        );
+        tasks.push(tokio::spawn(async move { appeals.decide_appeal(&chair, request).await }));
+    }
+    let mut decided = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(answer) => {
+                assert_eq!(answer.appeal.unwrap().status, pb::AppealStatus::Decided as i32);
+                decided += 1;
+            }
+            // Those that arrived while the first was being applied are told to read again.
+            Err(error) => assert_eq!(error.code(), tonic::Code::Aborted, "{error}"),
+        }
+    }
+    assert!(decided >= 1);
+    assert_eq!(h.scoring.applied().len(), 1, "the score changed once");
+    let events = appeals::entity::event::Entity::find()
+        .filter(appeals::entity::event::Column::Kind.eq("appeal_decided"))
+        .all(&h.db)
+        .await
+        .unwrap();
+    assert_eq!(events.len(), 1, "one decision notice");
+}
