@@ -12,8 +12,11 @@
 //! - [`session`]: a duplicate session, matchpointed or IMPed and ranked, with Law 12
 //!   adjusted scores ([`crate::rulings`]).
 //! - [`pad`]: the entries a rubber or Chicago scorepad is made of.
+//! - [`correction`]: who may correct a recorded score, and until when (Law 78; duplicate
+//!   Law 79C).
 
 pub mod chicago;
+pub mod correction;
 pub mod duplicate;
 pub mod honors;
 pub mod imps;
