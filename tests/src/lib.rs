@@ -172,7 +172,7 @@ impl TestApp {
     ) -> club::Club {
         let mut config = Self::config(database, redis, key_dir);
         config.listen = listen;
-        let settings = club::Settings { requests_per_minute: 0 };
+        let settings = club::Settings { requests_per_minute: 0, ..Default::default() };
         club::Club::start(&config, &settings).await.unwrap_or_else(|e| panic!("bridge-club did not start: {e}"))
     }
 

@@ -19,11 +19,17 @@ use platform::server::RunningServer;
 pub struct Settings {
     /// Requests one client address may make per minute at the edge; 0 disables the limit.
     pub requests_per_minute: u64,
+    /// The scoring service's settings (its own `[scoring]` table, loaded by the binary).
+    #[serde(skip)]
+    pub scoring: scoring::Settings,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { requests_per_minute: gateway::EdgeOptions::default().requests_per_minute }
+        Settings {
+            requests_per_minute: gateway::EdgeOptions::default().requests_per_minute,
+            scoring: scoring::Settings::default(),
+        }
     }
 }
 
@@ -64,12 +70,17 @@ impl Club {
         let address = listener
             .local_addr()
             .map_err(|source| platform::server::ServerError::Bind { addr: resources.config.listen, source })?;
-        let _peers = Peers::all_at(&format!("http://{address}"), resources.peer_interceptor.clone())?;
+        let peers = Peers::all_at(&format!("http://{address}"), resources.peer_interceptor.clone())?;
         let edge = gateway::EdgeOptions {
             cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
             requests_per_minute: settings.requests_per_minute,
         };
-        let server = resources.server().edge(gateway::edge(edge, resources.live.clone())).serve_on(listener).await?;
+        let server = resources
+            .server()
+            .add_service(scoring::service(&resources, &settings.scoring, &peers).await?)
+            .edge(gateway::edge(edge, resources.live.clone()))
+            .serve_on(listener)
+            .await?;
         Ok(Club { server, resources })
     }
 }

@@ -4,3 +4,4 @@
 mod foundation;
 mod live_store;
 mod migrations;
+mod scoring;

@@ -1,0 +1,31 @@
+//! Time as the database stores it (timestamps with time zone) and as the contract sends it.
+
+use chrono::{DateTime, FixedOffset, Utc};
+
+/// Now, as stored.
+pub fn now() -> DateTime<FixedOffset> {
+    Utc::now().fixed_offset()
+}
+
+/// A stored time as a protobuf timestamp.
+pub fn timestamp(at: DateTime<FixedOffset>) -> prost_types::Timestamp {
+    prost_types::Timestamp { seconds: at.timestamp(), nanos: i32::try_from(at.timestamp_subsec_nanos()).unwrap_or(0) }
+}
+
+/// A protobuf timestamp as a stored time, if it is one.
+pub fn from_timestamp(at: &prost_types::Timestamp) -> Option<DateTime<FixedOffset>> {
+    let nanos = u32::try_from(at.nanos).ok()?;
+    DateTime::<Utc>::from_timestamp(at.seconds, nanos).map(|t| t.fixed_offset())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_round_trip() {
+        let at = now();
+        assert_eq!(from_timestamp(&timestamp(at)), Some(at));
+        assert_eq!(from_timestamp(&prost_types::Timestamp { seconds: 0, nanos: -1 }), None);
+    }
+}
