@@ -1,10 +1,11 @@
 //! Time as the database stores it (timestamps with time zone) and as the contract sends it.
 
-use chrono::{DateTime, FixedOffset, Utc};
+use chrono::{DateTime, FixedOffset, SubsecRound, Utc};
 
-/// Now, as stored.
+/// Now, as stored: to the microsecond, which is what Postgres keeps, so that an answer given
+/// before a value was stored is the same as one read back after.
 pub fn now() -> DateTime<FixedOffset> {
-    Utc::now().fixed_offset()
+    Utc::now().trunc_subsecs(6).fixed_offset()
 }
 
 /// A stored time as a protobuf timestamp.
@@ -26,6 +27,7 @@ mod tests {
     fn timestamps_round_trip() {
         let at = now();
         assert_eq!(from_timestamp(&timestamp(at)), Some(at));
+        assert_eq!(at.timestamp_subsec_nanos() % 1000, 0, "microseconds, as Postgres keeps them");
         assert_eq!(from_timestamp(&prost_types::Timestamp { seconds: 0, nanos: -1 }), None);
     }
 }

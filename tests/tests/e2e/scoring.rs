@@ -2,6 +2,7 @@
 //! duplicate sessions, adjustments, streams and exports.
 
 mod calculators;
+mod scorepads;
 
 use api::common::v1 as pb;
 
