@@ -79,9 +79,9 @@ pub fn pbn(session: &spb::Session, results: &[spb::BoardResult]) -> String {
         tag(&mut out, "South", &ns);
         tag(&mut out, "Dealer", &dealer.letter().to_string());
         tag(&mut out, "Vulnerable", vulnerable(vulnerability));
-        match board.deal.clone().and_then(|d| Deal::try_from(d).ok()) {
-            Some(deal) => tag(&mut out, "Deal", &deal.to_pbn(dealer)),
-            None => tag(&mut out, "Deal", "?"),
+        // The hands when known; PBN readers cannot take an unknown deal, so the tag is left out.
+        if let Some(deal) = board.deal.clone().and_then(|d| Deal::try_from(d).ok()) {
+            tag(&mut out, "Deal", &deal.to_pbn(dealer));
         }
         tag(&mut out, "Scoring", scoring_tag(session));
         match result.table_result.as_ref().and_then(|r| board_result(r).ok()) {

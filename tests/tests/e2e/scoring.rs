@@ -3,6 +3,7 @@
 
 mod calculators;
 mod scorepads;
+mod sessions;
 
 use api::common::v1 as pb;
 
