@@ -279,7 +279,7 @@ async fn law_78_corrections_replay_the_rubber_with_the_consent_the_law_asks() {
     let before = record(&mut desk, &pad, "c", played("3D", pb::Seat::East, 9)).await.unwrap().scorepad.unwrap();
     // 2H= and 2S= make North-South's first game on deal b.
     assert_eq!(before.north_south.unwrap().games_won, 1);
-    assert_eq!(before.east_west.unwrap().vulnerable, false);
+    assert!(!before.east_west.unwrap().vulnerable);
 
     let correction = |deal: &str, result: pb::DealResult, kind: spb::CorrectionKind, by: &[&str], version: u64| {
         spb::CorrectDealResultRequest {

@@ -608,7 +608,9 @@ async fn a_session_exported_as_pbn_is_read_back_by_endplay_and_as_usebio_by_an_x
     let games = run_python(&python, "read_pbn.py", &pbn, "pbn");
     let games = games.as_array().unwrap();
     // One game per result, by board, with the same contracts and results as recorded.
-    let read: Vec<(u64, Option<&str>, Option<&str>, Option<u64>, Option<&str>)> = games
+    /// A game as read: board, contract, declarer, tricks, score tag.
+    type Game<'a> = (u64, Option<&'a str>, Option<&'a str>, Option<u64>, Option<&'a str>);
+    let read: Vec<Game> = games
         .iter()
         .map(|g| {
             (
