@@ -539,7 +539,7 @@ async fn before_publication_a_player_sees_only_the_boards_he_has_played() {
 
 /// The Python with endplay (a third-party PBN reader), installed once into target/python.
 fn python_with_endplay() -> std::path::PathBuf {
-    let venv = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("../python");
+    let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/python");
     let python = venv.join("bin/python");
     let has_endplay = |python: &std::path::Path| {
         std::process::Command::new(python).args(["-c", "import endplay"]).status().is_ok_and(|s| s.success())
