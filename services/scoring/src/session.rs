@@ -19,6 +19,7 @@ use laws::score::duplicate::BoardResult;
 use laws::score::imps::DatumRule;
 use laws::score::matchpoints::top;
 use laws::score::session::{Method, PairId, PairResult, Session, TableResult, TableScore};
+use laws::score::teams::TeamMatch;
 use laws::{Deal, Seat, Side, Vulnerability};
 use platform::ServiceError;
 
@@ -77,12 +78,6 @@ pub fn define(request: spb::CreateSessionRequest) -> Result<spb::Session, Servic
             ));
         }
         (spb::ContestantKind::Pairs, _) => {}
-    }
-    if method == spb::ScoringMethod::TeamImps {
-        return Err(ServiceError::invalid(
-            "scoring_method",
-            "team IMPs are not scored by this service yet; score the pairs of a teams event by cross-IMPs or Butler",
-        ));
     }
     if request.name.trim().is_empty() {
         return Err(ServiceError::invalid("name", "empty; a session needs a name"));
@@ -204,7 +199,7 @@ pub struct Scored {
     pub standings: Vec<spb::Standing>,
 }
 
-/// The session's scoring method in the laws crate's terms (Law 78).
+/// The session's scoring method in the laws crate's terms (Law 78), for a pairs session.
 pub fn method(session: &spb::Session, datum: ButlerDatum) -> Result<Method, ServiceError> {
     match spb::ScoringMethod::try_from(session.scoring_method) {
         Ok(spb::ScoringMethod::Matchpoints) => Ok(Method::Matchpoints),
@@ -361,9 +356,94 @@ fn side_points(row: &Row, adjusted: Option<&AdjustedScore>, side: Side, vulnerab
     }
 }
 
+/// Each board's vulnerability (Law 2, or as the board is marked).
+fn vulnerabilities(session: &spb::Session) -> Result<HashMap<u32, Vulnerability>, ServiceError> {
+    session
+        .boards
+        .iter()
+        .map(|b| Ok((b.number, Vulnerability::from_proto("vulnerability", b.vulnerability)?)))
+        .collect()
+}
+
 /// Scores the whole session (Law 78, Law 12C2(c)) and translates it for the contract: each
 /// row's values per side, in the order of `rows`, and the standings.
 pub fn score(session: &spb::Session, rows: &[Row], datum: ButlerDatum) -> Result<Scored, ServiceError> {
+    if session.scoring_method == spb::ScoringMethod::TeamImps as i32 {
+        return score_teams(session, rows);
+    }
+    score_pairs(session, rows, datum)
+}
+
+/// A teams session (Law 78B): each team's two tables of a board netted and converted to IMPs.
+fn score_teams(session: &spb::Session, rows: &[Row]) -> Result<Scored, ServiceError> {
+    let vulnerability = vulnerabilities(session)?;
+    let mut laws = TeamMatch::new();
+    for (board, v) in &vulnerability {
+        laws.add_board(*board, *v).map_err(ServiceError::rule)?;
+    }
+    let ids = pair_ids(session);
+    let team = |id: &str, field: &str| {
+        ids.get(id)
+            .copied()
+            .ok_or_else(|| ServiceError::invalid(field, format!("{id:?} is not a team of this session")))
+    };
+    for row in rows {
+        laws.add_result(TableResult {
+            board: row.board,
+            ns: team(&row.ns, "key.north_south_contestant_id")?,
+            ew: team(&row.ew, "key.east_west_contestant_id")?,
+            score: table_score(row)?,
+        })
+        .map_err(ServiceError::rule)?;
+    }
+    let scored = laws.score();
+    let mut points_by_team: HashMap<PairId, f64> = HashMap::new();
+    let mut values = Vec::with_capacity(rows.len());
+    for ((row, tables), (ns_id, ew_id)) in
+        rows.iter().zip(&scored.tables).zip(rows.iter().map(|r| (ids.get(r.ns.as_str()), ids.get(r.ew.as_str()))))
+    {
+        let v = vulnerability.get(&row.board).copied().unwrap_or_default();
+        let adjusted = row.adjustment.as_ref().map(adjusted).transpose()?;
+        let mut side = |side: Side, team: Option<&PairId>, imps: f64, counts: bool| {
+            let points = side_points(row, adjusted.as_ref(), side, v);
+            if let (Some(points), Some(team)) = (points, team) {
+                *points_by_team.entry(*team).or_default() += points;
+            }
+            spb::ScoreValues {
+                points: points.map(|p| pb::TotalPoints { hundredths: hundredths(p) }),
+                imps: counts.then(|| pb::Imps { hundredths: hundredths(imps) }),
+                ..Default::default()
+            }
+        };
+        values.push((
+            side(Side::NorthSouth, ns_id, tables.ns_imps, tables.ns_counts),
+            side(Side::EastWest, ew_id, tables.ew_imps, tables.ew_counts),
+        ));
+    }
+    let names: Vec<&str> = session.contestants.iter().map(|c| c.contestant_id.as_str()).collect();
+    let standings = scored
+        .ranking
+        .iter()
+        .map(|p| spb::Standing {
+            rank: p.rank,
+            tied: p.tied,
+            contestant_id: names.get(p.pair.0 as usize - 1).map(|s| (*s).to_owned()).unwrap_or_default(),
+            score: Some(spb::ScoreValues {
+                points: Some(pb::TotalPoints {
+                    hundredths: hundredths(points_by_team.get(&p.pair).copied().unwrap_or(0.0)),
+                }),
+                imps: Some(pb::Imps { hundredths: hundredths(p.score) }),
+                ..Default::default()
+            }),
+            boards_played: p.boards,
+        })
+        .collect();
+    Ok(Scored { values, standings })
+}
+
+/// A pairs session (Law 78A, 78B, 78C; Law 12C2(c)).
+fn score_pairs(session: &spb::Session, rows: &[Row], datum: ButlerDatum) -> Result<Scored, ServiceError> {
+    let vulnerability = vulnerabilities(session)?;
     let laws = laws_session(session, rows, datum)?;
     let method = laws.method();
     let scored = laws.score();
@@ -375,10 +455,7 @@ pub fn score(session: &spb::Session, rows: &[Row], datum: ButlerDatum) -> Result
     let mut points_by_pair: HashMap<PairId, f64> = HashMap::new();
     let mut top_by_pair: HashMap<PairId, u32> = HashMap::new();
     for (row, board) in rows.iter().zip(&scored.boards) {
-        let vulnerability = board_of(session, row.board)
-            .map(|b| Vulnerability::from_proto("vulnerability", b.vulnerability))
-            .transpose()?
-            .unwrap_or_default();
+        let vulnerability = vulnerability.get(&row.board).copied().unwrap_or_default();
         let adjusted = row.adjustment.as_ref().map(adjusted).transpose()?;
         let nominal_top = top(tables_on_board[&row.board]);
         let mut side_values = |side: Side| {

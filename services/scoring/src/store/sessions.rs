@@ -546,6 +546,7 @@ impl Sessions {
         let stored = Self::results(&txn, &key.session_id).await?;
         let encoded = result.encode_to_vec();
         let idem_key = format!("deal:{}", request.deal_id);
+        let teams = definition.scoring_method == spb::ScoringMethod::TeamImps as i32;
         let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
         for existing in &stored {
             let same_deal = existing.deal_id.as_deref() == Some(request.deal_id.as_str());
@@ -569,20 +570,32 @@ impl Sessions {
                 .into());
             }
             if existing.board_number == board {
-                let seated = [&existing.ns_contestant, &existing.ew_contestant];
-                for contestant in [&key.north_south_contestant_id, &key.east_west_contestant_id] {
-                    if seated.contains(&contestant) {
-                        return Err(ServiceError::Rule {
-                            message: format!(
-                                "contestant {contestant} already has a result on board {} (version {}); a different \
-                                 result is corrected with CorrectBoardResult (Law 78A: each contestant scores a \
-                                 board once)",
-                                key.board_number, existing.version
-                            ),
-                            law: Law::duplicate(78, "A"),
-                        }
-                        .into());
+                // A pair plays a board once; a team once in each direction, at the two tables of
+                // its match (Law 78B).
+                let clash = if teams {
+                    [
+                        (&existing.ns_contestant, &key.north_south_contestant_id),
+                        (&existing.ew_contestant, &key.east_west_contestant_id),
+                    ]
+                    .into_iter()
+                    .find(|(seated, asked)| seated == asked)
+                    .map(|(_, asked)| asked)
+                } else {
+                    [&key.north_south_contestant_id, &key.east_west_contestant_id]
+                        .into_iter()
+                        .find(|c| **c == existing.ns_contestant || **c == existing.ew_contestant)
+                };
+                if let Some(contestant) = clash {
+                    return Err(ServiceError::Rule {
+                        message: format!(
+                            "contestant {contestant} already has a result on board {} (version {}); a different \
+                             result is corrected with CorrectBoardResult (Law 78A: each contestant scores a board \
+                             once)",
+                            key.board_number, existing.version
+                        ),
+                        law: Law::duplicate(78, "A"),
                     }
+                    .into());
                 }
             }
         }

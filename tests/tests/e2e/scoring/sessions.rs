@@ -657,3 +657,86 @@ async fn a_session_exported_as_pbn_is_read_back_by_endplay_and_as_usebio_by_an_x
     assert_eq!(lines[1]["contract"], "6H**");
     assert_eq!(lines[1]["score"], "-1620");
 }
+
+#[tokio::test]
+async fn a_team_match_scored_by_team_imps() {
+    let app = TestApp::spawn().await;
+    let mut desk = app.scoring("desk", &[Role::Desk]);
+    let session = desk
+        .create_session(spb::CreateSessionRequest {
+            name: "Club teams".into(),
+            contestant_kind: spb::ContestantKind::Teams as i32,
+            scoring_method: spb::ScoringMethod::TeamImps as i32,
+            boards: (1..=2).map(|number| spb::Board { number, ..Default::default() }).collect(),
+            contestants: ["A", "B"]
+                .iter()
+                .map(|t| spb::Contestant {
+                    contestant_id: (*t).into(),
+                    name: format!("Team {t}"),
+                    player_ids: (1..=4).map(|i| format!("{t}{i}")).collect(),
+                    captain_player_id: format!("{t}1"),
+                })
+                .collect(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .session
+        .unwrap();
+    let at = |board: u32, ns: &str, ew: &str| pb::BoardResultKey {
+        session_id: session.session_id.clone(),
+        board_number: board,
+        north_south_contestant_id: ns.into(),
+        east_west_contestant_id: ew.into(),
+    };
+    let record = |key: pb::BoardResultKey, result: pb::DealResult| {
+        let mut desk = desk.clone();
+        async move {
+            desk.record_board_result(spb::RecordBoardResultRequest {
+                deal_id: format!(
+                    "{}-{}-{}",
+                    key.board_number, key.north_south_contestant_id, key.east_west_contestant_id
+                ),
+                key: Some(key),
+                result: Some(result),
+                source: spb::ResultSource::Game as i32,
+                hands: None,
+            })
+            .await
+            .unwrap()
+            .into_inner()
+        }
+    };
+    // Board 1 at the first table: A bids 4S= (+420). Until the other table has played it, the
+    // board is pending (Law 78B compares the two tables).
+    let first = record(at(1, "A", "B"), played("4S", pb::Seat::North, 10)).await;
+    assert!(first.result.unwrap().north_south.unwrap().imps.is_none());
+    // The other table: B's North-South stop in 2S+2 (+170). A nets 250: 6 IMPs.
+    let second = record(at(1, "B", "A"), played("2S", pb::Seat::South, 10)).await;
+    let second = second.result.unwrap();
+    assert_eq!(second.north_south.unwrap().imps.unwrap().hundredths, -600, "B's IMPs on the board");
+    assert_eq!(second.east_west.unwrap().imps.unwrap().hundredths, 600, "A's IMPs on the board");
+    // Board 2, North-South vulnerable: A makes 3NT (+600); B goes one down in it (-100). A nets
+    // 700: 12 IMPs.
+    record(at(2, "A", "B"), played("3NT", pb::Seat::North, 9)).await;
+    record(at(2, "B", "A"), played("3NT", pb::Seat::North, 8)).await;
+    let ranked: Vec<(String, u32, i64, u32)> = standings(&mut desk, &session)
+        .await
+        .standings
+        .iter()
+        .map(|s| (s.contestant_id.clone(), s.rank, s.score.unwrap().imps.unwrap().hundredths, s.boards_played))
+        .collect();
+    assert_eq!(ranked, vec![("A".into(), 1, 1800, 2), ("B".into(), 2, -1800, 2)]);
+    // Teams are scored by team IMPs only.
+    let status = desk
+        .create_session(spb::CreateSessionRequest {
+            name: "wrong".into(),
+            contestant_kind: spb::ContestantKind::Teams as i32,
+            scoring_method: spb::ScoringMethod::Matchpoints as i32,
+            boards: vec![spb::Board { number: 1, ..Default::default() }],
+            contestants: vec![spb::Contestant::default(), spb::Contestant::default()],
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+}
