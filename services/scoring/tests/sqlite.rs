@@ -188,6 +188,24 @@ async fn a_session_on_sqlite_is_scored_adjusted_and_ranked() {
     let assigned = results.iter().find(|r| r.key.as_ref().unwrap().north_south_contestant_id == "3").unwrap();
     assert_eq!(assigned.kind, spb::ResultKind::Assigned as i32);
     assert_eq!(assigned.north_south.unwrap().percentage.unwrap().basis_points, 10_000);
+    // The board is played after all: its table result is recorded, the adjusted score stays.
+    let (late, _) = sessions
+        .record(
+            &spb::RecordBoardResultRequest {
+                key: Some(key("3", "4")),
+                deal_id: "late".into(),
+                result: Some(played("4H", pb::Seat::South, 9)),
+                source: spb::ResultSource::Desk as i32,
+                hands: None,
+            },
+            "desk",
+        )
+        .await
+        .unwrap();
+    assert_eq!(late.kind, spb::ResultKind::Assigned as i32);
+    assert!(late.table_result.is_some());
+    assert_eq!(late.result_id, assigned.result_id);
+    assert_eq!(late.north_south.unwrap().percentage.unwrap().basis_points, 10_000);
     let standings = sessions.standings(&session.session_id).await.unwrap();
     let order: Vec<(&str, u32)> = standings.standings.iter().map(|s| (s.contestant_id.as_str(), s.rank)).collect();
     assert_eq!(order, vec![("2", 1), ("3", 1), ("1", 3), ("4", 3)]);

@@ -548,7 +548,11 @@ impl Sessions {
         let idem_key = format!("deal:{}", request.deal_id);
         let teams = definition.scoring_method == spb::ScoringMethod::TeamImps as i32;
         let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
-        for existing in &stored {
+        // A board the director scored as not played at this table (an adjusted score) may be
+        // played after all: its table result is recorded, and the adjusted score stays in force
+        // until a ruling restores the table result.
+        let late = stored.iter().find(|m| key_of(m) == *key && m.table_result.is_none()).cloned();
+        for existing in stored.iter().filter(|m| late.as_ref().is_none_or(|l| l.result_id != m.result_id)) {
             let same_deal = existing.deal_id.as_deref() == Some(request.deal_id.as_str());
             let same_key = key_of(existing) == *key;
             let same_result = existing.table_result.as_deref() == Some(encoded.as_slice());
@@ -612,23 +616,29 @@ impl Sessions {
             _ => None,
         };
         let recorded_at = time::now();
-        let model = board_result::Model {
-            result_id: uuid::Uuid::now_v7().to_string(),
-            session_id: key.session_id.clone(),
-            board_number: board,
-            ns_contestant: key.north_south_contestant_id.clone(),
-            ew_contestant: key.east_west_contestant_id.clone(),
-            deal_id: Some(request.deal_id.clone()),
-            table_result: Some(encoded),
-            adjustment: None,
-            kind: spb::ResultKind::Table as i32,
-            source: source as i32,
-            ruling_id: String::new(),
-            appeal_id: String::new(),
-            ns_values: Vec::new(),
-            ew_values: Vec::new(),
-            version: 0,
-            recorded_at,
+        let insert = late.is_none();
+        let model = match late {
+            Some(late) => {
+                board_result::Model { deal_id: Some(request.deal_id.clone()), table_result: Some(encoded), ..late }
+            }
+            None => board_result::Model {
+                result_id: uuid::Uuid::now_v7().to_string(),
+                session_id: key.session_id.clone(),
+                board_number: board,
+                ns_contestant: key.north_south_contestant_id.clone(),
+                ew_contestant: key.east_west_contestant_id.clone(),
+                deal_id: Some(request.deal_id.clone()),
+                table_result: Some(encoded),
+                adjustment: None,
+                kind: spb::ResultKind::Table as i32,
+                source: source as i32,
+                ruling_id: String::new(),
+                appeal_id: String::new(),
+                ns_values: Vec::new(),
+                ew_values: Vec::new(),
+                version: 0,
+                recorded_at,
+            },
         };
         let version = spb::ScoreVersion {
             target: Some(board_target(key)),
@@ -640,7 +650,7 @@ impl Sessions {
             ..Default::default()
         };
         let change =
-            Change { row: model.clone(), insert: true, version, operation: "record", idem_key: Some(idem_key), hands };
+            Change { row: model.clone(), insert, version, operation: "record", idem_key: Some(idem_key), hands };
         let committed = self.commit(txn, &row, definition, stored, change).await?;
         let mine = committed
             .results
