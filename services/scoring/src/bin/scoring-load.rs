@@ -163,8 +163,15 @@ async fn main() -> anyhow::Result<()> {
     let token = match &args.token {
         Some(token) => token.clone(),
         None => {
+            // Only an existing key: a new one would sign tokens the server refuses.
+            if !args.key_file.exists() {
+                bail!(
+                    "no --token and no key at {}: pass --token, or --key-file with the server's local key",
+                    args.key_file.display()
+                );
+            }
             let secret = load_or_create_local_secret(&args.key_file)
-                .with_context(|| format!("no --token and no key at {}", args.key_file.display()))?;
+                .with_context(|| format!("reading the key at {}", args.key_file.display()))?;
             TokenIssuer::hs256(&secret).issue("scoring-load", &[Role::Admin], Duration::from_secs(3600))?
         }
     };
