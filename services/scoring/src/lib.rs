@@ -74,3 +74,24 @@ pub fn scoring(resources: &Resources, settings: &Settings) -> grpc::Scoring {
         Sessions::new(resources.db.clone(), feed, session_settings),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use figment::providers::{Format, Toml};
+
+    #[test]
+    fn the_example_configuration_sets_the_scoring_section() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/bridge-club.example.toml");
+        let config =
+            platform::config::load_from::<Settings>("scoring", figment::Figment::new().merge(Toml::file(path)));
+        let settings = config.map(|c| c.service).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(settings, Settings::default());
+        let custom = platform::config::load_from::<Settings>(
+            "scoring",
+            figment::Figment::new().merge(Toml::string("[scoring]\ncorrection_period_minutes = 45")),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(custom.service.correction_period_minutes, 45);
+    }
+}

@@ -740,3 +740,90 @@ async fn a_team_match_scored_by_team_imps() {
         .unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
 }
+
+#[tokio::test]
+async fn butler_imps_and_total_points_with_a_split_score() {
+    let app = TestApp::spawn().await;
+    let mut desk = app.scoring("desk", &[Role::Desk]);
+    let butler = create_session(&mut desk, spb::ScoringMethod::ButlerImps, 3, &[]).await;
+    play_three_boards(&mut desk, &butler, passed_out()).await;
+    // Law 78B against a datum (the mean of the board's scores rounded to ten; no trimming under
+    // five scores): board 1 (+420, +450, +170) has datum 350, so +70 is 2 IMPs, +100 3, -180 -5.
+    let imps: Vec<i64> =
+        board(&mut desk, &butler, 1).await.iter().map(|r| r.north_south.unwrap().imps.unwrap().hundredths).collect();
+    assert_eq!(imps, vec![200, 300, -500]);
+    // Board 2 (datum -250): -4, +7, -4; board 3 (datum 70): +1, -2, +1. Totals: pairs 3 and 6
+    // +8 (tied first), pair 2 +1, pair 1 -1, pairs 4 and 5 -8 (tied fifth).
+    let ranked: Vec<(String, u32, bool, i64)> = standings(&mut desk, &butler)
+        .await
+        .standings
+        .iter()
+        .map(|s| (s.contestant_id.clone(), s.rank, s.tied, s.score.unwrap().imps.unwrap().hundredths))
+        .collect();
+    assert_eq!(
+        ranked,
+        vec![
+            ("3".into(), 1, true, 800),
+            ("6".into(), 1, true, 800),
+            ("2".into(), 3, false, 100),
+            ("1".into(), 4, false, -100),
+            ("4".into(), 5, true, -800),
+            ("5".into(), 5, true, -800)
+        ]
+    );
+
+    // Total points (Law 78C) with a split score on board 1 at table 1 (Law 12C1e): North-South
+    // keep 4S= (+420), East-West are assigned 4S+1 against them (-450).
+    let totals = create_session(&mut desk, spb::ScoringMethod::TotalPoints, 3, &[]).await;
+    play_three_boards(&mut desk, &totals, passed_out()).await;
+    let assigned = |result: pb::DealResult| pb::SideAdjustment {
+        kind: Some(pb::side_adjustment::Kind::Assigned(pb::AssignedScore { result: Some(result) })),
+    };
+    let split = app
+        .scoring("service:appeals", &[Role::Admin])
+        .apply_adjustment(spb::ApplyAdjustmentRequest {
+            ruling_id: "split".into(),
+            appeal_id: String::new(),
+            target: Some(pb::ScoreTarget { target: Some(pb::score_target::Target::BoardResult(key(&totals, 1, 0))) }),
+            change: Some(spb::apply_adjustment_request::Change::Adjustment(pb::Adjustment {
+                kind: Some(pb::adjustment::Kind::Split(pb::SplitScore {
+                    north_south: Some(assigned(played("4S", pb::Seat::North, 10))),
+                    east_west: Some(assigned(played("4S", pb::Seat::North, 11))),
+                })),
+            })),
+            reason: "self-inflicted damage".into(),
+            law: None,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let table_1 = &split.board_results[0];
+    assert_eq!(table_1.kind, spb::ResultKind::Split as i32);
+    assert_eq!(
+        (
+            table_1.north_south.unwrap().points.unwrap().hundredths,
+            table_1.east_west.unwrap().points.unwrap().hundredths
+        ),
+        (42_000, -45_000),
+        "a split score need not balance"
+    );
+    // Pair 3: 450 + 50 + 0 = 500; pairs 1 (420 - 400 + 110) and 6 (-170 + 400 - 100) 130; pair
+    // 5 -130; pair 2 (-450 + 400 - 110) -160; pair 4 -500.
+    let ranked: Vec<(String, u32, i64)> = standings(&mut desk, &totals)
+        .await
+        .standings
+        .iter()
+        .map(|s| (s.contestant_id.clone(), s.rank, s.score.unwrap().points.unwrap().hundredths))
+        .collect();
+    assert_eq!(
+        ranked,
+        vec![
+            ("3".into(), 1, 50_000),
+            ("1".into(), 2, 13_000),
+            ("6".into(), 2, 13_000),
+            ("5".into(), 4, -13_000),
+            ("2".into(), 5, -16_000),
+            ("4".into(), 6, -50_000)
+        ]
+    );
+}
