@@ -77,11 +77,11 @@ impl Lcg {
 
 const SEATS: [pb::Seat; 4] = [pb::Seat::North, pb::Seat::East, pb::Seat::South, pb::Seat::West];
 
-fn result(rng: &mut Lcg) -> pb::DealResult {
+fn result(rng: &mut Lcg) -> anyhow::Result<pb::DealResult> {
     const CONTRACTS: [&str; 8] = ["4S", "3NT", "2H", "4HX", "6S", "1NT", "5DX", "3C"];
-    let contract: laws::Contract = CONTRACTS[rng.next(8) as usize].parse().unwrap_or_else(|_| unreachable!());
+    let contract: laws::Contract = CONTRACTS[rng.next(8) as usize].parse()?;
     let needed = u32::from(contract.tricks_required());
-    pb::DealResult {
+    Ok(pb::DealResult {
         outcome: Some(pb::deal_result::Outcome::Played(pb::PlayedContract {
             contract: Some(pb::DeclaredContract {
                 contract: Some(contract.into()),
@@ -90,7 +90,7 @@ fn result(rng: &mut Lcg) -> pb::DealResult {
             tricks: (needed + rng.next(5)).saturating_sub(2).min(13),
         })),
         honors: Vec::new(),
-    }
+    })
 }
 
 /// One worker's pad: its id and the next deal to record.
@@ -227,7 +227,7 @@ async fn main() -> anyhow::Result<()> {
                                     scorepad_id: state.scorepad_id.clone(),
                                     deal_id: format!("{}-{}", state.scorepad_id, state.next),
                                     deal_number: state.next,
-                                    result: Some(result(&mut rng)),
+                                    result: Some(result(&mut rng)?),
                                     source: spb::ResultSource::Game as i32,
                                     hands: None,
                                 })
@@ -254,7 +254,7 @@ async fn main() -> anyhow::Result<()> {
                                         east_west_contestant_id: (2 * ((table + board) % tables) + 2).to_string(),
                                     }),
                                     deal_id: format!("{}-{board}-{table}", state.session_id),
-                                    result: Some(result(&mut rng)),
+                                    result: Some(result(&mut rng)?),
                                     source: spb::ResultSource::Game as i32,
                                     hands: None,
                                 })
