@@ -22,6 +22,9 @@ pub struct Settings {
     /// The membership service's settings (loaded from the `[membership]` table).
     #[serde(skip)]
     pub membership: membership::Settings,
+    /// The scoring service's settings (its own `[scoring]` table, loaded by the binary).
+    #[serde(skip)]
+    pub scoring: scoring::Settings,
 }
 
 impl Default for Settings {
@@ -29,6 +32,7 @@ impl Default for Settings {
         Settings {
             requests_per_minute: gateway::EdgeOptions::default().requests_per_minute,
             membership: membership::Settings::default(),
+            scoring: scoring::Settings::default(),
         }
     }
 }
@@ -78,6 +82,7 @@ impl Club {
         let server = resources
             .server()
             .add_service(membership::service(&resources, &settings.membership, &peers).await?)
+            .add_service(scoring::service(&resources, &settings.scoring, &peers).await?)
             .edge(gateway::edge(edge, resources.live.clone()))
             .serve_on(listener)
             .await?;

@@ -5,3 +5,4 @@ mod foundation;
 mod live_store;
 mod membership;
 mod migrations;
+mod scoring;
