@@ -9,6 +9,10 @@
 //! bridgectl appeal list|show|hear|decide|policy        # the appeals committee (see `appeals`)
 //! bridgectl ruling show <ruling>
 //! bridgectl audit score --scorepad <pad> --deal <deal>
+//! bridgectl score contract 4SX --declarer N --vulnerable ns --tricks 9
+//! bridgectl scorepad show <scorepad-id>                # the classic pad, we/they, above/below the line
+//! bridgectl session show <session-id>                  # standings
+//! bridgectl session export <session-id> --pbn          # or --usebio
 //! ```
 //! Calls go to `--server` (default `http://127.0.0.1:50051`, or `BRIDGE_SERVER`) with the token of
 //! `--token` (or `BRIDGE_TOKEN`).
@@ -23,6 +27,7 @@ use tonic_health::pb::health_client::HealthClient;
 
 mod appeals;
 mod membership;
+mod scoring;
 
 /// The bridge club's command line.
 #[derive(Debug, Parser)]
@@ -67,6 +72,35 @@ enum Command {
     /// The appeals service: `appeal`, `ruling` and `audit`.
     #[command(flatten)]
     Appeals(appeals::Command),
+    /// Scores a contract (the scoring service's calculator).
+    Score {
+        #[command(subcommand)]
+        command: scoring::Score,
+    },
+    /// Rubber and Chicago scorepads.
+    Scorepad {
+        #[command(subcommand)]
+        command: scoring::Scorepad,
+    },
+    /// Duplicate sessions.
+    Session {
+        #[command(subcommand)]
+        command: scoring::Session,
+    },
+}
+
+/// A scoring client for `--server`, presenting `--token`.
+fn scoring_client(
+    cli: &Cli,
+) -> anyhow::Result<api::scoring::v1::scoring_service_client::ScoringServiceClient<platform::app::PeerChannel>> {
+    let channel = platform::client::channel(&cli.server).with_context(|| format!("server {}", cli.server))?;
+    let interceptor = match &cli.token {
+        Some(token) => platform::client::ClientInterceptor::with_token(token).map_err(|e| anyhow::anyhow!("{e}"))?,
+        None => bail!("a token is needed: pass --token or set BRIDGE_TOKEN (see `bridgectl token`)"),
+    };
+    Ok(api::scoring::v1::scoring_service_client::ScoringServiceClient::new(
+        tonic::service::interceptor::InterceptedService::new(channel, interceptor),
+    ))
 }
 
 fn parse_role(value: &str) -> Result<Role, String> {
@@ -84,6 +118,10 @@ const SERVICES: [&str; 4] = [
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    let client = match &cli.command {
+        Command::Score { .. } | Command::Scorepad { .. } | Command::Session { .. } => Some(scoring_client(&cli)?),
+        _ => None,
+    };
     match cli.command {
         Command::Token { roles, subject, hours } => {
             let config = platform::config::load::<platform::config::Endpoints>("cli")?;
@@ -138,6 +176,9 @@ async fn main() -> anyhow::Result<()> {
             membership::run(command, client).await?;
         }
         Command::Appeals(command) => appeals::run(command, &cli.server, cli.token.as_deref()).await?,
+        Command::Score { command } => scoring::score(&mut client.context("scoring client")?, command).await?,
+        Command::Scorepad { command } => scoring::scorepad(&mut client.context("scoring client")?, command).await?,
+        Command::Session { command } => scoring::session(&mut client.context("scoring client")?, command).await?,
     }
     Ok(())
 }

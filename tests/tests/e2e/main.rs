@@ -6,3 +6,4 @@ mod foundation;
 mod live_store;
 mod membership;
 mod migrations;
+mod scoring;
