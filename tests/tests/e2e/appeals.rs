@@ -97,7 +97,6 @@ async fn scorepad(app: &TestApp, kind: common::TableKind) -> spb::Scorepad {
 }
 
 /// Records deal `number` (deal id `deal-<number>`) and returns the pad.
-#[allow(clippy::needless_update)] // Fields the scoring contract adds later (the hands) stay unset.
 async fn record(app: &TestApp, pad: &str, number: u32, result: common::DealResult) -> spb::Scorepad {
     app.scoring("desk", &[Role::Desk])
         .record_deal_result(spb::RecordDealResultRequest {
@@ -525,7 +524,6 @@ fn board_key(session: &str, ns: &str, ew: &str) -> common::BoardResultKey {
     }
 }
 
-#[allow(clippy::needless_update)] // Fields the scoring contract adds later (the hands) stay unset.
 async fn record_board(app: &TestApp, session: &str, ns: &str, ew: &str, result: common::DealResult) {
     app.scoring("desk", &[Role::Desk])
         .record_board_result(spb::RecordBoardResultRequest {
