@@ -23,6 +23,10 @@ use tower::util::BoxCloneSyncService;
 use crate::auth::AuthLayer;
 use crate::telemetry::GrpcTraceLayer;
 
+/// How long a stopping server waits for open calls (watch streams above all) before it drops
+/// their connections.
+pub const DRAIN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// A whole gRPC server as one service value: what the edge wraps and the fallback forwards to.
 pub type GrpcService = BoxCloneSyncService<http::Request<Body>, http::Response<Body>, Infallible>;
 
@@ -165,11 +169,13 @@ impl ServerBuilder {
         }
 
         let (stop, mut stopped) = watch::channel(false);
+        let (draining, mut drain_started) = watch::channel(false);
         let signal = async move {
             tokio::select! {
                 _ = stopped.wait_for(|stop| *stop) => {}
                 _ = termination() => tracing::info!("shutdown signal received"),
             }
+            let _ = draining.send(true);
         };
         // Responses are several small writes (headers, data, trailers); without TCP_NODELAY, Nagle's
         // algorithm holds the later ones until the client's delayed ACK (~40 ms a request).
@@ -186,7 +192,18 @@ impl ServerBuilder {
         let services = self.services.clone();
         let reporter = health.clone();
         let task = tokio::spawn(async move {
-            let result = server.await;
+            // Graceful shutdown lets in-flight calls finish, but a watch stream never finishes on
+            // its own: after the grace period the remaining connections are dropped, and clients
+            // resume their streams elsewhere from the last sequence they saw.
+            let deadline = async move {
+                let _ = drain_started.wait_for(|draining| *draining).await;
+                tokio::time::sleep(DRAIN_GRACE).await;
+                tracing::info!(grace = ?DRAIN_GRACE, "closing the connections still open after the grace period");
+            };
+            let result = tokio::select! {
+                result = server => result,
+                () = deadline => Ok(()),
+            };
             for name in &services {
                 reporter.set_service_status(name, ServingStatus::NotServing).await;
             }
