@@ -5,6 +5,7 @@
 pub use sea_orm_migration::prelude::*;
 
 mod m20261121_000001_platform;
+mod m20261122_000030_game;
 
 /// Applies the migrations in order.
 pub struct Migrator;
@@ -12,6 +13,6 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m20261121_000001_platform::Migration)]
+        vec![Box::new(m20261121_000001_platform::Migration), Box::new(m20261122_000030_game::Migration)]
     }
 }
