@@ -19,11 +19,17 @@ use platform::server::RunningServer;
 pub struct Settings {
     /// Requests one client address may make per minute at the edge; 0 disables the limit.
     pub requests_per_minute: u64,
+    /// The game service's settings, loaded from its own `[game]` section.
+    #[serde(skip)]
+    pub game: game::Settings,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { requests_per_minute: gateway::EdgeOptions::default().requests_per_minute }
+        Settings {
+            requests_per_minute: gateway::EdgeOptions::default().requests_per_minute,
+            game: game::Settings::default(),
+        }
     }
 }
 
@@ -64,12 +70,26 @@ impl Club {
         let address = listener
             .local_addr()
             .map_err(|source| platform::server::ServerError::Bind { addr: resources.config.listen, source })?;
-        let _peers = Peers::all_at(&format!("http://{address}"), resources.peer_interceptor.clone())?;
+        // Every peer is this process, unless `[endpoints]` names another address for it.
+        let here = Some(format!("http://{address}"));
+        let configured = &resources.config.endpoints;
+        let endpoints = platform::config::Endpoints {
+            membership: configured.membership.clone().or_else(|| here.clone()),
+            game: configured.game.clone().or_else(|| here.clone()),
+            scoring: configured.scoring.clone().or_else(|| here.clone()),
+            appeals: configured.appeals.clone().or_else(|| here.clone()),
+        };
+        let peers = Peers::from_endpoints(&endpoints, resources.peer_interceptor.clone())?;
         let edge = gateway::EdgeOptions {
             cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
             requests_per_minute: settings.requests_per_minute,
         };
-        let server = resources.server().edge(gateway::edge(edge, resources.live.clone())).serve_on(listener).await?;
+        let server = resources
+            .server()
+            .add_service(game::service(&resources, &settings.game, &peers).await?)
+            .edge(gateway::edge(edge, resources.live.clone()))
+            .serve_on(listener)
+            .await?;
         Ok(Club { server, resources })
     }
 }

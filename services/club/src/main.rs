@@ -4,7 +4,8 @@ use anyhow::Context;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let config = platform::config::load::<club::Settings>("club")?;
+    let mut config = platform::config::load::<club::Settings>("club")?;
+    config.service.game = platform::config::load::<game::Settings>("game")?.service;
     let _telemetry = platform::telemetry::init("bridge-club", &config.platform.telemetry)?;
     let club = club::Club::start(&config.platform, &config.service).await.context("bridge-club did not start")?;
     let address = club.server.local_addr();
