@@ -2,5 +2,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod foundation;
+mod game;
 mod live_store;
 mod migrations;

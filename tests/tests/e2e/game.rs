@@ -1,0 +1,799 @@
+//! The game service on a real server: complete deals in both modes, irregularities rectified
+//! (Laws 27, 31, 50, 54, 64), a disputed claim adjudicated, per-seat privacy of every streamed
+//! event, durability through a Redis flush and a server restart, racing clients, and the result
+//! of every finished deal reaching scoring through the outbox.
+
+use api::common::v1 as pb;
+use api::convert::ProtoEnum;
+use api::game::v1 as game;
+use e2e::{GameClient, TestApp};
+use futures::StreamExt;
+use laws::{Card, CardSet, Seat};
+use platform::auth::Role;
+use tonic::{Code, Status};
+
+fn key() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+fn pcall(call: &str) -> pb::Call {
+    call.parse::<laws::Call>().unwrap().into()
+}
+
+fn pcard(card: &str) -> pb::Card {
+    card.parse::<Card>().unwrap().into()
+}
+
+fn seat_of(raw: i32) -> Seat {
+    Seat::from_proto("seat", raw).unwrap()
+}
+
+fn cards(hand: &pb::SeatHand) -> CardSet {
+    CardSet::try_from(hand.hand.clone().unwrap_or_default()).unwrap()
+}
+
+fn hand(view: &game::TableView, seat: Seat) -> Option<CardSet> {
+    view.hands.iter().find(|h| seat_of(h.seat) == seat).map(cards)
+}
+
+/// A deal's setup for a rubber (or, with `club_laws`, under the Alternative Club Laws).
+fn rubber(players: &[String; 4], mode: game::PlayMode, club_laws: bool) -> game::DealSetup {
+    game::DealSetup {
+        source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
+            rubber_id: format!("rubber-{}", key()),
+            scorepad_id: format!("pad-{}", key()),
+            deal_number: 1,
+            club_laws,
+        })),
+        kind: pb::TableKind::Rubber as i32,
+        mode: mode as i32,
+        players: seated(players),
+        dealer: pb::Seat::North as i32,
+        vulnerability: pb::Vulnerability::None as i32,
+        result_only: false,
+    }
+}
+
+/// A duplicate board's setup; dealer and vulnerability come from the board number.
+fn board(players: &[String; 4], mode: game::PlayMode, session: &str, number: u32) -> game::DealSetup {
+    game::DealSetup {
+        source: Some(game::deal_setup::Source::Board(game::DuplicateBoard {
+            session_id: session.to_owned(),
+            board_number: number,
+            north_south_contestant_id: format!("ns-{}", key()),
+            east_west_contestant_id: format!("ew-{}", key()),
+        })),
+        kind: pb::TableKind::Duplicate as i32,
+        mode: mode as i32,
+        players: seated(players),
+        dealer: 0,
+        vulnerability: 0,
+        result_only: false,
+    }
+}
+
+fn seated(players: &[String; 4]) -> Vec<pb::SeatedPlayer> {
+    Seat::ALL.iter().map(|s| pb::SeatedPlayer { seat: s.to_proto(), player_id: players[s.index()].clone() }).collect()
+}
+
+/// North: S AKQJ H T98 D 765 C 432; East: S T98 H 765 D 432 C AKQJ; South: S 765 H 432 D AKQJ
+/// C T98; West: S 432 H AKQJ D T98 C 765.
+const PBN: &str = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765";
+
+/// One table of a test, with its four players.
+struct Table<'a> {
+    app: &'a TestApp,
+    id: String,
+    players: [String; 4],
+}
+
+impl<'a> Table<'a> {
+    fn new(app: &'a TestApp) -> Table<'a> {
+        let tag = uuid::Uuid::new_v4().simple().to_string();
+        let players = ["n", "e", "s", "w"].map(|s| format!("player-{s}-{tag}"));
+        Table { app, id: format!("table-{tag}"), players }
+    }
+
+    fn player(&self, seat: Seat) -> GameClient {
+        self.app.game(&self.players[seat.index()], &[Role::Player])
+    }
+
+    fn desk(&self) -> GameClient {
+        self.app.game("front-desk", &[Role::Desk])
+    }
+
+    fn arbiter(&self) -> GameClient {
+        self.app.game("the-arbiter", &[Role::Arbiter])
+    }
+
+    async fn view(&self) -> game::TableView {
+        self.view_as(&mut self.arbiter()).await
+    }
+
+    async fn view_as(&self, client: &mut GameClient) -> game::TableView {
+        let request = game::GetTableStateRequest { table_id: self.id.clone() };
+        client.get_table_state(request).await.unwrap().into_inner().view.unwrap()
+    }
+
+    async fn version(&self) -> u64 {
+        self.view().await.version
+    }
+
+    async fn start(&self, setup: game::DealSetup, hands: Option<&str>) -> game::TableView {
+        let request = game::StartDealRequest {
+            table_id: self.id.clone(),
+            expected_version: self.version().await,
+            idempotency_key: key(),
+            setup: Some(setup),
+            hands: hands.map(|p| game::start_deal_request::Hands::DealPbn(p.to_owned())),
+        };
+        self.desk().start_deal(request).await.unwrap().into_inner().view.unwrap()
+    }
+
+    async fn call_as(&self, client: &mut GameClient, seat: Seat, call: &str) -> Result<game::TableView, Status> {
+        let request = game::MakeCallRequest {
+            table_id: self.id.clone(),
+            expected_version: self.version().await,
+            idempotency_key: key(),
+            seat: seat.to_proto(),
+            call: Some(pcall(call)),
+        };
+        Ok(client.make_call(request).await?.into_inner().view.unwrap())
+    }
+
+    async fn call(&self, seat: Seat, call: &str) -> game::TableView {
+        self.call_as(&mut self.desk(), seat, call).await.unwrap_or_else(|s| panic!("{seat} {call}: {s:?}"))
+    }
+
+    async fn calls(&self, calls: &[(Seat, &str)]) -> game::TableView {
+        let mut view = None;
+        for (seat, call) in calls {
+            view = Some(self.call(*seat, call).await);
+        }
+        view.unwrap()
+    }
+
+    async fn play_as(&self, client: &mut GameClient, seat: Seat, card: &str) -> Result<game::TableView, Status> {
+        let request = game::PlayCardRequest {
+            table_id: self.id.clone(),
+            expected_version: self.version().await,
+            idempotency_key: key(),
+            seat: seat.to_proto(),
+            card: Some(pcard(card)),
+        };
+        Ok(client.play_card(request).await?.into_inner().view.unwrap())
+    }
+
+    async fn play(&self, seat: Seat, card: &str) -> game::TableView {
+        self.play_as(&mut self.desk(), seat, card).await.unwrap_or_else(|s| panic!("{seat} {card}: {s:?}"))
+    }
+
+    async fn record(
+        &self,
+        client: &mut GameClient,
+        fact: game::IrregularityFact,
+        pointed_out_by: Option<Seat>,
+    ) -> Result<game::RecordIrregularityResponse, Status> {
+        let request = game::RecordIrregularityRequest {
+            table_id: self.id.clone(),
+            expected_version: self.version().await,
+            idempotency_key: key(),
+            fact: Some(fact),
+            pointed_out_by: pointed_out_by.map_or(0, Seat::to_proto),
+        };
+        Ok(client.record_irregularity(request).await?.into_inner())
+    }
+
+    /// Chooses the option of kind `kind` of the open decision.
+    async fn choose(
+        &self,
+        client: &mut GameClient,
+        kind: &str,
+        chooser: Option<Seat>,
+        call: Option<&str>,
+    ) -> Result<game::ChooseRectificationResponse, Status> {
+        let view = self.view().await;
+        let decision = view.pending_decisions.first().unwrap_or_else(|| panic!("no decision open for {kind}"));
+        let option = decision
+            .options
+            .iter()
+            .find(|o| o.kind == kind)
+            .unwrap_or_else(|| panic!("{kind} not offered: {:?}", decision.options.iter().map(|o| &o.kind).collect::<Vec<_>>()));
+        let request = game::ChooseRectificationRequest {
+            table_id: self.id.clone(),
+            expected_version: view.version,
+            idempotency_key: key(),
+            decision_id: decision.decision_id.clone(),
+            option_id: option.option_id.clone(),
+            chooser_seat: chooser.map_or(0, Seat::to_proto),
+            call: call.map(pcall),
+        };
+        Ok(client.choose_rectification(request).await?.into_inner())
+    }
+
+    /// The arbiter resolves every open call.
+    async fn resolve_calls(&self) {
+        let view = self.view().await;
+        for call in view.open_arbiter_calls {
+            let request = game::ResolveArbiterCallRequest {
+                table_id: self.id.clone(),
+                expected_version: self.version().await,
+                idempotency_key: key(),
+                arbiter_call_id: call.arbiter_call_id.clone(),
+                resolution: "explained the options".into(),
+            };
+            self.arbiter().resolve_arbiter_call(request).await.unwrap();
+        }
+    }
+
+    /// Plays the deal out, each hand a legal card (the lowest of the suit led, or the lowest
+    /// card), by the players themselves at a digital table and by the table device otherwise.
+    async fn play_out(&self, digital: bool) -> game::TableView {
+        loop {
+            let view = self.view().await;
+            if view.phase != game::DealPhase::Play as i32 {
+                return view;
+            }
+            let seat = seat_of(view.next_to_act);
+            let held = hand(&view, seat).unwrap();
+            let led = view.tricks.last().filter(|t| t.cards.len() < 4).and_then(|t| t.cards.first()).map(|c| {
+                Card::try_from(c.card.unwrap()).unwrap().suit
+            });
+            let card = led.and_then(|suit| held.suit(suit).iter().next()).or_else(|| held.iter().next()).unwrap();
+            let contract = view.contract.unwrap();
+            let declarer = seat_of(contract.declarer);
+            let actor = if seat == declarer.partner() { declarer } else { seat };
+            let mut client = if digital { self.player(actor) } else { self.desk() };
+            self.play_as(&mut client, seat, &card.to_string()).await.unwrap_or_else(|s| panic!("{seat} {card}: {s:?}"));
+        }
+    }
+
+    async fn events_as(&self, client: &mut GameClient, after: Option<u64>, until: u64) -> Vec<game::TableEvent> {
+        let request = game::WatchTableRequest { table_id: self.id.clone(), after_sequence: after };
+        let mut stream = client.watch_table(request).await.unwrap().into_inner();
+        let mut events = Vec::new();
+        while let Some(event) = stream.next().await {
+            let event = event.unwrap().event.unwrap();
+            let sequence = event.sequence;
+            events.push(event);
+            if sequence >= until {
+                break;
+            }
+        }
+        events
+    }
+}
+
+fn outcome(view: &game::TableView) -> (game::DealEnding, Option<pb::DealResult>) {
+    let outcome = view.outcome.clone().unwrap_or_else(|| panic!("no outcome in {view:?}"));
+    (game::DealEnding::try_from(outcome.ending).unwrap(), outcome.result)
+}
+
+fn played(result: &Option<pb::DealResult>) -> (String, Seat, u32) {
+    match result.as_ref().and_then(|r| r.outcome.clone()) {
+        Some(pb::deal_result::Outcome::Played(played)) => {
+            let contract = laws::DeclaredContract::try_from(played.contract.unwrap()).unwrap();
+            (contract.contract.to_string(), contract.declarer, played.tricks)
+        }
+        other => panic!("not a played contract: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_digital_deal_is_dealt_from_a_committed_seed_and_refuses_what_the_laws_forbid() {
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let started = table.start(rubber(&table.players, game::PlayMode::Digital, false), None).await;
+    assert_eq!(started.phase, game::DealPhase::Auction as i32);
+    assert_eq!(started.seed_commitment.len(), 32, "the seed's SHA-256 is published at the start");
+    assert!(started.seed.is_empty());
+    assert!(started.hands.is_empty(), "the desk sees no hand of a live deal");
+
+    // Each player sees his own thirteen cards and nobody else's.
+    let mut north = table.player(Seat::North);
+    let view = table.view_as(&mut north).await;
+    assert_eq!(view.hands.len(), 1);
+    assert_eq!(hand(&view, Seat::North).unwrap().len(), 13);
+
+    // Law 17: East may not call at North's turn; a player calls only for his own seat.
+    let mut east = table.player(Seat::East);
+    let status = table.call_as(&mut east, Seat::East, "1H").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("it is North's turn to call, not East's (Law 17"), "{}", status.message());
+    let status = table.call_as(&mut east, Seat::North, "1H").await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    // A table device records calls only at a recorded table.
+    let status = table.call_as(&mut table.desk(), Seat::North, "1H").await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+
+    table.call_as(&mut north, Seat::North, "1N").await.unwrap();
+    // Law 27: an insufficient bid is refused at a digital table, naming the Law.
+    let status = table.call_as(&mut east, Seat::East, "1S").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert_eq!(status.message(), "insufficient bid 1S over 1NT (Law 27 of the Laws of Rubber Bridge)");
+    assert_eq!(
+        status.metadata().get(platform::error::LAW_METADATA_KEY).unwrap().to_str().unwrap(),
+        "Law 27 of the Laws of Rubber Bridge"
+    );
+    table.call_as(&mut east, Seat::East, "Pass").await.unwrap();
+    table.call_as(&mut table.player(Seat::South), Seat::South, "Pass").await.unwrap();
+    let view = table.call_as(&mut table.player(Seat::West), Seat::West, "Pass").await.unwrap();
+    assert_eq!(view.phase, game::DealPhase::Play as i32);
+    assert_eq!(seat_of(view.next_to_act), Seat::East, "Law 41: declarer's left-hand opponent leads");
+
+    // Dummy (South) does not play his own cards: declarer does (Law 45B).
+    let arbiter_view = table.view().await;
+    let east_hand = hand(&arbiter_view, Seat::East).unwrap();
+    let lead = east_hand.iter().next().unwrap();
+    table.play_as(&mut east, Seat::East, &lead.to_string()).await.unwrap();
+    let dummy_card = hand(&table.view().await, Seat::South).unwrap().iter().next().unwrap();
+    let _ = dummy_card;
+    let view = table.view_as(&mut table.player(Seat::West)).await;
+    assert!(hand(&view, Seat::South).is_some(), "dummy is seen once the opening lead is faced");
+    assert!(hand(&view, Seat::North).is_none() && hand(&view, Seat::East).is_none());
+
+    let view = table.play_out(true).await;
+    assert_eq!(view.phase, game::DealPhase::Finished as i32);
+    let (ending, result) = outcome(&view);
+    assert_eq!(ending, game::DealEnding::PlayedOut);
+    let (contract, declarer, tricks) = played(&result);
+    assert_eq!((contract.as_str(), declarer), ("1NT", Seat::North));
+    let won = view.tricks_won.unwrap();
+    assert_eq!(tricks, won.north_south);
+
+    // The seed is revealed: anyone can deal it again and check it against the commitment.
+    assert_eq!(view.seed.len(), 32);
+    let seed = laws::DealSeed(view.seed.clone().try_into().unwrap());
+    assert!(seed.verifies(&started.seed_commitment.clone().try_into().unwrap()));
+    let record =
+        table.arbiter().get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() }).await.unwrap();
+    let record = record.into_inner().record.unwrap();
+    assert_eq!(laws::Deal::from_seed(&seed).to_pbn(Seat::North), record.deal_pbn);
+}
+
+/// 1S by North, 2S by South, 4S by North, all pass: North declares, East leads, South is dummy.
+async fn bid_four_spades(table: &Table<'_>) -> game::TableView {
+    use Seat::*;
+    table
+        .calls(&[(North, "1S"), (East, "Pass"), (South, "2S"), (West, "Pass"), (North, "4S")])
+        .await;
+    table.calls(&[(East, "Pass"), (South, "Pass"), (West, "Pass")]).await
+}
+
+fn fact(kind: game::IrregularityKind, offender: Seat) -> game::IrregularityFact {
+    game::IrregularityFact { kind: kind as i32, offender: offender.to_proto(), ..Default::default() }
+}
+
+#[tokio::test]
+async fn law_27_and_31_at_a_club_table_the_arbiter_is_summoned_and_the_options_are_enforced() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, true), Some(PBN)).await;
+    table.call(North, "1S").await;
+
+    // Law 27: East bids 1H over 1S at the table; the tablet records it as it happened.
+    let view = table.call(East, "1H").await;
+    let decision = view.pending_decisions.first().expect("Law 27 gives options").clone();
+    assert_eq!(decision.irregularity_id, view.auction[1].irregularity_id);
+    assert_eq!(view.auction[1].status, game::CallStatus::Pending as i32);
+    let accept = decision.options.iter().find(|o| o.kind == "accept_by_calling").unwrap();
+    assert_eq!(accept.chooser, pb::Chooser::OffendersLho as i32);
+    assert_eq!(accept.chooser_seats, vec![South.to_proto()]);
+    assert_eq!(accept.law.as_ref().unwrap().number, 27);
+    // Club Law 13: the Arbiter is summoned at once, and nobody calls until he has dealt with it.
+    assert_eq!(view.open_arbiter_calls.len(), 1);
+    let calls = table
+        .arbiter()
+        .list_arbiter_calls(game::ListArbiterCallsRequest { table_id: table.id.clone(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .arbiter_calls;
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].irregularity_ids, vec![decision.irregularity_id.clone()]);
+    let status = table.call_as(&mut table.desk(), South, "2H").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("Club Law 13"), "{}", status.message());
+    // Only the player the Law names may choose: West may not reject East's bid.
+    let status = table.choose(&mut table.player(West), "reject_insufficient_bid", None, None).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    assert!(status.message().contains("Law 27"), "{}", status.message());
+    table.resolve_calls().await;
+
+    // Law 27A: South accepts the insufficient bid by calling over it.
+    let view = table.call_as(&mut table.player(South), South, "2H").await.unwrap();
+    assert!(view.pending_decisions.is_empty());
+    assert_eq!(view.auction[1].status, game::CallStatus::Legal as i32);
+    let options = table
+        .desk()
+        .get_rectification_options(game::GetRectificationOptionsRequest {
+            table_id: table.id.clone(),
+            decision_id: decision.decision_id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let settled = &options.decisions[0];
+    assert_eq!(settled.status, game::DecisionStatus::Chosen as i32);
+    assert_eq!(settled.chosen_option_id, accept.option_id);
+
+    // Law 31: North bids 3S at West's turn, his right-hand opponent's. West drew attention to it.
+    let recorded = table
+        .record(
+            &mut table.player(West),
+            game::IrregularityFact { call: Some(pcall("3S")), ..fact(game::IrregularityKind::CallOutOfRotation, North) },
+            None,
+        )
+        .await
+        .unwrap();
+    let irregularity = recorded.irregularity.unwrap();
+    assert_eq!(irregularity.pointed_out_by, West.to_proto(), "a player points out for his own seat");
+    assert_eq!(irregularity.law.unwrap().number, 29);
+    let decision = recorded.decision.expect("Law 29 gives options");
+    assert!(decision.options.iter().any(|o| o.law.as_ref().unwrap().number == 31), "{decision:?}");
+    assert!(recorded.arbiter_call.is_some(), "Club Law 13");
+    table.resolve_calls().await;
+    // The Arbiter applies the rectification: the call is cancelled and the auction reverts to
+    // West (Law 29B, Law 31).
+    let chosen = table.choose(&mut table.arbiter(), "cancel_call", None, None).await.unwrap();
+    let view = chosen.view.unwrap();
+    assert_eq!(seat_of(view.next_to_act), West);
+    assert!(view.auction.iter().any(|e| e.status == game::CallStatus::Cancelled as i32));
+    // Law 31B1: West passes, so North must repeat his call out of rotation.
+    let view = table.call(West, "Pass").await;
+    let repeat = view.restrictions.iter().find(|r| r.kind == game::RestrictionKind::MustRepeatCall as i32).unwrap();
+    assert_eq!(repeat.seat, North.to_proto());
+    let status = table.call_as(&mut table.desk(), North, "2S").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert_eq!(status.message(), "North must repeat 3S (Law 31B1 of the Laws of Rubber Bridge)");
+    let view = table.calls(&[(North, "3S"), (East, "Pass"), (South, "Pass"), (West, "Pass")]).await;
+    assert_eq!(view.phase, game::DealPhase::Play as i32);
+    assert_eq!(played_contract(&view), ("3S".to_owned(), North));
+    // The table stops recording the play and enters the result, which agrees with the auction.
+    // The hands were entered, so honors are checked against them (Law 81): North holds four.
+    let status = enter_result(&table, "3S", North, 9, &[]).await.unwrap_err();
+    assert!(status.message().contains("the hands show four trump honors held by North-South"), "{}", status.message());
+    let honors = pb::Honors { side: pb::Side::NorthSouth as i32, kind: pb::HonorsKind::FourTrumpHonors as i32 };
+    let view = enter_result(&table, "3S", North, 9, &[honors]).await.unwrap();
+    let (ending, result) = outcome(&view);
+    assert_eq!(ending, game::DealEnding::ResultEntered);
+    assert_eq!(played(&result), ("3S".to_owned(), North, 9));
+    let record = table
+        .arbiter()
+        .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
+        .await
+        .unwrap()
+        .into_inner()
+        .record
+        .unwrap();
+    assert_eq!(record.irregularities.len(), 2);
+    assert_eq!(record.arbiter_calls.len(), 2);
+    assert!(record.decisions.iter().all(|d| d.status == game::DecisionStatus::Chosen as i32));
+}
+
+fn played_contract(view: &game::TableView) -> (String, Seat) {
+    let contract = laws::DeclaredContract::try_from(view.contract.unwrap()).unwrap();
+    (contract.contract.to_string(), contract.declarer)
+}
+
+async fn enter_result(
+    table: &Table<'_>,
+    contract: &str,
+    declarer: Seat,
+    tricks: u32,
+    honors: &[pb::Honors],
+) -> Result<game::TableView, Status> {
+    let contract = laws::DeclaredContract { contract: contract.parse().unwrap(), declarer };
+    let request = game::EnterResultRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        result: Some(pb::DealResult {
+            outcome: Some(pb::deal_result::Outcome::Played(pb::PlayedContract {
+                contract: Some(contract.into()),
+                tricks,
+            })),
+            honors: honors.to_vec(),
+        }),
+    };
+    Ok(table.player(declarer).enter_result(request).await?.into_inner().view.unwrap())
+}
+
+#[tokio::test]
+async fn law_54_declarer_accepts_an_opening_lead_out_of_turn_and_the_deal_is_played_out() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    // West faces the HA; East was on lead.
+    let view = table.play(West, "HA").await;
+    let decision = view.pending_decisions.first().expect("Law 54 gives declarer options").clone();
+    assert_eq!(decision.options.iter().find(|o| o.kind == "accept_lead").unwrap().chooser_seats, vec![North.to_proto()]);
+    let record = table
+        .arbiter()
+        .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
+        .await
+        .unwrap()
+        .into_inner()
+        .record
+        .unwrap();
+    let irregularity = &record.irregularities[0];
+    assert_eq!(irregularity.fact.as_ref().unwrap().kind, game::IrregularityKind::OpeningLeadOutOfTurn as i32);
+    assert_eq!(irregularity.law.as_ref().unwrap().number, 54);
+    // The card led lies face up for everyone; dummy is not spread before the lead is accepted.
+    let kibitzer = table.view_as(&mut app.game("kibitzer", &[Role::Player])).await;
+    assert_eq!(hand(&kibitzer, West), Some(CardSet::EMPTY.with("HA".parse().unwrap())));
+    assert!(hand(&kibitzer, South).is_none());
+    // Only declarer chooses (Law 54): East may not.
+    let status = table.choose(&mut table.player(East), "accept_lead", None, None).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    let chosen = table.choose(&mut table.player(North), "accept_lead", None, None).await.unwrap();
+    let view = chosen.view.unwrap();
+    assert_eq!(view.tricks[0].leader, West.to_proto(), "Law 54B: the lead stands");
+    assert!(hand(&view, South).is_some(), "dummy is spread once the lead is accepted");
+    assert_eq!(seat_of(view.next_to_act), North);
+    let view = table.play_out(false).await;
+    let (ending, result) = outcome(&view);
+    assert_eq!(ending, game::DealEnding::PlayedOut);
+    let (_, declarer, tricks) = played(&result);
+    assert_eq!(declarer, North);
+    assert_eq!(tricks, view.tricks_won.unwrap().north_south);
+    // North held four trump honors (Law 81).
+    assert_eq!(
+        result.unwrap().honors,
+        vec![pb::Honors { side: pb::Side::NorthSouth as i32, kind: pb::HonorsKind::FourTrumpHonors as i32 }]
+    );
+}
+
+#[tokio::test]
+async fn law_64_an_established_revoke_transfers_a_trick_when_play_ends() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    table.play(East, "CA").await;
+    table.play(South, "C8").await;
+    // West holds clubs and plays a heart: a revoke, accepted as a fact and not yet noticed.
+    let view = table.play(West, "HJ").await;
+    assert!(view.auction.iter().all(|e| e.irregularity_id.is_empty()));
+    table.play(North, "C2").await;
+    // East, the offender's partner, leads to the next trick: the revoke is established (Law 63).
+    table.play(East, "CK").await;
+    let recorded = table
+        .record(
+            &mut table.player(North),
+            game::IrregularityFact { trick_number: 1, ..fact(game::IrregularityKind::Revoke, West) },
+            Some(North),
+        )
+        .await
+        .unwrap();
+    assert_eq!(recorded.irregularity.unwrap().law.unwrap().number, 64);
+    let view = table.play_out(false).await;
+    let outcome = view.outcome.clone().unwrap();
+    assert_eq!(outcome.tricks_transferred, 1, "Law 64B: the revoke trick, won by the offending side");
+    let (_, _, tricks) = played(&outcome.result);
+    assert_eq!(tricks, view.tricks_won.unwrap().north_south + 1);
+}
+
+#[tokio::test]
+async fn law_50_an_exposed_honor_is_a_major_penalty_card_and_declarer_names_the_partners_lead() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    table.play(East, "CA").await;
+    table.play(South, "C8").await;
+    // West drops the HK on the table.
+    let recorded = table
+        .record(
+            &mut table.desk(),
+            game::IrregularityFact {
+                card: Some(pcard("HK")),
+                description: "dropped".into(),
+                ..fact(game::IrregularityKind::ExposedCard, West)
+            },
+            Some(North),
+        )
+        .await
+        .unwrap();
+    let view = recorded.view.unwrap();
+    assert_eq!(view.penalty_cards.len(), 1);
+    let penalty = &view.penalty_cards[0];
+    assert_eq!(penalty.kind, game::PenaltyCardKind::Major as i32, "Law 50: an honor is a major penalty card");
+    assert_eq!(penalty.owner, West.to_proto());
+    // Everyone sees it: it lies face up (Law 50A).
+    let east = table.view_as(&mut table.player(East)).await;
+    assert_eq!(hand(&east, West), Some(CardSet::EMPTY.with("HK".parse().unwrap())));
+    table.play(West, "C5").await;
+    let view = table.play(North, "C2").await;
+    // East won the trick and has the lead while his partner has a major penalty card: declarer
+    // chooses (Law 50D2).
+    let decision = view.pending_decisions.first().unwrap();
+    assert!(decision.options.iter().all(|o| o.chooser_seats == vec![North.to_proto()]));
+    let chosen = table.choose(&mut table.player(North), "require_lead", None, None).await.unwrap();
+    let view = chosen.view.unwrap();
+    let required = view.restrictions.iter().find(|r| r.kind == game::RestrictionKind::LeadRequired as i32).unwrap();
+    assert_eq!(required.seat, East.to_proto());
+    assert_eq!(required.suits, vec![pb::Suit::Hearts as i32]);
+    assert!(view.penalty_cards.is_empty(), "Law 50D2(a): the penalty card is picked up");
+    table.play(East, "H7").await;
+    table.play(South, "H2").await;
+    table.play(West, "HJ").await;
+    let view = table.play(North, "H8").await;
+    assert!(view.restrictions.is_empty(), "the requirement is spent once East has led");
+    let view = table.play_out(false).await;
+    assert_eq!(outcome(&view).0, game::DealEnding::PlayedOut);
+}
+
+async fn claim(table: &Table<'_>, claimer: Seat, tricks: u32) -> game::ClaimResponse {
+    let request = game::ClaimRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        claimer: claimer.to_proto(),
+        tricks,
+        statement: "drawing trumps, all mine".into(),
+    };
+    table.player(claimer).claim(request).await.unwrap().into_inner()
+}
+
+async fn answer(table: &Table<'_>, claim_id: &str, seat: Seat, reply: game::ClaimReply) -> game::RespondToClaimResponse {
+    let request = game::RespondToClaimRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        claim_id: claim_id.to_owned(),
+        seat: seat.to_proto(),
+        reply: reply as i32,
+    };
+    table.player(seat).respond_to_claim(request).await.unwrap().into_inner()
+}
+
+#[tokio::test]
+async fn duplicate_law_70_a_disputed_claim_is_adjudicated_by_the_director() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let session = format!("session-{}", key());
+    let view = table.start(board(&table.players, game::PlayMode::Recorded, &session, 1), Some(PBN)).await;
+    assert_eq!(view.setup.unwrap().dealer, North.to_proto(), "duplicate Law 2: board 1 is dealt by North");
+    bid_four_spades(&table).await;
+    table.play(East, "CA").await;
+    let claimed = claim(&table, North, 13).await;
+    let claim = claimed.claim.unwrap();
+    assert_eq!(claim.status, game::ClaimStatus::Pending as i32);
+    assert_eq!(claim.tricks_remaining, 13);
+    let view = claimed.view.unwrap();
+    assert_eq!(view.phase, game::DealPhase::Claim as i32);
+    // Law 68C: the claimer's hand is faced; East sees it now.
+    assert!(hand(&table.view_as(&mut table.player(East)).await, North).is_some());
+    let answered = answer(&table, &claim.claim_id, West, game::ClaimReply::Dispute).await;
+    assert_eq!(answered.claim.unwrap().status, game::ClaimStatus::Disputed as i32);
+    let call = answered.arbiter_call.expect("duplicate Law 68D: the Director is summoned");
+    assert_eq!(call.claim_id, claim.claim_id);
+    // Nobody plays while the Director is at the table.
+    let status = table.play_as(&mut table.desk(), South, "C9").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    let request = game::AdjudicateClaimRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        claim_id: claim.claim_id.clone(),
+        tricks: 9,
+        reasons: "a club to lose with no trump drawn first".into(),
+        law: Some(laws::Law::duplicate(70, "D1").into()),
+    };
+    // Only the Director decides.
+    let status = table.player(North).adjudicate_claim(request.clone()).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    let decided = table.arbiter().adjudicate_claim(request).await.unwrap().into_inner();
+    let claim = decided.claim.unwrap();
+    assert_eq!(claim.status, game::ClaimStatus::Adjudicated as i32);
+    let adjudication = claim.adjudication.unwrap();
+    assert_eq!((adjudication.tricks, adjudication.decided_by.as_str()), (9, "the-arbiter"));
+    assert_eq!(adjudication.law.unwrap().section, "D1");
+    let view = decided.view.unwrap();
+    assert!(view.open_arbiter_calls.is_empty(), "the decision settles the call");
+    let (ending, result) = outcome(&view);
+    assert_eq!(ending, game::DealEnding::ClaimAdjudicated);
+    assert_eq!(played(&result), ("4S".to_owned(), North, 9));
+    assert!(result.unwrap().honors.is_empty(), "no honors in duplicate");
+    // A duplicate board's hands stay hidden from the players after the deal: other tables may
+    // still have to play it.
+    let east = table.view_as(&mut table.player(East)).await;
+    assert!(hand(&east, West).is_none());
+}
+
+#[tokio::test]
+async fn a_recorded_table_may_enter_only_the_result_and_refusals_name_the_law() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let mut setup = rubber(&table.players, game::PlayMode::Recorded, false);
+    setup.result_only = true;
+    let view = table.start(setup, None).await;
+    assert_eq!(view.phase, game::DealPhase::ResultEntry as i32);
+    let status = table.call_as(&mut table.desk(), North, "1S").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    // Four aces score only at notrump (Law 81).
+    let aces = pb::Honors { side: pb::Side::NorthSouth as i32, kind: pb::HonorsKind::FourAcesAtNoTrump as i32 };
+    let status = enter_result(&table, "4S", North, 10, &[aces]).await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("Law 81"), "{}", status.message());
+    let status = enter_result(&table, "4S", North, 14, &[]).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().contains("result.played.tricks"), "{}", status.message());
+    let honors = pb::Honors { side: pb::Side::NorthSouth as i32, kind: pb::HonorsKind::FourTrumpHonors as i32 };
+    let view = enter_result(&table, "4S", North, 10, &[honors]).await.unwrap();
+    let (ending, result) = outcome(&view);
+    assert_eq!(ending, game::DealEnding::ResultEntered);
+    assert_eq!(result.unwrap().honors, vec![honors]);
+
+    // A second deal may start once the first is over; its hands are not entered, so once the
+    // auction closes the table enters the result, which must agree with the auction (Law 22).
+    let view = table.start(rubber(&table.players, game::PlayMode::Recorded, false), None).await;
+    assert_eq!(view.phase, game::DealPhase::Auction as i32);
+    let view = bid_four_spades(&table).await;
+    assert_eq!(view.phase, game::DealPhase::ResultEntry as i32);
+    let status = table.play_as(&mut table.desk(), East, "CA").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    let status = enter_result(&table, "3N", South, 9, &[]).await.unwrap_err();
+    assert!(status.message().contains("does not agree with the auction: 4S by North (Law 22B"), "{}", status.message());
+    let view = enter_result(&table, "4S", North, 11, &[]).await.unwrap();
+    assert_eq!(played(&outcome(&view).1), ("4S".to_owned(), North, 11));
+    let deals = table
+        .desk()
+        .list_deals(game::ListDealsRequest { table_id: table.id.clone(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .deals;
+    assert_eq!(deals.len(), 2);
+    assert_eq!(deals[0].deal_id, view.deal_id, "newest first");
+}
+
+#[tokio::test]
+async fn a_finished_deal_exports_as_pbn_and_an_abandoned_one_has_no_result() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    let view = table.play_out(false).await;
+    let pbn = table
+        .player(North)
+        .export_deal_pbn(game::ExportDealPbnRequest { deal_ids: vec![view.deal_id.clone()] })
+        .await
+        .unwrap()
+        .into_inner()
+        .pbn;
+    assert!(pbn.starts_with("% PBN 2.1"), "{pbn}");
+    for tag in ["[Dealer \"N\"]", "[Vulnerable \"None\"]", &format!("[Deal \"{PBN}\"]"), "[Declarer \"N\"]", "[Contract \"4S\"]"] {
+        assert!(pbn.contains(tag), "{tag} missing from\n{pbn}");
+    }
+    assert!(pbn.contains("[Auction \"N\"]\n1S Pass 2S Pass\n4S Pass Pass Pass\n"), "{pbn}");
+    assert!(pbn.contains("[Play \"E\"]\n"), "{pbn}");
+    assert_eq!(pbn.lines().filter(|l| l.split(' ').count() == 4 && l.len() == 11).count(), 13, "{pbn}");
+
+    table.start(rubber(&table.players, game::PlayMode::Digital, false), None).await;
+    table.call_as(&mut table.player(North), North, "1C").await.unwrap();
+    let status = table
+        .player(North)
+        .export_deal_pbn(game::ExportDealPbnRequest { deal_ids: vec![table.view().await.deal_id] })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    let request = game::AbandonDealRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        reason: "fire alarm".into(),
+    };
+    let view = table.desk().abandon_deal(request).await.unwrap().into_inner().view.unwrap();
+    assert_eq!(view.phase, game::DealPhase::Abandoned as i32);
+    assert_eq!(outcome(&view), (game::DealEnding::Abandoned, None));
+}
