@@ -311,8 +311,7 @@ impl Engine {
                 let Some(current) = &loaded.deal else {
                     return Err(ServiceError::FailedPrecondition(format!("table {table_id} has no deal: start one")));
                 };
-                let (state, events) =
-                    current.state.apply(&translate::action(&stored)?).map_err(crate::table_error)?;
+                let (state, events) = current.state.apply(&translate::action(&stored)?).map_err(crate::table_error)?;
                 let mut actions = current.actions.clone();
                 actions.push(stored.clone());
                 let deal = LoadedDeal {
@@ -333,7 +332,8 @@ impl Engine {
             last_sequence: loaded.last_sequence + events.len() as u64,
             deal: Some(Arc::new(deal)),
         };
-        let context = next.context().ok_or_else(|| ServiceError::internal("a command left the table without a deal"))?;
+        let context =
+            next.context().ok_or_else(|| ServiceError::internal("a command left the table without a deal"))?;
         let journaled: Vec<(u64, &'static str, crate::stored::StoredEvent)> = events
             .iter()
             .enumerate()
@@ -426,13 +426,12 @@ impl Engine {
         let channel = channel(&after.table_id);
         let value = Bytes::from(after.live().encode_to_vec());
         let batch = Bytes::from(EventBatch { events }.encode_to_vec());
-        let outcome = self.live.compare_and_set(&key, before.version, value.clone(), Some((&channel, batch.clone()))).await;
+        let outcome =
+            self.live.compare_and_set(&key, before.version, value.clone(), Some((&channel, batch.clone()))).await;
         let written = match outcome {
             Ok(CasOutcome::Applied(_)) => return,
             Ok(CasOutcome::Conflict { current }) if current >= after.version => Ok(()),
-            Ok(CasOutcome::Conflict { .. }) => {
-                self.live.put(&key, Versioned { version: after.version, value }).await
-            }
+            Ok(CasOutcome::Conflict { .. }) => self.live.put(&key, Versioned { version: after.version, value }).await,
             Err(error) => Err(error),
         };
         let published = match written {
@@ -546,9 +545,10 @@ pub fn start_action(deal_id: &str, actor: &str, start: StoredStart) -> StoredAct
 
 /// A command on the deal in progress, as stored.
 pub fn action(loaded: &Loaded, actor: &str, command: Command) -> Result<StoredAction, ServiceError> {
-    let deal = loaded.deal.as_ref().ok_or_else(|| {
-        ServiceError::FailedPrecondition(format!("table {} has no deal: start one", loaded.table_id))
-    })?;
+    let deal = loaded
+        .deal
+        .as_ref()
+        .ok_or_else(|| ServiceError::FailedPrecondition(format!("table {} has no deal: start one", loaded.table_id)))?;
     Ok(StoredAction {
         deal_id: deal.deal_id.clone(),
         actor: actor.to_owned(),
@@ -559,11 +559,7 @@ pub fn action(loaded: &Loaded, actor: &str, command: Command) -> Result<StoredAc
 
 /// The setup's seats must be each of the four once (used by the handler before a start).
 pub fn seat_of_player(setup: &game::DealSetup, player_id: &str) -> Option<laws::Seat> {
-    setup
-        .players
-        .iter()
-        .find(|p| p.player_id == player_id)
-        .and_then(|p| laws::Seat::from_proto("seat", p.seat).ok())
+    setup.players.iter().find(|p| p.player_id == player_id).and_then(|p| laws::Seat::from_proto("seat", p.seat).ok())
 }
 
 impl Engine {
@@ -573,7 +569,8 @@ impl Engine {
         if deal_id.is_empty() {
             return Err(ServiceError::invalid("deal_id", "missing; the deal is required"));
         }
-        let row = store::deal(&self.db, deal_id).await?.ok_or_else(|| ServiceError::not_found(format!("deal {deal_id}")))?;
+        let row =
+            store::deal(&self.db, deal_id).await?.ok_or_else(|| ServiceError::not_found(format!("deal {deal_id}")))?;
         let actions = store::deal_actions(&self.db, &row.table_id, deal_id).await?;
         let deal = self.deal_from(deal_id, actions)?;
         Ok((row, deal))

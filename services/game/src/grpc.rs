@@ -161,7 +161,8 @@ impl GameApi {
                 (false, entered) => (Vec::new(), entered.map(Into::into)),
             });
         };
-        let number = i32::try_from(*number).map_err(|_| ServiceError::invalid("setup.board.board_number", "too large"))?;
+        let number =
+            i32::try_from(*number).map_err(|_| ServiceError::invalid("setup.board.board_number", "too large"))?;
         let seed = resolved.digital.then(fresh_seed);
         let pbn = resolved.entered.map(|d| d.to_pbn(Seat::North));
         let board = store::board(&self.engine.db, session, number, seed, pbn, deal_id).await?;
@@ -320,9 +321,8 @@ impl GameService for GameApi {
                 let context = context(&applied)?;
                 let state = context.state;
                 let record = state.irregularities().last();
-                let arbiter_call = record.and_then(|r| {
-                    state.official_calls().iter().rev().find(|c| c.irregularities.contains(&r.id))
-                });
+                let arbiter_call =
+                    record.and_then(|r| state.official_calls().iter().rev().find(|c| c.irregularities.contains(&r.id)));
                 let decision = record
                     .and_then(|r| r.decisions.first())
                     .and_then(|d| state.decisions().iter().find(|x| x.id == *d));
@@ -475,9 +475,14 @@ impl GameService for GameApi {
             |loaded| engine::action(loaded, &principal.subject, Command::Resolve(request.clone())),
             |applied| {
                 let context = context(&applied)?;
-                let number =
-                    translate::record_number(context.deal_id, Record::ArbiterCall, "arbiter_call_id", &request.arbiter_call_id)?;
-                let call = context.state.official_calls().iter().find(|c| c.id == number).map(|c| context.arbiter_call(c));
+                let number = translate::record_number(
+                    context.deal_id,
+                    Record::ArbiterCall,
+                    "arbiter_call_id",
+                    &request.arbiter_call_id,
+                )?;
+                let call =
+                    context.state.official_calls().iter().find(|c| c.id == number).map(|c| context.arbiter_call(c));
                 Ok(game::ResolveArbiterCallResponse { arbiter_call: call, view: view(&applied, &principal) })
             },
         )
@@ -582,7 +587,8 @@ impl GameService for GameApi {
             |applied| {
                 let context = context(&applied)?;
                 let state = context.state;
-                let number = translate::record_number(context.deal_id, Record::Decision, "decision_id", &request.decision_id)?;
+                let number =
+                    translate::record_number(context.deal_id, Record::Decision, "decision_id", &request.decision_id)?;
                 let chosen = state.decisions().iter().find(|d| d.id == number).map(|d| context.decision(d));
                 let next = state.open_decision().filter(|d| d.id > number).map(|d| context.decision(d));
                 Ok(game::ChooseRectificationResponse {
@@ -665,7 +671,10 @@ impl GameService for GameApi {
         .await
     }
 
-    async fn get_deal_record(&self, request: Request<game::GetDealRecordRequest>) -> Answer<game::GetDealRecordResponse> {
+    async fn get_deal_record(
+        &self,
+        request: Request<game::GetDealRecordRequest>,
+    ) -> Answer<game::GetDealRecordResponse> {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         let (row, deal) = self.engine.load_deal(&request.deal_id).await?;
@@ -695,10 +704,10 @@ impl GameService for GameApi {
             query = query.filter(deals::Column::SessionId.eq(request.session_id.as_str()));
         }
         if !request.include_in_progress {
-            query = query.filter(deals::Column::Phase.is_in([
-                game::DealPhase::Finished.as_str_name(),
-                game::DealPhase::Abandoned.as_str_name(),
-            ]));
+            query = query.filter(
+                deals::Column::Phase
+                    .is_in([game::DealPhase::Finished.as_str_name(), game::DealPhase::Abandoned.as_str_name()]),
+            );
         }
         let rows = query
             .order_by_desc(deals::Column::StartedAt)
@@ -731,7 +740,10 @@ impl GameService for GameApi {
         Ok(Response::new(game::ListDealsResponse { deals: summaries, page }))
     }
 
-    async fn export_deal_pbn(&self, request: Request<game::ExportDealPbnRequest>) -> Answer<game::ExportDealPbnResponse> {
+    async fn export_deal_pbn(
+        &self,
+        request: Request<game::ExportDealPbnRequest>,
+    ) -> Answer<game::ExportDealPbnResponse> {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         if request.deal_ids.is_empty() {

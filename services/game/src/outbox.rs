@@ -48,7 +48,13 @@ pub struct OutboxSettings {
 
 impl Default for OutboxSettings {
     fn default() -> Self {
-        OutboxSettings { poll_interval_ms: 1000, initial_backoff_ms: 250, max_backoff_ms: 30_000, lease_ms: 60_000, batch: 32 }
+        OutboxSettings {
+            poll_interval_ms: 1000,
+            initial_backoff_ms: 250,
+            max_backoff_ms: 30_000,
+            lease_ms: 60_000,
+            batch: 32,
+        }
     }
 }
 
@@ -138,7 +144,8 @@ async fn send(peers: &Peers, row: &outbox::Model) -> Result<(), String> {
     let refused = |status: tonic::Status| format!("{:?}: {}", status.code(), status.message());
     match row.topic.as_str() {
         RECORD_DEAL_RESULT => {
-            let request = scoring::RecordDealResultRequest::decode(row.payload.as_slice()).map_err(|e| e.to_string())?;
+            let request =
+                scoring::RecordDealResultRequest::decode(row.payload.as_slice()).map_err(|e| e.to_string())?;
             client.record_deal_result(request).await.map_err(refused)?;
         }
         RECORD_BOARD_RESULT => {

@@ -85,9 +85,8 @@ pub fn game(context: &DealContext<'_>, viewer: Viewer) -> String {
         let leader = play.tricks()[0].leader();
         tag(&mut out, "Play", &seat_letter(leader).to_string());
         for trick in play.tricks() {
-            let row: Vec<String> = (0..4)
-                .map(|i| trick.card(leader.after(i)).map_or_else(|| "-".to_owned(), |c| c.to_string()))
-                .collect();
+            let row: Vec<String> =
+                (0..4).map(|i| trick.card(leader.after(i)).map_or_else(|| "-".to_owned(), |c| c.to_string())).collect();
             let _ = writeln!(out, "{}", row.join(" "));
         }
         let _ = writeln!(out, "*");

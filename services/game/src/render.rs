@@ -11,8 +11,8 @@ use laws::irregularities::auction::{CallRequirement, RecordedCall};
 use laws::penalty::{PenaltyCard, PenaltyCardKind};
 use laws::play::{ClaimRecord, ClaimStatus, Trick};
 use laws::table::{
-    ClaimInfo, DealInProgress, DealResult, DecisionRecord, Ending, Event, IrregularityRecord, Obligation, ObligationKind,
-    OfficialCall, Outcome, Phase, Step, Viewer, sees_dealt_hand, sees_finished_deal,
+    ClaimInfo, DealInProgress, DealResult, DecisionRecord, Ending, Event, IrregularityRecord, Obligation,
+    ObligationKind, OfficialCall, Outcome, Phase, Step, Viewer, sees_dealt_hand, sees_finished_deal,
 };
 use laws::{Code, Law, Seat, Side};
 use platform::auth::{Principal, Role};
@@ -224,7 +224,10 @@ impl DealContext<'_> {
     }
 
     fn tricks(&self) -> Vec<game::Trick> {
-        self.state.play().map(|p| p.tricks().iter().enumerate().map(|(i, t)| trick_proto(i, t)).collect()).unwrap_or_default()
+        self.state
+            .play()
+            .map(|p| p.tricks().iter().enumerate().map(|(i, t)| trick_proto(i, t)).collect())
+            .unwrap_or_default()
     }
 
     fn tricks_won(&self) -> game::TrickCount {
@@ -274,11 +277,8 @@ impl DealContext<'_> {
             called_by: self.actor(call.step),
             reason: call.reason.clone(),
             called_at: self.at(call.step),
-            status: if resolved.is_some() {
-                game::ArbiterCallStatus::Resolved
-            } else {
-                game::ArbiterCallStatus::Open
-            } as i32,
+            status: if resolved.is_some() { game::ArbiterCallStatus::Resolved } else { game::ArbiterCallStatus::Open }
+                as i32,
             irregularity_ids: call.irregularities.iter().map(|i| self.id(Record::Irregularity, *i)).collect(),
             claim_id: call.claim.map(|c| self.id(Record::Claim, c)).unwrap_or_default(),
             resolved_at: resolved.and_then(|(step, _)| self.at(*step)),
@@ -459,9 +459,10 @@ impl DealContext<'_> {
                 entry: Some(self.auction_entry(index)),
                 next_to_act: seat_proto(state.next_to_act()),
             }),
-            Event::CallCancelled { index } => {
-                E::CallCancelled(game::CallCancelled { index: index as u32, next_to_act: seat_proto(state.next_to_act()) })
-            }
+            Event::CallCancelled { index } => E::CallCancelled(game::CallCancelled {
+                index: index as u32,
+                next_to_act: seat_proto(state.next_to_act()),
+            }),
             Event::AuctionClosed => E::AuctionClosed(game::AuctionClosed {
                 contract: self.contract(),
                 opening_leader: seat_proto(state.contract().map(|c| c.opening_leader())),
@@ -475,11 +476,13 @@ impl DealContext<'_> {
                 trick_number: u32::from(trick) + 1,
                 withdrawn: Some(game::PlayedCard { seat: seat.to_proto(), card: Some(card.into()) }),
             }),
-            Event::DummyFaced => E::DummyFaced(game::DummyFaced {
-                dummy: state.play().map(|p| (p.dummy(), p.hand(p.dummy())).into()),
-            }),
+            Event::DummyFaced => {
+                E::DummyFaced(game::DummyFaced { dummy: state.play().map(|p| (p.dummy(), p.hand(p.dummy())).into()) })
+            }
             Event::TrickCompleted { trick } => E::TrickCompleted(game::TrickCompleted {
-                trick: state.play().and_then(|p| p.tricks().get(trick as usize).map(|t| trick_proto(trick as usize, t))),
+                trick: state
+                    .play()
+                    .and_then(|p| p.tricks().get(trick as usize).map(|t| trick_proto(trick as usize, t))),
                 tricks_won: Some(self.tricks_won()),
             }),
             Event::ObligationsChanged => E::ObligationsChanged(game::ObligationsChanged {

@@ -100,7 +100,10 @@ pub fn resolve(request: &game::StartDealRequest) -> Result<Resolved, ServiceErro
         }
     }
     if setup.result_only && digital {
-        return Err(ServiceError::invalid("setup.result_only", "only a recorded deal (physical cards) enters only its result"));
+        return Err(ServiceError::invalid(
+            "setup.result_only",
+            "only a recorded deal (physical cards) enters only its result",
+        ));
     }
     let entered = match &request.hands {
         None => None,

@@ -7,8 +7,8 @@ use prost::Message;
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
     ActiveValue::{NotSet, Set},
-    ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-    SqlErr, TransactionTrait,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr,
+    TransactionTrait,
 };
 
 use crate::entity::{arbiter_calls, boards, deals, idempotency, journal, outbox};
@@ -55,7 +55,11 @@ pub async fn tail(db: &impl ConnectionTrait, table_id: &str) -> Result<Option<Ta
 }
 
 /// The commands of `deal_id` at `table_id`, in order.
-pub async fn deal_actions(db: &impl ConnectionTrait, table_id: &str, deal_id: &str) -> Result<Vec<StoredAction>, DbErr> {
+pub async fn deal_actions(
+    db: &impl ConnectionTrait,
+    table_id: &str,
+    deal_id: &str,
+) -> Result<Vec<StoredAction>, DbErr> {
     let rows = journal::Entity::find()
         .filter(journal::Column::TableId.eq(table_id))
         .filter(journal::Column::DealId.eq(deal_id))
@@ -100,7 +104,11 @@ pub async fn events_after(
 }
 
 /// The answer remembered for (`scope`, `key`).
-pub async fn remembered(db: &impl ConnectionTrait, scope: &str, key: &str) -> Result<Option<idempotency::Model>, DbErr> {
+pub async fn remembered(
+    db: &impl ConnectionTrait,
+    scope: &str,
+    key: &str,
+) -> Result<Option<idempotency::Model>, DbErr> {
     idempotency::Entity::find_by_id((scope.to_owned(), key.to_owned())).one(db).await
 }
 

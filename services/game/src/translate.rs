@@ -63,10 +63,7 @@ pub fn record_number(deal: &str, record: Record, field: &str, id: &str) -> Resul
         .and_then(|rest| rest.strip_prefix(record.letter()))
         .and_then(|n| n.parse::<u32>().ok());
     number.ok_or_else(|| {
-        ServiceError::NotFound(format!(
-            "{field}: no {} {id} in the deal at this table (deal {deal})",
-            record.name()
-        ))
+        ServiceError::NotFound(format!("{field}: no {} {id} in the deal at this table (deal {deal})", record.name()))
     })
 }
 
@@ -162,7 +159,9 @@ pub fn fact_kind(field: &str, raw: i32) -> Result<FactKind, ServiceError> {
         Ok(K::Misinformation) => FactKind::Misinformation,
         Ok(K::DummyIrregularity) => FactKind::DummyIrregularity,
         Ok(K::Other) => FactKind::Other,
-        Ok(K::Unspecified) => return Err(ServiceError::invalid(field, "not given; the kind of irregularity is required")),
+        Ok(K::Unspecified) => {
+            return Err(ServiceError::invalid(field, "not given; the kind of irregularity is required"));
+        }
         Err(_) => return Err(ServiceError::invalid(field, format!("unknown value {raw}"))),
     })
 }
@@ -233,22 +232,15 @@ pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
     let command = stored.command.as_ref().ok_or_else(|| ServiceError::internal("a stored action without a command"))?;
     Ok(match command {
         Command::Start(_) => return Err(ServiceError::internal("a deal's start is not an action on it")),
-        Command::Call(request) => {
-            Action::Call { seat: seat("seat", request.seat)?, call: call("call", request.call)? }
-        }
-        Command::Play(request) => {
-            Action::Play { seat: seat("seat", request.seat)?, card: card("card", request.card)? }
-        }
+        Command::Call(request) => Action::Call { seat: seat("seat", request.seat)?, call: call("call", request.call)? },
+        Command::Play(request) => Action::Play { seat: seat("seat", request.seat)?, card: card("card", request.card)? },
         Command::Irregularity(request) => {
             let fact = required("fact", request.fact.clone())?;
             let trick = match fact.trick_number {
                 0 => None,
-                n => Some(
-                    u8::try_from(n)
-                        .ok()
-                        .filter(|t| (1..=13).contains(t))
-                        .ok_or_else(|| ServiceError::invalid("fact.trick_number", format!("{n} is not a trick, 1 to 13")))?,
-                ),
+                n => Some(u8::try_from(n).ok().filter(|t| (1..=13).contains(t)).ok_or_else(|| {
+                    ServiceError::invalid("fact.trick_number", format!("{n} is not a trick, 1 to 13"))
+                })?),
             };
             Action::Irregularity {
                 fact: Fact {
@@ -266,12 +258,9 @@ pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
         Command::Choose(choice) => {
             let request = required("request", choice.request.clone())?;
             let decision = record_number(deal, Record::Decision, "decision_id", &request.decision_id)?;
-            let option = request
-                .option_id
-                .parse::<usize>()
-                .ok()
-                .and_then(|n| n.checked_sub(1))
-                .ok_or_else(|| ServiceError::invalid("option_id", format!("{:?} is not an option id", request.option_id)))?;
+            let option = request.option_id.parse::<usize>().ok().and_then(|n| n.checked_sub(1)).ok_or_else(|| {
+                ServiceError::invalid("option_id", format!("{:?} is not an option id", request.option_id))
+            })?;
             let by = if choice.official {
                 Actor::Official
             } else {

@@ -114,10 +114,7 @@ impl Watcher {
         }
     }
 
-    async fn run(
-        &mut self,
-        mut live: futures::stream::BoxStream<'static, ChannelMessage>,
-    ) -> Result<(), ServiceError> {
+    async fn run(&mut self, mut live: futures::stream::BoxStream<'static, ChannelMessage>) -> Result<(), ServiceError> {
         self.catch_up().await?;
         loop {
             let message = tokio::select! {

@@ -194,11 +194,9 @@ impl<'a> Table<'a> {
     ) -> Result<game::ChooseRectificationResponse, Status> {
         let view = self.view().await;
         let decision = view.pending_decisions.first().unwrap_or_else(|| panic!("no decision open for {kind}"));
-        let option = decision
-            .options
-            .iter()
-            .find(|o| o.kind == kind)
-            .unwrap_or_else(|| panic!("{kind} not offered: {:?}", decision.options.iter().map(|o| &o.kind).collect::<Vec<_>>()));
+        let option = decision.options.iter().find(|o| o.kind == kind).unwrap_or_else(|| {
+            panic!("{kind} not offered: {:?}", decision.options.iter().map(|o| &o.kind).collect::<Vec<_>>())
+        });
         let request = game::ChooseRectificationRequest {
             table_id: self.id.clone(),
             expected_version: view.version,
@@ -229,16 +227,24 @@ impl<'a> Table<'a> {
     /// Plays the deal out, each hand a legal card (the lowest of the suit led, or the lowest
     /// card), by the players themselves at a digital table and by the table device otherwise.
     async fn play_out(&self, digital: bool) -> game::TableView {
-        loop {
+        self.play_cards(digital, usize::MAX).await
+    }
+
+    /// Plays up to `count` cards as [`Table::play_out`] does.
+    async fn play_cards(&self, digital: bool, count: usize) -> game::TableView {
+        for _ in 0..count {
             let view = self.view().await;
             if view.phase != game::DealPhase::Play as i32 {
                 return view;
             }
             let seat = seat_of(view.next_to_act);
             let held = hand(&view, seat).unwrap();
-            let led = view.tricks.last().filter(|t| t.cards.len() < 4).and_then(|t| t.cards.first()).map(|c| {
-                Card::try_from(c.card.unwrap()).unwrap().suit
-            });
+            let led = view
+                .tricks
+                .last()
+                .filter(|t| t.cards.len() < 4)
+                .and_then(|t| t.cards.first())
+                .map(|c| Card::try_from(c.card.unwrap()).unwrap().suit);
             let card = led.and_then(|suit| held.suit(suit).iter().next()).or_else(|| held.iter().next()).unwrap();
             let contract = view.contract.unwrap();
             let declarer = seat_of(contract.declarer);
@@ -246,21 +252,7 @@ impl<'a> Table<'a> {
             let mut client = if digital { self.player(actor) } else { self.desk() };
             self.play_as(&mut client, seat, &card.to_string()).await.unwrap_or_else(|s| panic!("{seat} {card}: {s:?}"));
         }
-    }
-
-    async fn events_as(&self, client: &mut GameClient, after: Option<u64>, until: u64) -> Vec<game::TableEvent> {
-        let request = game::WatchTableRequest { table_id: self.id.clone(), after_sequence: after };
-        let mut stream = client.watch_table(request).await.unwrap().into_inner();
-        let mut events = Vec::new();
-        while let Some(event) = stream.next().await {
-            let event = event.unwrap().event.unwrap();
-            let sequence = event.sequence;
-            events.push(event);
-            if sequence >= until {
-                break;
-            }
-        }
-        events
+        self.view().await
     }
 }
 
@@ -270,7 +262,7 @@ fn outcome(view: &game::TableView) -> (game::DealEnding, Option<pb::DealResult>)
 }
 
 fn played(result: &Option<pb::DealResult>) -> (String, Seat, u32) {
-    match result.as_ref().and_then(|r| r.outcome.clone()) {
+    match result.as_ref().and_then(|r| r.outcome) {
         Some(pb::deal_result::Outcome::Played(played)) => {
             let contract = laws::DeclaredContract::try_from(played.contract.unwrap()).unwrap();
             (contract.contract.to_string(), contract.declarer, played.tricks)
@@ -354,9 +346,7 @@ async fn a_digital_deal_is_dealt_from_a_committed_seed_and_refuses_what_the_laws
 /// 1S by North, 2S by South, 4S by North, all pass: North declares, East leads, South is dummy.
 async fn bid_four_spades(table: &Table<'_>) -> game::TableView {
     use Seat::*;
-    table
-        .calls(&[(North, "1S"), (East, "Pass"), (South, "2S"), (West, "Pass"), (North, "4S")])
-        .await;
+    table.calls(&[(North, "1S"), (East, "Pass"), (South, "2S"), (West, "Pass"), (North, "4S")]).await;
     table.calls(&[(East, "Pass"), (South, "Pass"), (West, "Pass")]).await
 }
 
@@ -422,7 +412,10 @@ async fn law_27_and_31_at_a_club_table_the_arbiter_is_summoned_and_the_options_a
     let recorded = table
         .record(
             &mut table.player(West),
-            game::IrregularityFact { call: Some(pcall("3S")), ..fact(game::IrregularityKind::CallOutOfRotation, North) },
+            game::IrregularityFact {
+                call: Some(pcall("3S")),
+                ..fact(game::IrregularityKind::CallOutOfRotation, North)
+            },
             None,
         )
         .await
@@ -510,7 +503,10 @@ async fn law_54_declarer_accepts_an_opening_lead_out_of_turn_and_the_deal_is_pla
     // West faces the HA; East was on lead.
     let view = table.play(West, "HA").await;
     let decision = view.pending_decisions.first().expect("Law 54 gives declarer options").clone();
-    assert_eq!(decision.options.iter().find(|o| o.kind == "accept_lead").unwrap().chooser_seats, vec![North.to_proto()]);
+    assert_eq!(
+        decision.options.iter().find(|o| o.kind == "accept_lead").unwrap().chooser_seats,
+        vec![North.to_proto()]
+    );
     let record = table
         .arbiter()
         .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
@@ -641,7 +637,12 @@ async fn claim(table: &Table<'_>, claimer: Seat, tricks: u32) -> game::ClaimResp
     table.player(claimer).claim(request).await.unwrap().into_inner()
 }
 
-async fn answer(table: &Table<'_>, claim_id: &str, seat: Seat, reply: game::ClaimReply) -> game::RespondToClaimResponse {
+async fn answer(
+    table: &Table<'_>,
+    claim_id: &str,
+    seat: Seat,
+    reply: game::ClaimReply,
+) -> game::RespondToClaimResponse {
     let request = game::RespondToClaimRequest {
         table_id: table.id.clone(),
         expected_version: table.version().await,
@@ -772,7 +773,13 @@ async fn a_finished_deal_exports_as_pbn_and_an_abandoned_one_has_no_result() {
         .into_inner()
         .pbn;
     assert!(pbn.starts_with("% PBN 2.1"), "{pbn}");
-    for tag in ["[Dealer \"N\"]", "[Vulnerable \"None\"]", &format!("[Deal \"{PBN}\"]"), "[Declarer \"N\"]", "[Contract \"4S\"]"] {
+    for tag in [
+        "[Dealer \"N\"]",
+        "[Vulnerable \"None\"]",
+        &format!("[Deal \"{PBN}\"]"),
+        "[Declarer \"N\"]",
+        "[Contract \"4S\"]",
+    ] {
         assert!(pbn.contains(tag), "{tag} missing from\n{pbn}");
     }
     assert!(pbn.contains("[Auction \"N\"]\n1S Pass 2S Pass\n4S Pass Pass Pass\n"), "{pbn}");
@@ -796,4 +803,465 @@ async fn a_finished_deal_exports_as_pbn_and_an_abandoned_one_has_no_result() {
     let view = table.desk().abandon_deal(request).await.unwrap().into_inner().view.unwrap();
     assert_eq!(view.phase, game::DealPhase::Abandoned as i32);
     assert_eq!(outcome(&view), (game::DealEnding::Abandoned, None));
+}
+
+/// A small deterministic generator (xorshift64*), so a failing run names its seed and replays.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Watches a table until its deal ends, as one principal.
+fn collect(
+    mut client: GameClient,
+    table_id: String,
+    after: Option<u64>,
+) -> tokio::task::JoinHandle<Vec<game::TableEvent>> {
+    tokio::spawn(async move {
+        let request = game::WatchTableRequest { table_id, after_sequence: after };
+        let mut stream = client.watch_table(request).await.unwrap().into_inner();
+        let mut events = Vec::new();
+        while let Some(item) = stream.next().await {
+            let event = item.unwrap().event.unwrap();
+            let end = matches!(
+                event.event,
+                Some(game::table_event::Event::DealFinished(_) | game::table_event::Event::DealAbandoned(_))
+            );
+            events.push(event);
+            if end {
+                break;
+            }
+        }
+        events
+    })
+}
+
+/// Every card an event shows, and the seats whose hands it shows.
+fn shown(event: &game::TableEvent) -> (Vec<Card>, Vec<Seat>) {
+    use game::table_event::Event as E;
+    let card = |c: &pb::Card| Card::try_from(*c).unwrap();
+    let mut cards = Vec::new();
+    let mut seats = Vec::new();
+    let mut hands = |hands: &[pb::SeatHand], cards: &mut Vec<Card>| {
+        for hand in hands {
+            seats.push(seat_of(hand.seat));
+            cards.extend(self::cards(hand).iter());
+        }
+    };
+    match event.event.as_ref().unwrap() {
+        E::Snapshot(view) => {
+            hands(&view.hands, &mut cards);
+            cards.extend(view.tricks.iter().flat_map(|t| t.cards.iter().map(|p| card(p.card.as_ref().unwrap()))));
+            cards.extend(view.penalty_cards.iter().map(|p| card(p.card.as_ref().unwrap())));
+        }
+        E::DealStarted(started) => hands(&started.hands, &mut cards),
+        E::CardPlayed(played) => cards.push(card(played.played.as_ref().unwrap().card.as_ref().unwrap())),
+        E::CardWithdrawn(withdrawn) => cards.push(card(withdrawn.withdrawn.as_ref().unwrap().card.as_ref().unwrap())),
+        E::DummyFaced(faced) => hands(std::slice::from_ref(faced.dummy.as_ref().unwrap()), &mut cards),
+        E::TrickCompleted(done) => {
+            cards.extend(done.trick.as_ref().unwrap().cards.iter().map(|p| card(p.card.as_ref().unwrap())));
+        }
+        E::ObligationsChanged(changed) => {
+            cards.extend(changed.penalty_cards.iter().map(|p| card(p.card.as_ref().unwrap())))
+        }
+        E::IrregularityRecorded(record) => cards.extend(record.fact.as_ref().and_then(|f| f.card.as_ref()).map(card)),
+        E::DealFinished(finished) => hands(&finished.hands, &mut cards),
+        _ => {}
+    }
+    (cards, seats)
+}
+
+/// Checks what one player (or a spectator, `seat` None) was shown against the Laws of hidden
+/// information: his own hand; dummy's once the opening lead is faced; played cards; all hands
+/// once a rubber deal is over. Also: events in sequence, without gaps or repeats.
+/// `seen` are the events the watcher saw before these (a resumed watch).
+fn check_privacy(
+    seen: &[game::TableEvent],
+    events: &[game::TableEvent],
+    seat: Option<Seat>,
+    deal: &laws::Deal,
+    dummy: Seat,
+    duplicate: bool,
+) {
+    let mut played = CardSet::EMPTY;
+    let mut faced = false;
+    let mut over = false;
+    for pair in events.windows(2) {
+        assert_eq!(pair[1].sequence, pair[0].sequence + 1, "events in sequence without gaps or repeats");
+    }
+    for event in seen {
+        if let Some(game::table_event::Event::CardPlayed(p)) = &event.event {
+            played.insert(Card::try_from(p.played.as_ref().unwrap().card.unwrap()).unwrap());
+            faced = true;
+        }
+    }
+    for event in events {
+        use game::table_event::Event as E;
+        match event.event.as_ref().unwrap() {
+            E::CardPlayed(p) => {
+                played.insert(Card::try_from(p.played.as_ref().unwrap().card.unwrap()).unwrap());
+                faced = true;
+            }
+            E::DealFinished(_) => over = true,
+            E::DealStarted(started) => {
+                let expected: Vec<Seat> = seat.into_iter().collect();
+                let got: Vec<Seat> = started.hands.iter().map(|h| seat_of(h.seat)).collect();
+                assert_eq!(got, expected, "at the start a player sees exactly his own hand, a spectator none");
+                for hand in &started.hands {
+                    assert_eq!(cards(hand), deal.hand(seat_of(hand.seat)));
+                }
+            }
+            _ => {}
+        }
+        let (shown_cards, shown_seats) = shown(event);
+        let visible = |card: Card| {
+            seat.is_some_and(|s| deal.hand(s).contains(card))
+                || played.contains(card)
+                || (faced && deal.hand(dummy).contains(card))
+                || (over && !duplicate)
+        };
+        for card in shown_cards {
+            assert!(visible(card), "{seat:?} was shown the {card} of a hidden hand in {event:?}");
+        }
+        for shown_seat in shown_seats {
+            let allowed = Some(shown_seat) == seat || (faced && shown_seat == dummy) || (over && !duplicate);
+            assert!(allowed, "{seat:?} was shown {shown_seat}'s hand in {event:?}");
+        }
+    }
+}
+
+/// The next call or card of a random legal deal, by the player whose turn it is, as he sees
+/// the table; `None` once the deal is over.
+async fn random_action(table: &Table<'_>, rng: &mut Rng) -> Option<()> {
+    let view = table.view().await;
+    let setup = view.setup.clone().unwrap();
+    match game::DealPhase::try_from(view.phase).unwrap() {
+        game::DealPhase::Auction => {
+            let seat = seat_of(view.next_to_act);
+            let mut client = table.player(seat);
+            let mine = table.view_as(&mut client).await;
+            let dealer = seat_of(setup.dealer);
+            let mut auction = laws::auction::Auction::new(dealer, laws::Code::Rubber);
+            for entry in &mine.auction {
+                auction = auction.call(laws::Call::try_from(entry.call.unwrap()).unwrap()).unwrap();
+            }
+            let legal = auction.legal_calls();
+            let call = if mine.auction.len() > 10 || rng.below(100) < 55 {
+                laws::Call::Pass
+            } else {
+                legal[rng.below(legal.len())]
+            };
+            let request = game::MakeCallRequest {
+                table_id: table.id.clone(),
+                expected_version: mine.version,
+                idempotency_key: key(),
+                seat: seat.to_proto(),
+                call: Some(call.into()),
+            };
+            client.make_call(request).await.unwrap_or_else(|s| panic!("{seat} {call}: {s:?}"));
+            Some(())
+        }
+        game::DealPhase::Play => {
+            let seat = seat_of(view.next_to_act);
+            let declarer = seat_of(view.contract.unwrap().declarer);
+            let actor = if seat == declarer.partner() { declarer } else { seat };
+            let mut client = table.player(actor);
+            let mine = table.view_as(&mut client).await;
+            let held = hand(&mine, seat).expect("the actor sees the hand he plays from");
+            let led = mine.tricks.last().filter(|t| t.cards.len() < 4).and_then(|t| t.cards.first());
+            let led = led.map(|c| Card::try_from(c.card.unwrap()).unwrap().suit);
+            let choices: Vec<Card> = match led {
+                Some(suit) if held.has_suit(suit) => held.suit(suit).iter().collect(),
+                _ => held.iter().collect(),
+            };
+            let card = choices[rng.below(choices.len())];
+            let request = game::PlayCardRequest {
+                table_id: table.id.clone(),
+                expected_version: mine.version,
+                idempotency_key: key(),
+                seat: seat.to_proto(),
+                card: Some(card.into()),
+            };
+            client.play_card(request).await.unwrap_or_else(|s| panic!("{seat} {card}: {s:?}"));
+            Some(())
+        }
+        _ => None,
+    }
+}
+
+/// Plays one random legal digital deal at a fresh table, watched by the four players, a
+/// spectator and the arbiter, and checks every event each was sent.
+async fn random_deal_keeps_every_hand_private(app: &TestApp, seed: u64) {
+    let mut rng = Rng(seed | 1);
+    let table = Table::new(app);
+    let duplicate = rng.below(2) == 0;
+    let mut watchers = Vec::new();
+    for seat in Seat::ALL {
+        watchers.push((Some(seat), collect(table.player(seat), table.id.clone(), None)));
+    }
+    watchers.push((None, collect(app.game("kibitzer", &[Role::Player]), table.id.clone(), None)));
+    let official = collect(table.arbiter(), table.id.clone(), None);
+    let setup = if duplicate {
+        board(&table.players, game::PlayMode::Digital, &format!("session-{}", key()), 1 + rng.below(16) as u32)
+    } else {
+        rubber(&table.players, game::PlayMode::Digital, false)
+    };
+    // Watchers subscribe before the deal starts; give the start its own request to race with them.
+    let view = table.start(setup, None).await;
+    while random_action(&table, &mut rng).await.is_some() {}
+    let record = table
+        .arbiter()
+        .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
+        .await
+        .unwrap()
+        .into_inner()
+        .record
+        .unwrap();
+    let deal = laws::Deal::try_from(record.deal.unwrap()).unwrap();
+    let dummy = record.contract.map_or(Seat::North, |c| seat_of(c.declarer).partner());
+    let mut west = Vec::new();
+    for (seat, watcher) in watchers {
+        let events = watcher.await.unwrap();
+        check_privacy(&[], &events, seat, &deal, dummy, duplicate);
+        if seat == Some(Seat::West) {
+            west = events;
+        }
+    }
+    let events = official.await.unwrap();
+    let started = events.iter().find_map(|e| match &e.event {
+        Some(game::table_event::Event::DealStarted(s)) => Some(s.hands.len()),
+        _ => None,
+    });
+    assert_eq!(started, Some(4), "the arbiter sees all four hands (seed {seed})");
+    // A watcher that resumes after any sequence gets exactly the rest, in order.
+    let middle = events[events.len() / 2].sequence;
+    let resumed = collect(table.player(Seat::West), table.id.clone(), Some(middle)).await.unwrap();
+    assert_eq!(resumed.first().map(|e| e.sequence), Some(middle + 1));
+    assert_eq!(resumed.last().map(|e| e.sequence), events.last().map(|e| e.sequence));
+    let before: Vec<game::TableEvent> = west.iter().filter(|e| e.sequence <= middle).cloned().collect();
+    check_privacy(&before, &resumed, Some(Seat::West), &deal, dummy, duplicate);
+    let after: Vec<&game::TableEvent> = west.iter().filter(|e| e.sequence > middle).collect();
+    assert_eq!(resumed.iter().collect::<Vec<_>>(), after, "the resumed watch sees what the live one saw");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn property_no_event_sent_to_a_player_shows_a_card_he_may_not_see() {
+    let app = TestApp::spawn().await;
+    // Many random legal deals, three tables at a time.
+    for round in 0..4u64 {
+        let deals = (0..3u64).map(|i| random_deal_keeps_every_hand_private(&app, 0x9E37_79B9 * (round * 3 + i + 1)));
+        futures::future::join_all(deals).await;
+    }
+}
+
+/// A recorded 4S by North at a fresh table, played card by card up to `cards` cards.
+async fn four_spades_played<'a>(app: &'a TestApp, cards: usize) -> Table<'a> {
+    let table = Table::new(app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    table.play_cards(false, cards).await;
+    table
+}
+
+fn same_deal(a: &game::TableView, b: &game::TableView) {
+    assert_eq!(
+        a.outcome.as_ref().map(|o| (o.ending, o.result.clone())),
+        b.outcome.as_ref().map(|o| (o.ending, o.result.clone()))
+    );
+    assert_eq!(a.tricks, b.tricks);
+    assert_eq!(a.auction, b.auction);
+}
+
+#[tokio::test]
+async fn a_redis_flush_in_the_middle_of_a_deal_loses_nothing() {
+    let app = TestApp::spawn().await;
+    let quiet = four_spades_played(&app, usize::MAX).await;
+    let expected = quiet.view().await;
+    assert_eq!(expected.phase, game::DealPhase::Finished as i32);
+
+    let table = four_spades_played(&app, 25).await;
+    let before = table.view().await;
+    let watcher = collect(table.player(Seat::West), table.id.clone(), None);
+    app.flush_redis().await;
+    // Rebuilt from the journal: the same table, version and all.
+    let after = table.view().await;
+    assert_eq!(after, before);
+    let finished = table.play_out(false).await;
+    same_deal(&finished, &expected);
+    assert_eq!(finished.version, expected.version);
+    let events = watcher.await.unwrap();
+    for pair in events.windows(2) {
+        assert_eq!(pair[1].sequence, pair[0].sequence + 1, "the watcher missed nothing across the flush");
+    }
+    assert!(matches!(events.last().unwrap().event, Some(game::table_event::Event::DealFinished(_))));
+}
+
+#[tokio::test]
+async fn a_server_restart_in_the_middle_of_a_deal_loses_nothing() {
+    let mut app = TestApp::spawn().await;
+    let (expected, id, players, before) = {
+        let quiet = four_spades_played(&app, usize::MAX).await;
+        let expected = quiet.view().await;
+        let table = four_spades_played(&app, 30).await;
+        let before = table.view().await;
+        (expected, table.id.clone(), table.players.clone(), before)
+    };
+    app.restart().await;
+    let table = Table { app: &app, id, players };
+    assert_eq!(table.view().await, before, "the restarted server has the table as it was");
+    // A watcher that resumes from where it was gets the rest.
+    let watcher = collect(table.player(Seat::East), table.id.clone(), Some(before_sequence(&table).await));
+    let finished = table.play_out(false).await;
+    same_deal(&finished, &expected);
+    let events = watcher.await.unwrap();
+    assert!(matches!(events.last().unwrap().event, Some(game::table_event::Event::DealFinished(_))));
+}
+
+/// The table's last event sequence number, from a snapshot.
+async fn before_sequence(table: &Table<'_>) -> u64 {
+    let request = game::WatchTableRequest { table_id: table.id.clone(), after_sequence: None };
+    let mut stream = table.arbiter().watch_table(request).await.unwrap().into_inner();
+    stream.next().await.unwrap().unwrap().event.unwrap().sequence
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_clients_racing_one_wins_the_other_is_aborted_and_a_retry_applies_once() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Digital, false), None).await;
+    for (seat, call) in [(North, "1N"), (East, "Pass"), (South, "Pass"), (West, "Pass")] {
+        table.call_as(&mut table.player(seat), seat, call).await.unwrap();
+    }
+    let mut races = 0;
+    while races < 6 {
+        let view = table.view().await;
+        let seat = seat_of(view.next_to_act);
+        let actor = if seat == North.partner() { North } else { seat };
+        let held = hand(&view, seat).unwrap();
+        let led = view.tricks.last().filter(|t| t.cards.len() < 4).and_then(|t| t.cards.first());
+        let legal: Vec<Card> = match led.map(|c| Card::try_from(c.card.unwrap()).unwrap().suit) {
+            Some(suit) if held.has_suit(suit) => held.suit(suit).iter().collect(),
+            _ => held.iter().collect(),
+        };
+        let request = |card: Card| game::PlayCardRequest {
+            table_id: table.id.clone(),
+            expected_version: view.version,
+            idempotency_key: key(),
+            seat: seat.to_proto(),
+            card: Some(card.into()),
+        };
+        if legal.len() < 2 {
+            table.player(actor).play_card(request(legal[0])).await.unwrap();
+            continue;
+        }
+        // The same player on his phone and his tablet, at the same moment.
+        let (first, second) = (request(legal[0]), request(legal[1]));
+        let (mut phone, mut tablet) = (table.player(actor), table.player(actor));
+        let (a, b) = tokio::join!(phone.play_card(first.clone()), tablet.play_card(second.clone()));
+        let (won, lost, winner) = match (a, b) {
+            (Ok(won), Err(lost)) => (won.into_inner(), lost, first),
+            (Err(lost), Ok(won)) => (won.into_inner(), lost, second),
+            other => panic!("exactly one of two racing plays wins: {other:?}"),
+        };
+        assert_eq!(lost.code(), Code::Aborted, "{}", lost.message());
+        assert!(lost.message().contains(&format!("is at version {}", view.version + 1)), "{}", lost.message());
+        // The winner's retry (a lost answer) returns the first answer and changes nothing.
+        let again = table.player(actor).play_card(winner.clone()).await.unwrap().into_inner();
+        assert_eq!(again, won);
+        assert_eq!(table.version().await, view.version + 1);
+        // The same key for another request is refused.
+        let reused = game::PlayCardRequest { card: Some(pcard("C2")), ..winner };
+        assert_eq!(table.player(actor).play_card(reused).await.unwrap_err().code(), Code::InvalidArgument);
+        races += 1;
+    }
+}
+
+fn scoring_unreachable(config: &mut platform::config::PlatformConfig, _: &mut club::Settings) {
+    // Nothing listens on the discard port: scoring is down.
+    config.endpoints.scoring = Some("http://127.0.0.1:9".to_owned());
+}
+
+/// The outbox row of `deal_id`: topic, payload, attempts, last error, delivered.
+async fn outbox_row(app: &TestApp, deal_id: &str) -> Option<(String, Vec<u8>, i32, Option<String>, bool)> {
+    use sea_orm::{ConnectionTrait, Statement};
+    let db = app.database.connect().await;
+    let row = db
+        .query_one_raw(Statement::from_sql_and_values(
+            sea_orm::DbBackend::Postgres,
+            "SELECT topic, payload, attempts, last_error, delivered_at IS NOT NULL FROM outbox WHERE aggregate_id = $1",
+            [deal_id.into()],
+        ))
+        .await
+        .unwrap();
+    let _ = db.close().await;
+    row.map(|r| {
+        (
+            r.try_get_by_index(0).unwrap(),
+            r.try_get_by_index(1).unwrap(),
+            r.try_get_by_index(2).unwrap(),
+            r.try_get_by_index(3).unwrap(),
+            r.try_get_by_index(4).unwrap(),
+        )
+    })
+}
+
+/// Waits for the outbox row of `deal_id` to satisfy `done` (the worker runs in the background).
+async fn outbox_when(
+    app: &TestApp,
+    deal_id: &str,
+    done: impl Fn(&(String, Vec<u8>, i32, Option<String>, bool)) -> bool,
+) -> (String, Vec<u8>, i32, Option<String>, bool) {
+    for _ in 0..600 {
+        if let Some(row) = outbox_row(app, deal_id).await.filter(|r| done(r)) {
+            return row;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the outbox row of deal {deal_id} never got there: {:?}", outbox_row(app, deal_id).await);
+}
+
+#[tokio::test]
+async fn a_finished_deal_owes_scoring_its_result_and_retries_while_scoring_is_down() {
+    use Seat::*;
+    let app = TestApp::spawn_with(scoring_unreachable).await;
+    let table = Table::new(&app);
+    let mut setup = rubber(&table.players, game::PlayMode::Recorded, false);
+    setup.result_only = true;
+    let Some(game::deal_setup::Source::Rubber(rubber_deal)) = setup.source.clone() else { unreachable!() };
+    table.start(setup, None).await;
+    let view = enter_result(&table, "4S", North, 10, &[]).await.unwrap();
+    // Written with the deal's last event; delivered again and again while scoring is down.
+    let (topic, payload, attempts, error, delivered) = outbox_when(&app, &view.deal_id, |r| r.2 >= 2).await;
+    assert_eq!(topic, "scoring.RecordDealResult");
+    assert!(!delivered);
+    assert!(attempts >= 2);
+    assert!(error.is_some_and(|e| !e.is_empty()));
+    let request = <api::scoring::v1::RecordDealResultRequest as prost::Message>::decode(payload.as_slice()).unwrap();
+    assert_eq!(request.deal_id, view.deal_id);
+    assert_eq!(request.scorepad_id, rubber_deal.scorepad_id);
+    assert_eq!(request.deal_number, 1);
+    assert_eq!(request.source, api::scoring::v1::ResultSource::Game as i32);
+    assert_eq!(request.result, view.outcome.unwrap().result);
+    // An abandoned deal owes nothing.
+    let second = Table::new(&app);
+    second.start(rubber(&second.players, game::PlayMode::Digital, false), None).await;
+    let request = game::AbandonDealRequest {
+        table_id: second.id.clone(),
+        expected_version: second.version().await,
+        idempotency_key: key(),
+        reason: "players left".into(),
+    };
+    let abandoned = second.desk().abandon_deal(request).await.unwrap().into_inner().view.unwrap();
+    assert!(outbox_row(&app, &abandoned.deal_id).await.is_none());
 }

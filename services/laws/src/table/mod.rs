@@ -261,6 +261,8 @@ pub struct IrregularityRecord {
     pub law: Law,
     /// The decisions it brought, in order.
     pub decisions: Vec<u32>,
+    /// The irregular call's position in [`Auction::calls`], for the auction kinds.
+    pub call_index: Option<usize>,
     /// The action that recorded it.
     pub step: Step,
 }
@@ -1582,12 +1584,16 @@ impl DealInProgress {
         } else {
             format!("{} by {}: {} ({law})", fact.kind, fact.offender, fact.description)
         };
+        // A call irregularity is the last call recorded (the call itself, or the changed call).
+        let call_index =
+            (self.play.is_none() && fact.call.is_some()).then(|| self.auction.calls().len().checked_sub(1)).flatten();
         self.irregularities.push(IrregularityRecord {
             id,
             fact,
             pointed_out_by,
             law,
             decisions: Vec::new(),
+            call_index,
             step: self.step,
         });
         if self.official().is_some() {
