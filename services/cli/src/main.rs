@@ -5,9 +5,12 @@
 //! bridgectl token --role desk --subject front-desk     # a token signed with the local key
 //! bridgectl health                                     # is every service serving?
 //! bridgectl migrate                                    # apply the schema to DATABASE_URL
+//! bridgectl game calls                                 # the arbiter's open calls (see `game --help`)
 //! ```
 //! Calls go to `--server` (default `http://127.0.0.1:50051`, or `BRIDGE_SERVER`) with the token of
 //! `--token` (or `BRIDGE_TOKEN`).
+
+mod game;
 
 use std::time::Duration;
 
@@ -54,6 +57,12 @@ enum Command {
     },
     /// Applies the schema migrations to the configured database (DATABASE_URL, or the SQLite file).
     Migrate,
+    /// The live game, for the arbiter: calls for the arbiter, rectification options, rulings.
+    Game {
+        /// What to do.
+        #[command(subcommand)]
+        command: game::Command,
+    },
 }
 
 fn parse_role(value: &str) -> Result<Role, String> {
@@ -112,6 +121,7 @@ async fn main() -> anyhow::Result<()> {
                 std::process::exit(1);
             }
         }
+        Command::Game { command } => game::run(&cli.server, cli.token.as_deref(), command).await?,
         Command::Migrate => {
             let config = platform::config::load::<platform::config::Endpoints>("cli")?;
             let url = config.platform.effective_database_url();
