@@ -318,3 +318,39 @@ pub fn telemetry() -> &'static (CollectedSpans, platform::telemetry::TelemetryGu
         (spans, guard)
     })
 }
+
+/// A Python interpreter with `packages` installed, for checking the platform with third-party
+/// clients and readers. The virtual environment lives in `target/python` and is created (and
+/// the packages installed from PyPI) on first use; a failure says what to install, it never
+/// skips the test.
+pub fn python_with(packages: &[(&str, &str)]) -> std::path::PathBuf {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let venv = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/python");
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        let status = std::process::Command::new("python3").args(["-m", "venv"]).arg(&venv).status();
+        assert!(
+            matches!(status, Ok(s) if s.success()),
+            "cannot create a Python virtual environment at {} (needs python3 with venv): {status:?}",
+            venv.display()
+        );
+    }
+    for (module, package) in packages {
+        let present = std::process::Command::new(&python).args(["-c", &format!("import {module}")]).output();
+        if matches!(present, Ok(ref o) if o.status.success()) {
+            continue;
+        }
+        let output = std::process::Command::new(&python)
+            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", package])
+            .output();
+        match output {
+            Ok(o) if o.status.success() => {}
+            other => panic!(
+                "cannot install the Python package {package} into {} (needs access to PyPI): {other:?}",
+                venv.display()
+            ),
+        }
+    }
+    python
+}

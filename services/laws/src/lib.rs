@@ -12,16 +12,64 @@
 //! Law it applies ([`CitesLaw`]).
 //!
 //! Input from outside becomes a checked value only through a constructor that applies the
-//! Laws: a PBN string becomes a [`cards::Deal`] through [`cards::Deal::from_pbn`] (Law 1, Law 8).
+//! Laws, and every state transition returns the next state or a typed error, never a
+//! half-changed value. A whole deal, from a committed seed to the score:
 //!
 //! ```
-//! use laws::{Seat, cards::Deal};
+//! use laws::auction::{Auction, AuctionOutcome};
+//! use laws::play::Play;
+//! use laws::score::{Tricks, duplicate};
+//! use laws::{CitesLaw, Code, Deal, DealSeed, Law, Seat};
+//!
+//! // The server deals from a secret seed and publishes its commitment before the auction.
+//! let seed = DealSeed([7; 32]);
+//! let commitment = seed.commitment();
+//! let deal = Deal::from_seed(&seed);
+//!
+//! // The auction: each call returns the next auction, or an error naming the Law.
+//! let mut auction = Auction::new(Seat::North, Code::Duplicate);
+//! for call in ["1NT", "Pass", "3NT", "Pass", "Pass", "Pass"] {
+//!     auction = auction.call(call.parse()?)?;
+//! }
+//! let Some(AuctionOutcome::Contract(outcome)) = auction.outcome() else { unreachable!() };
+//! assert_eq!(outcome.contract.to_string(), "3NT by North");
+//!
+//! // A double of partner's bid is refused, with its Law.
+//! let err = Auction::new(Seat::North, Code::Duplicate).call("1H".parse()?)?.call("Pass".parse()?)?
+//!     .call("X".parse()?).unwrap_err();
+//! assert_eq!(err.law().number, 19);
+//!
+//! // The play: East leads (Law 41); every card is checked (following suit: Law 44).
+//! let mut play = Play::new(deal, outcome.contract, Code::Duplicate, outcome.lead_penalties, outcome.penalty_cards)?;
+//! while let Some(card) = play.legal_cards().iter().next() {
+//!     play = play.card(card)?;
+//! }
+//! let tricks = Tricks::new(play.declarer_tricks().unwrap_or(0))?;
+//!
+//! // The Law 77 score, and the seed revealed so anyone can check the deal was not chosen.
+//! let score = duplicate::score(outcome.contract.contract, false, tricks);
+//! assert_eq!(score > 0, tricks.get() >= 9);
+//! assert!(seed.verifies(&commitment) && Deal::from_seed(&seed) == deal);
+//! # let _ = Law::duplicate(77, "");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A PBN string becomes a [`cards::Deal`] only through [`cards::Deal::from_pbn`] (Law 1, Law 8):
+//!
+//! ```
+//! use laws::cards::Deal;
 //!
 //! let err = "N:AKQJ.T98.765.43 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 //!     .parse::<Deal>()
 //!     .unwrap_err();
 //! assert_eq!(err.to_string(), "North holds 12 cards; each hand must hold 13 (Law 8)");
 //! ```
+//!
+//! The modules mirror the Laws: [`cards`] and [`seat`] (Laws 1-2), [`draw`] (Law 3),
+//! [`procedure`] (Rules for Club Procedure), [`deal`] (Laws 4-12, 22, Appendix 4, duplicate
+//! Law 2), [`auction`] (Laws 17-40), [`play`] (Laws 41-71), [`irregularities`], [`score`]
+//! (Laws 72-81, Appendix 4, duplicate Laws 77-78) and [`rulings`] (Law 12, the Club Appeals
+//! Committee).
 
 pub mod auction;
 pub mod cards;
@@ -40,5 +88,6 @@ pub mod table;
 
 pub use cards::{Card, CardSet, Deal, DealSeed, Rank, Suit};
 pub use contract::{Bid, Call, Contract, DeclaredContract, Denomination, Doubling, Vulnerability};
+pub use draw::PlayerId;
 pub use law::{CitesLaw, Code, Law};
 pub use seat::{Seat, Side};

@@ -160,3 +160,28 @@ async fn browsers_reach_the_club_through_grpc_web_and_cors() {
     assert!(text.contains("access-control-allow-origin: https://app.example.org"), "{text}");
     assert!(text.contains("authorization"), "{text}");
 }
+
+/// The embedded default: no database or Redis configured, so SQLite in a file and live state in
+/// the process; migrations apply, the local key is created, and the server answers.
+#[tokio::test]
+async fn the_embedded_default_runs_on_sqlite_with_in_process_live_state() {
+    let dir = std::env::temp_dir().join(format!("bc-embedded-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut config = platform::config::PlatformConfig {
+        listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+        sqlite_path: dir.join("bridge-club.db"),
+        ..Default::default()
+    };
+    config.auth.local_key_file = dir.join("bridge-club.key");
+    let club = club::Club::start(&config, &club::Settings::default()).await.unwrap();
+    assert!(dir.join("bridge-club.db").exists() && dir.join("bridge-club.key").exists());
+    assert!(club.resources.issuer.is_some(), "a local key signs tokens");
+
+    let channel = platform::client::channel(&club.server.uri()).unwrap();
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+    let status = health.check(tonic_health::pb::HealthCheckRequest { service: String::new() }).await.unwrap();
+    assert_eq!(status.into_inner().status, tonic_health::pb::health_check_response::ServingStatus::Serving as i32);
+
+    club.server.shutdown().await.unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+}

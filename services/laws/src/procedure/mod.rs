@@ -1305,15 +1305,17 @@ impl Room {
         if !self.is_present(player) {
             return Err(ProcedureError::NotInRoom { player });
         }
-        for table in self.tables_of(player) {
-            if self.tables.get(&table).is_some_and(|t| t.is_member(player)) {
-                self.depart(player, table, Departure::Left, out);
-            }
-        }
+        // Applications first (rule D): the vacancies his departure opens are filled at once,
+        // and must never be filled by the player who is leaving the room.
         for table in self.tables.values_mut() {
             if let Some(i) = table.waiting.iter().position(|p| *p == player) {
                 table.waiting.remove(i);
                 out.push(Outcome::ApplicationWithdrawn { table: table.id, player });
+            }
+        }
+        for table in self.tables_of(player) {
+            if self.tables.get(&table).is_some_and(|t| t.is_member(player)) {
+                self.depart(player, table, Departure::Left, out);
             }
         }
         if let Some(p) = self.players.get_mut(&player) {
@@ -1496,6 +1498,16 @@ impl Room {
     /// fourth with an announced return (`home`), he loses every other membership, and he
     /// then counts as having left that table to join this one (rules C and E).
     fn admit(&mut self, table: TableId, player: PlayerId, home: Option<TableId>, report: bool, out: &mut Vec<Outcome>) {
+        // The rules are silent on applications a new member has pending elsewhere; we
+        // withdraw them, so that a vacancy elsewhere never pulls him away from the table he
+        // just joined (and, by rule F, out of it). First, before he gives up other tables:
+        // the vacancies his departure opens are filled at once, and must not be filled by him.
+        for other in self.tables.values_mut().filter(|t| t.id != table) {
+            if let Some(i) = other.waiting.iter().position(|p| *p == player) {
+                other.waiting.remove(i);
+                out.push(Outcome::ApplicationWithdrawn { table: other.id, player });
+            }
+        }
         let mut came_from = None;
         match home {
             Some(home) => {
@@ -1517,15 +1529,6 @@ impl Room {
             came_from = came_from.or(self.left_existing_table(player));
             if let Some(p) = self.players.get_mut(&player) {
                 p.left_table = None;
-            }
-        }
-        // The rules are silent on applications a new member has pending elsewhere; we
-        // withdraw them, so that a vacancy elsewhere never pulls him away from the table he
-        // just joined (and, by rule F, out of it).
-        for other in self.tables.values_mut().filter(|t| t.id != table) {
-            if let Some(i) = other.waiting.iter().position(|p| *p == player) {
-                other.waiting.remove(i);
-                out.push(Outcome::ApplicationWithdrawn { table: other.id, player });
             }
         }
         let now = self.now;
