@@ -576,3 +576,64 @@ impl Engine {
         Ok((row, deal))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use api::common::v1 as pb;
+    use api::convert::ProtoEnum;
+    use laws::Seat;
+
+    const PBN: &str = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765";
+
+    fn start() -> StoredAction {
+        let setup = game::DealSetup {
+            source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
+                rubber_id: "r".into(),
+                scorepad_id: "p".into(),
+                deal_number: 1,
+                club_laws: false,
+            })),
+            kind: pb::TableKind::Rubber as i32,
+            mode: game::PlayMode::Recorded as i32,
+            players: Seat::ALL
+                .iter()
+                .map(|s| pb::SeatedPlayer { seat: s.to_proto(), player_id: format!("p{}", s.index()) })
+                .collect(),
+            dealer: pb::Seat::North as i32,
+            vulnerability: pb::Vulnerability::None as i32,
+            result_only: false,
+        };
+        let deal: laws::Deal = PBN.parse().unwrap();
+        start_action("deal", "desk", StoredStart { setup: Some(setup), seed: Vec::new(), deal: Some(deal.into()) })
+    }
+
+    fn call(seat: Seat, call: &str) -> StoredAction {
+        let request = game::MakeCallRequest {
+            table_id: "t".into(),
+            expected_version: 0,
+            idempotency_key: "k".into(),
+            seat: seat.to_proto(),
+            call: Some(call.parse::<laws::Call>().unwrap().into()),
+        };
+        StoredAction { deal_id: "deal".into(), actor: "desk".into(), at: None, command: Some(Command::Call(request)) }
+    }
+
+    #[test]
+    fn the_journal_replays_to_the_state_the_commands_made() {
+        let actions = vec![start(), call(Seat::North, "1S"), call(Seat::East, "1H")];
+        let deal = replay("deal", actions).unwrap();
+        assert_eq!(deal.state.step(), 2);
+        assert_eq!(deal.players[2], "p2");
+        assert!(deal.state.open_decision().is_some(), "Law 27: the insufficient bid awaits its rectification");
+    }
+
+    #[test]
+    fn a_journal_that_does_not_replay_is_an_internal_error_not_a_guess() {
+        let error = replay("deal", vec![call(Seat::North, "1S")]).unwrap_err();
+        assert!(matches!(error, ServiceError::Internal(_)), "{error}");
+        // A call the Laws refuse in the journal means the record is corrupt.
+        let error = replay("deal", vec![start(), call(Seat::East, "1S"), call(Seat::East, "Pass")]).unwrap_err();
+        assert!(error.to_string().contains("no longer applies"), "{error}");
+    }
+}

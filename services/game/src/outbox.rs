@@ -157,3 +157,16 @@ async fn send(peers: &Peers, row: &outbox::Model) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_its_cap() {
+        let settings = OutboxSettings { initial_backoff_ms: 100, max_backoff_ms: 1000, ..Default::default() };
+        let waits: Vec<u64> = (1..=6).map(|n| settings.backoff(n).as_millis() as u64).collect();
+        assert_eq!(waits, [100, 200, 400, 800, 1000, 1000]);
+        assert_eq!(settings.backoff(i32::MAX).as_millis(), 1000);
+    }
+}

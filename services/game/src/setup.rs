@@ -117,3 +117,67 @@ pub fn resolve(request: &game::StartDealRequest) -> Result<Resolved, ServiceErro
     };
     Ok(Resolved { setup, digital, entered, board })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request() -> game::StartDealRequest {
+        let players = ["n", "e", "s", "w"];
+        game::StartDealRequest {
+            table_id: "t".into(),
+            expected_version: 0,
+            idempotency_key: "k".into(),
+            setup: Some(game::DealSetup {
+                source: Some(game::deal_setup::Source::Board(game::DuplicateBoard {
+                    session_id: "s".into(),
+                    board_number: 20,
+                    north_south_contestant_id: "ns".into(),
+                    east_west_contestant_id: "ew".into(),
+                })),
+                kind: pb::TableKind::Duplicate as i32,
+                mode: game::PlayMode::Digital as i32,
+                players: Seat::ALL
+                    .iter()
+                    .map(|s| pb::SeatedPlayer { seat: s.to_proto(), player_id: players[s.index()].into() })
+                    .collect(),
+                ..Default::default()
+            }),
+            hands: None,
+        }
+    }
+
+    #[test]
+    fn duplicate_law_2_a_board_takes_its_dealer_and_vulnerability_from_its_number() {
+        let resolved = resolve(&request()).unwrap();
+        assert_eq!(resolved.setup.dealer, pb::Seat::West as i32, "board 20 is board 4 of the second sixteen");
+        assert_eq!(resolved.setup.vulnerability, pb::Vulnerability::Both as i32);
+        assert_eq!(resolved.board, Some(("s".to_owned(), 20)));
+    }
+
+    #[test]
+    fn refusals_name_the_field() {
+        let error = |change: fn(&mut game::StartDealRequest)| {
+            let mut request = request();
+            change(&mut request);
+            match resolve(&request) {
+                Err(e) => e.to_string(),
+                Ok(_) => panic!("accepted"),
+            }
+        };
+        assert!(
+            error(|r| r.setup.as_mut().unwrap().players[1].seat = pb::Seat::North as i32)
+                .starts_with("setup.players[1].seat: North is given twice")
+        );
+        assert!(
+            error(|r| r.setup.as_mut().unwrap().players.pop().map(drop).unwrap_or(()))
+                .starts_with("setup.players: four players")
+        );
+        assert!(error(|r| r.setup.as_mut().unwrap().kind = pb::TableKind::Rubber as i32).starts_with("setup.kind"));
+        assert!(
+            error(|r| r.hands = Some(game::start_deal_request::Hands::DealPbn("N:".into())))
+                .starts_with("hands: a digital deal is dealt by the server")
+        );
+        assert!(error(|r| r.setup.as_mut().unwrap().result_only = true).starts_with("setup.result_only"));
+    }
+}

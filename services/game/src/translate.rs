@@ -304,3 +304,33 @@ pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
         Command::Abandon(request) => Action::Abandon { reason: request.reason.clone() },
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_ids_name_their_deal_and_number() {
+        let id = record_id("deal-1", Record::Decision, 3);
+        assert_eq!(id, "deal-1/d3");
+        assert_eq!(record_number("deal-1", Record::Decision, "decision_id", &id).unwrap(), 3);
+        // Another deal's decision, or another kind of record, is not found at this table.
+        let other = record_number("deal-2", Record::Decision, "decision_id", &id).unwrap_err();
+        assert!(matches!(other, ServiceError::NotFound(_)), "{other}");
+        assert!(record_number("deal-1", Record::Claim, "claim_id", &id).is_err());
+        assert!(matches!(
+            record_number("deal-1", Record::Claim, "claim_id", ""),
+            Err(ServiceError::InvalidArgument(_))
+        ));
+    }
+
+    #[test]
+    fn every_irregularity_kind_of_the_contract_has_a_laws_kind_and_back() {
+        for raw in 1..=17 {
+            let kind = fact_kind("kind", raw).unwrap();
+            assert_eq!(fact_kind_proto(kind) as i32, raw);
+        }
+        assert!(fact_kind("kind", 0).is_err());
+        assert!(fact_kind("kind", 99).is_err());
+    }
+}

@@ -1265,3 +1265,113 @@ async fn a_finished_deal_owes_scoring_its_result_and_retries_while_scoring_is_do
     let abandoned = second.desk().abandon_deal(request).await.unwrap().into_inner().view.unwrap();
     assert!(outbox_row(&app, &abandoned.deal_id).await.is_none());
 }
+
+/// The game on the embedded default (SQLite, live state in the process): a recorded club deal
+/// with an irregularity, played out and watched, and its record exported.
+#[tokio::test]
+async fn the_game_runs_on_the_embedded_default() {
+    use Seat::*;
+    let dir = std::env::temp_dir().join(format!("bc-game-embedded-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut config = platform::config::PlatformConfig {
+        listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+        sqlite_path: dir.join("bridge-club.db"),
+        ..Default::default()
+    };
+    config.auth.local_key_file = dir.join("bridge-club.key");
+    let club = club::Club::start(&config, &club::Settings::default()).await.unwrap();
+    let issuer = club.resources.issuer.clone().unwrap();
+    let client = |subject: &str, role: Role| {
+        let token = issuer.issue(subject, &[role], std::time::Duration::from_secs(600)).unwrap();
+        let channel = platform::client::channel(&club.server.uri()).unwrap();
+        let interceptor = platform::client::ClientInterceptor::with_token(&token).unwrap();
+        GameClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor))
+    };
+    let (mut desk, mut arbiter) = (client("desk", Role::Desk), client("arbiter", Role::Arbiter));
+    let players = ["n", "e", "s", "w"].map(|s| format!("embedded-{s}"));
+    let table_id = "embedded-table".to_owned();
+    let watcher = collect(client("embedded-w", Role::Player), table_id.clone(), None);
+    let mut version = 0;
+    let start = game::StartDealRequest {
+        table_id: table_id.clone(),
+        expected_version: version,
+        idempotency_key: key(),
+        setup: Some(rubber(&players, game::PlayMode::Recorded, true)),
+        hands: Some(game::start_deal_request::Hands::DealPbn(PBN.to_owned())),
+    };
+    version = desk.start_deal(start).await.unwrap().into_inner().view.unwrap().version;
+    let calls = [(North, "1S"), (East, "Pass"), (South, "2S"), (West, "Pass"), (North, "4S"), (East, "Pass")];
+    for (seat, call) in calls.into_iter().chain([(South, "Pass"), (West, "Pass")]) {
+        let request = game::MakeCallRequest {
+            table_id: table_id.clone(),
+            expected_version: version,
+            idempotency_key: key(),
+            seat: seat.to_proto(),
+            call: Some(pcall(call)),
+        };
+        version = desk.make_call(request).await.unwrap().into_inner().view.unwrap().version;
+    }
+    // West leads out of turn; the Arbiter is summoned (Club Law 13) and rules.
+    let request = game::PlayCardRequest {
+        table_id: table_id.clone(),
+        expected_version: version,
+        idempotency_key: key(),
+        seat: West.to_proto(),
+        card: Some(pcard("HA")),
+    };
+    let view = desk.play_card(request).await.unwrap().into_inner().view.unwrap();
+    assert_eq!(view.open_arbiter_calls.len(), 1);
+    let calls = arbiter.list_arbiter_calls(game::ListArbiterCallsRequest::default()).await.unwrap().into_inner();
+    let call = calls.arbiter_calls.iter().find(|c| c.table_id == table_id).unwrap().clone();
+    let decision = view.pending_decisions[0].clone();
+    let option = decision.options.iter().find(|o| o.kind == "accept_lead").unwrap();
+    let choose = game::ChooseRectificationRequest {
+        table_id: table_id.clone(),
+        expected_version: view.version,
+        idempotency_key: key(),
+        decision_id: decision.decision_id.clone(),
+        option_id: option.option_id.clone(),
+        chooser_seat: 0,
+        call: None,
+    };
+    let view = arbiter.choose_rectification(choose).await.unwrap().into_inner().view.unwrap();
+    let resolve = game::ResolveArbiterCallRequest {
+        table_id: table_id.clone(),
+        expected_version: view.version,
+        idempotency_key: key(),
+        arbiter_call_id: call.arbiter_call_id.clone(),
+        resolution: "lead accepted".into(),
+    };
+    let mut view = arbiter.resolve_arbiter_call(resolve).await.unwrap().into_inner().view.unwrap();
+    while view.phase == game::DealPhase::Play as i32 {
+        let state = arbiter.get_table_state(game::GetTableStateRequest { table_id: table_id.clone() }).await;
+        let state = state.unwrap().into_inner().view.unwrap();
+        let seat = seat_of(state.next_to_act);
+        let held = hand(&state, seat).unwrap();
+        let led = state.tricks.last().filter(|t| t.cards.len() < 4).and_then(|t| t.cards.first());
+        let led = led.map(|c| Card::try_from(c.card.unwrap()).unwrap().suit);
+        let card = led.and_then(|s| held.suit(s).iter().next()).or_else(|| held.iter().next()).unwrap();
+        let request = game::PlayCardRequest {
+            table_id: table_id.clone(),
+            expected_version: state.version,
+            idempotency_key: key(),
+            seat: seat.to_proto(),
+            card: Some(card.into()),
+        };
+        view = desk.play_card(request).await.unwrap().into_inner().view.unwrap();
+    }
+    assert_eq!(outcome(&view).0, game::DealEnding::PlayedOut);
+    let events = watcher.await.unwrap();
+    for pair in events.windows(2) {
+        assert_eq!(pair[1].sequence, pair[0].sequence + 1);
+    }
+    let pbn = desk
+        .export_deal_pbn(game::ExportDealPbnRequest { deal_ids: vec![view.deal_id.clone()] })
+        .await
+        .unwrap()
+        .into_inner()
+        .pbn;
+    assert!(pbn.contains("[Contract \"4S\"]") && pbn.contains("[Play \"W\"]"), "{pbn}");
+    club.server.shutdown().await.unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+}
