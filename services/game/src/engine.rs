@@ -220,6 +220,15 @@ impl Engine {
         }
     }
 
+    /// The table as Redis has it, unless the journal has moved on (Redis behind: a process
+    /// stopped between its commit and its Redis update), in which case it is rebuilt. One
+    /// primary-key lookup in the journal; the state itself still comes from Redis.
+    pub async fn load_fresh(&self, table_id: &str) -> Result<Loaded, ServiceError> {
+        let loaded = self.load(table_id).await?;
+        let journal = store::tail(&self.db, table_id).await?.map_or(0, |tail| tail.version);
+        if journal != loaded.version { self.rebuild(table_id).await } else { Ok(loaded) }
+    }
+
     /// The table as the journal has it.
     pub async fn read_journal(&self, table_id: &str) -> Result<Loaded, ServiceError> {
         let Some(tail) = store::tail(&self.db, table_id).await? else {
@@ -278,13 +287,11 @@ impl Engine {
             return Ok(answer);
         }
 
-        let mut loaded = self.load(table_id).await?;
+        // The Laws judge the command on the table as the journal has it, never on a Redis that
+        // fell behind, so a refusal is never about a state the client did not see.
+        let loaded = self.load_fresh(table_id).await?;
         if loaded.version != expected_version {
-            // Redis may be behind the journal: the journal decides.
-            loaded = self.rebuild(table_id).await?;
-            if loaded.version != expected_version {
-                return Err(stale(&loaded, expected_version));
-            }
+            return Err(stale(&loaded, expected_version));
         }
 
         let stored = build(&loaded)?;
@@ -440,6 +447,8 @@ impl Engine {
         };
         if let Err(error) = published {
             tracing::warn!(table = %after.table_id, %error, "live state not updated; the journal stays the record");
+            // Whatever Redis holds may now be behind: drop it so the next reader rebuilds.
+            let _ = self.live.delete(&key).await;
         }
     }
 }

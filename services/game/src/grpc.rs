@@ -243,7 +243,7 @@ impl GameService for GameApi {
         if request.table_id.is_empty() {
             return Err(ServiceError::invalid("table_id", "missing; the table is required").into());
         }
-        let loaded = self.engine.load(&request.table_id).await?;
+        let loaded = self.engine.load_fresh(&request.table_id).await?;
         Ok(Response::new(game::GetTableStateResponse { view: Some(loaded.view(&principal)) }))
     }
 
@@ -528,7 +528,7 @@ impl GameService for GameApi {
         if request.table_id.is_empty() {
             return Err(ServiceError::invalid("table_id", "missing; the table is required").into());
         }
-        let loaded = self.engine.load(&request.table_id).await?;
+        let loaded = self.engine.load_fresh(&request.table_id).await?;
         let deal = deal(&loaded)?;
         at_table(&principal, deal, "see its rectification options")?;
         let context = loaded.context().ok_or_else(|| ServiceError::internal("a deal without its context"))?;

@@ -81,7 +81,7 @@ impl Watcher {
 
     /// The table as this principal may see it, carrying the last sequence it reflects.
     async fn snapshot(&mut self) -> Result<(), ServiceError> {
-        let loaded = self.engine.load(&self.table_id).await?;
+        let loaded = self.engine.load_fresh(&self.table_id).await?;
         let view = loaded.view(&self.principal);
         let event = game::TableEvent {
             sequence: loaded.last_sequence,

@@ -1181,7 +1181,7 @@ async fn two_clients_racing_one_wins_the_other_is_aborted_and_a_retry_applies_on
         assert_eq!(again, won);
         assert_eq!(table.version().await, view.version + 1);
         // The same key for another request is refused.
-        let reused = game::PlayCardRequest { card: Some(pcard("C2")), ..winner };
+        let reused = game::PlayCardRequest { expected_version: winner.expected_version + 1, ..winner };
         assert_eq!(table.player(actor).play_card(reused).await.unwrap_err().code(), Code::InvalidArgument);
         races += 1;
     }
@@ -1374,4 +1374,63 @@ async fn the_game_runs_on_the_embedded_default() {
     assert!(pbn.contains("[Contract \"4S\"]") && pbn.contains("[Play \"W\"]"), "{pbn}");
     club.server.shutdown().await.unwrap();
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn redis_behind_the_journal_is_caught_up_from_it() {
+    use platform::live::LiveStore;
+    let app = TestApp::spawn().await;
+    let table = four_spades_played(&app, 3).await;
+    let store = app.redis.store();
+    let live_key = format!("game:table:{{{}}}", table.id);
+    let behind = store.get(&live_key).await.unwrap().unwrap();
+    let latest = table.play_cards(false, 1).await;
+    assert_eq!(latest.version, behind.version + 1);
+    // As if the process that committed the last card had stopped before updating Redis.
+    store.put(&live_key, behind.clone()).await.unwrap();
+    assert_eq!(table.view().await, latest, "readers get the journal's state");
+    // A client that missed the last card is told the table moved on; one that saw it goes on.
+    let stale = game::PlayCardRequest {
+        table_id: table.id.clone(),
+        expected_version: behind.version,
+        idempotency_key: key(),
+        seat: latest.next_to_act,
+        card: Some(pcard("S2")),
+    };
+    store.put(&live_key, behind).await.unwrap();
+    let status = table.desk().play_card(stale).await.unwrap_err();
+    assert_eq!(status.code(), Code::Aborted, "{}", status.message());
+    let finished = table.play_out(false).await;
+    assert_eq!(finished.phase, game::DealPhase::Finished as i32);
+}
+
+#[tokio::test]
+async fn every_table_playing_a_duplicate_board_gets_the_same_cards() {
+    let app = TestApp::spawn().await;
+    let session = format!("session-{}", key());
+    let (first, second, third) = (Table::new(&app), Table::new(&app), Table::new(&app));
+    let dealt = first.start(board(&first.players, game::PlayMode::Digital, &session, 7), None).await;
+    let again = second.start(board(&second.players, game::PlayMode::Digital, &session, 7), None).await;
+    assert_eq!(dealt.seed_commitment, again.seed_commitment, "the second table receives the board");
+    let app = &app;
+    let full = |view: game::TableView| async move {
+        let mut arbiter = app.game("td", &[Role::Arbiter]);
+        let record = arbiter.get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id }).await.unwrap();
+        record.into_inner().record.unwrap().deal_pbn
+    };
+    assert_eq!(full(dealt.clone()).await, full(again).await);
+    // Duplicate Law 2: board 7 is dealt by South, both vulnerable.
+    let setup = dealt.setup.unwrap();
+    assert_eq!((setup.dealer, setup.vulnerability), (pb::Seat::South as i32, pb::Vulnerability::Both as i32));
+    // A table with physical cards entering other hands for the board is refused.
+    let request = game::StartDealRequest {
+        table_id: third.id.clone(),
+        expected_version: 0,
+        idempotency_key: key(),
+        setup: Some(board(&third.players, game::PlayMode::Recorded, &session, 7)),
+        hands: Some(game::start_deal_request::Hands::DealPbn(PBN.to_owned())),
+    };
+    let status = third.desk().start_deal(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("every table plays the same cards"), "{}", status.message());
 }
