@@ -5,6 +5,7 @@
 pub use sea_orm_migration::prelude::*;
 
 mod m20261121_000001_platform;
+mod m20261122_000010_membership;
 mod m20261122_000030_game;
 
 /// Applies the migrations in order.
@@ -13,6 +14,10 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m20261121_000001_platform::Migration), Box::new(m20261122_000030_game::Migration)]
+        vec![
+            Box::new(m20261121_000001_platform::Migration),
+            Box::new(m20261122_000010_membership::Migration),
+            Box::new(m20261122_000030_game::Migration),
+        ]
     }
 }

@@ -5,12 +5,11 @@
 //! bridgectl token --role desk --subject front-desk     # a token signed with the local key
 //! bridgectl health                                     # is every service serving?
 //! bridgectl migrate                                    # apply the schema to DATABASE_URL
+//! bridgectl room arrive --player alice                 # the card room: room, table, rubber, draw
 //! bridgectl game calls                                 # the arbiter's open calls (see `game --help`)
 //! ```
 //! Calls go to `--server` (default `http://127.0.0.1:50051`, or `BRIDGE_SERVER`) with the token of
 //! `--token` (or `BRIDGE_TOKEN`).
-
-mod game;
 
 use std::time::Duration;
 
@@ -19,6 +18,9 @@ use clap::{Parser, Subcommand};
 use platform::auth::{Role, TokenIssuer, load_or_create_local_secret};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
+
+mod game;
+mod membership;
 
 /// The bridge club's command line.
 #[derive(Debug, Parser)]
@@ -57,6 +59,9 @@ enum Command {
     },
     /// Applies the schema migrations to the configured database (DATABASE_URL, or the SQLite file).
     Migrate,
+    /// The card room: `room`, `table`, `rubber` and `draw` (the membership service).
+    #[command(flatten)]
+    Membership(membership::Command),
     /// The live game, for the arbiter: calls for the arbiter, rectification options, rulings.
     Game {
         /// What to do.
@@ -129,6 +134,10 @@ async fn main() -> anyhow::Result<()> {
                 .await
                 .with_context(|| format!("migrating {}", platform::app::redact(&url)))?;
             println!("migrations applied to {}", platform::app::redact(&url));
+        }
+        Command::Membership(command) => {
+            let client = membership::client(&cli.server, cli.token.as_deref()).await?;
+            membership::run(command, client).await?;
         }
     }
     let _ = cli.token;

@@ -19,6 +19,9 @@ use platform::server::RunningServer;
 pub struct Settings {
     /// Requests one client address may make per minute at the edge; 0 disables the limit.
     pub requests_per_minute: u64,
+    /// The membership service's settings (loaded from the `[membership]` table).
+    #[serde(skip)]
+    pub membership: membership::Settings,
     /// The game service's settings, loaded from its own `[game]` section.
     #[serde(skip)]
     pub game: game::Settings,
@@ -28,6 +31,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             requests_per_minute: gateway::EdgeOptions::default().requests_per_minute,
+            membership: membership::Settings::default(),
             game: game::Settings::default(),
         }
     }
@@ -86,6 +90,7 @@ impl Club {
         };
         let server = resources
             .server()
+            .add_service(membership::service(&resources, &settings.membership, &peers).await?)
             .add_service(game::service(&resources, &settings.game, &peers).await?)
             .edge(gateway::edge(edge, resources.live.clone()))
             .serve_on(listener)

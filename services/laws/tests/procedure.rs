@@ -856,3 +856,162 @@ fn rule_d_a_withdrawal_needs_an_application() {
     assert_eq!(err, ProcedureError::NotMember { player: p(9), table: T1 });
     assert_eq!(err.law(), Law::club_procedure('A'));
 }
+
+#[test]
+fn rule_a_closing_a_table_ends_its_memberships_without_breaking_up_a_game() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 14]);
+    club.form(T1, &[1, 2, 3, 4, 5, 6]);
+    club.apply_to(T1, &[7], &[]);
+    club.form(T2, &[11, 12, 13, 14]);
+    club.leave_table(14, T2);
+    // 6 makes a fourth at T2 and announces his return to T1 (rule F).
+    let at = club.now();
+    club.apply(ProcedureEvent::MadeFourth { player: p(6), table: T2, announced_return: true, at });
+    club.start_draw(T1);
+    club.start_rubber_by_server_draw(T1, 9);
+
+    // Law 80 scores an unfinished rubber: it must be ended before the table closes.
+    let at = club.now();
+    let err = club.try_apply(ProcedureEvent::TableClosed { table: T1, at }).unwrap_err();
+    assert_eq!(err, ProcedureError::RubberInProgress { table: T1 });
+    club.end_rubber(T1, false);
+
+    let at = club.now();
+    let out = club.apply(ProcedureEvent::TableClosed { table: T1, at });
+    assert!(out.contains(&Outcome::ApplicationWithdrawn { table: T1, player: p(7) }), "the waiting application lapses");
+    for id in [1, 2, 3, 4, 5, 6] {
+        assert!(out.contains(&Outcome::MemberLeft { table: T1, player: p(id) }));
+    }
+    assert!(out.contains(&Outcome::TableDissolved { table: T1 }));
+    // Rule E penalises a player who leaves three players; closing the table is nobody's leaving.
+    assert!(!out.iter().any(|o| matches!(o, Outcome::TableBroken { .. })));
+    assert!(club.room.restrictions().iter().all(|r| r.table() != T1), "only 14's, for leaving T2");
+    assert!(club.room.table(T1).is_none());
+    // 6 has no home table left: his membership of T2 is now an ordinary one (rule F).
+    assert_eq!(club.room.tables_of(p(6)), vec![T2]);
+    assert_eq!(club.room.table(T2).unwrap().member(p(6)).unwrap().fourth_for(), None);
+    // Nobody is "leaving an existing table" any more, so a new table ranks them as players who
+    // have played (rule C), and they can form one.
+    assert!(!club.room.is_leaving_a_table(p(1)));
+    club.form(T9, &[1, 2, 3, 4]);
+    let at = club.now();
+    let err = club.try_apply(ProcedureEvent::TableClosed { table: T1, at }).unwrap_err();
+    assert_eq!(err, ProcedureError::NoSuchTable { table: T1 });
+}
+
+#[test]
+fn rule_f_closing_the_table_of_a_fourth_sends_him_home() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 5, 11, 12, 13, 14]);
+    club.form(T1, &[1, 2, 3, 4, 5]);
+    club.form(T2, &[11, 12, 13, 14]);
+    club.leave_table(14, T2);
+    let at = club.now();
+    club.apply(ProcedureEvent::MadeFourth { player: p(5), table: T2, announced_return: true, at });
+    let at = club.now();
+    let out = club.apply(ProcedureEvent::TableClosed { table: T2, at });
+    assert!(out.contains(&Outcome::FillEnded { player: p(5), home: T1, host: T2 }));
+    assert_eq!(club.room.tables_of(p(5)), vec![T1]);
+    assert!(club.room.table(T1).unwrap().member(p(5)).unwrap().is_present());
+}
+
+#[test]
+fn appendix_4_h3_club_options_changed_between_rubbers_govern_the_next_rubber() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4]);
+    club.form(T1, &[1, 2, 3, 4]);
+    club.start_draw(T1);
+    club.start_rubber(T1, [(1, "SA"), (2, "SK"), (3, "SQ"), (4, "SJ")]);
+    // Changed while the first rubber is played: it applies from the next one.
+    let at = club.now();
+    let options = TableOptions { no_consecutive_partners: true, ..TableOptions::default() };
+    club.apply(ProcedureEvent::OptionsChanged { table: T1, options, at });
+    assert_eq!(club.room.table(T1).unwrap().options(), options);
+    club.end_rubber(T1, true);
+    club.start_draw(T1);
+    // "If two players draw each other again, the highest plays with the third-highest."
+    let out = club.start_rubber(T1, [(1, "HA"), (2, "HK"), (3, "HQ"), (4, "HJ")]);
+    assert!(
+        out.iter().any(|o| matches!(o, Outcome::PartnershipsSet { partnerships, no_consecutive_applied: true, .. }
+        if partnerships.are_partners(p(1), p(3))))
+    );
+    let at = club.now();
+    let err = club.try_apply(ProcedureEvent::OptionsChanged { table: T9, options, at }).unwrap_err();
+    assert_eq!(err, ProcedureError::NoSuchTable { table: T9 });
+}
+
+#[test]
+fn rule_e_the_going_out_preview_after_a_rubber_names_who_comes_in_and_who_goes_out() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 5, 6]);
+    club.form(T1, &[1, 2, 3, 4, 5]);
+    assert_eq!(club.room.going_out_preview(T1), None, "no rubber played yet: the four highest play (rule C)");
+    club.start_draw(T1);
+    club.start_rubber_by_server_draw(T1, 1);
+    club.end_rubber(T1, true);
+    // "Each member who did not play the last rubber must be given a place": 5 comes in; 1-4 have
+    // each played one rubber in a row, so the draw for the next rubber settles who goes out.
+    let preview = club.room.going_out_preview(T1).unwrap();
+    assert_eq!(preview.coming_in, ps(&[5]));
+    assert!(preview.going_out.is_empty());
+    assert_eq!(sorted(preview.tied), ps(&[1, 2, 3, 4]));
+    // The draw agrees: the going-out draw is among the same four.
+    let out = club.start_draw(T1);
+    assert_eq!(sorted(draw_needed(&out).unwrap().players), ps(&[1, 2, 3, 4]));
+    club.line_up_draw(T1, DrawPurpose::GoingOut, &[(1, "SA"), (2, "SK"), (3, "S2"), (4, "SQ")]);
+    club.start_rubber_by_server_draw(T1, 2);
+    club.end_rubber(T1, true);
+    // A sixth member joins. 3 (who drew lowest) and 6 did not play and come in; of the four who
+    // played, 5 has one rubber in a row and 1, 2, 4 two each: 5 keeps a place and one of the three
+    // keeps the other, which only the next draw can say.
+    club.apply_to(T1, &[6], &[]);
+    let preview = club.room.going_out_preview(T1).unwrap();
+    assert_eq!(sorted(preview.coming_in), ps(&[3, 6]));
+    assert!(preview.going_out.is_empty());
+    assert_eq!(sorted(preview.tied), ps(&[1, 2, 4]));
+    club.start_draw(T1);
+    let out = club.line_up_draw(T1, DrawPurpose::GoingOut, &[(1, "D5"), (2, "C5"), (4, "H5")]);
+    assert_eq!(line_up_fixed(&out), Some((ps(&[3, 4, 5, 6]), ps(&[1, 2]))), "the highest card, 4's, stays");
+    club.start_rubber_by_server_draw(T1, 3);
+    club.end_rubber(T1, true);
+    // 1 and 2 sat out and come in; 3 and 6 have played one rubber in a row, 5 two and 4 three:
+    // the two with the most go out, and no draw is needed.
+    let preview = club.room.going_out_preview(T1).unwrap();
+    assert_eq!(sorted(preview.coming_in), ps(&[1, 2]));
+    assert_eq!(sorted(preview.going_out), ps(&[4, 5]));
+    assert!(preview.tied.is_empty());
+    let out = club.start_draw(T1);
+    assert_eq!(line_up_fixed(&out), Some((ps(&[1, 2, 3, 6]), ps(&[4, 5]))), "the draw agrees with the preview");
+}
+
+#[test]
+fn rule_d_a_player_leaving_the_room_is_never_admitted_by_the_vacancy_he_opens() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 5, 6, 11, 12, 13, 14, 15, 16]);
+    club.form(T1, &[1, 2, 3, 4, 5, 6]);
+    club.form(T2, &[11, 12, 13, 14, 15, 16]);
+    // 11 waits at T1 while a member of T2; 1 waits at T2 while a member of T1.
+    club.apply_to(T1, &[11], &[]);
+    club.apply_to(T2, &[1], &[]);
+    // 11 leaves the room: T2's vacancy admits 1, who thereby gives up T1 (rule F); T1's vacancy
+    // must not go to 11, whose application ended with his leaving.
+    let at = club.now();
+    let out = club.apply(ProcedureEvent::LeftRoom { player: p(11), at });
+    assert!(out.contains(&Outcome::ApplicationWithdrawn { table: T1, player: p(11) }));
+    assert!(out.contains(&Outcome::MemberJoined { table: T2, player: p(1), from_table: Some(T1) }));
+    assert!(!out.iter().any(|o| matches!(o, Outcome::MemberJoined { player, .. } if *player == p(11))));
+    assert!(club.room.tables_of(p(11)).is_empty());
+    assert_eq!(club.members(T1).len(), 5);
+}
+
+#[test]
+fn rule_e_rejoining_the_table_one_left_is_not_coming_from_another_table() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 5, 6]);
+    club.form(T1, &[1, 2, 3, 4, 5]);
+    club.leave_table(5, T1);
+    let out = club.apply_to(T1, &[5], &[]);
+    assert_eq!(out, vec![Outcome::MemberJoined { table: T1, player: p(5), from_table: None }]);
+    assert_eq!(club.room.table(T1).unwrap().member(p(5)).unwrap().came_from(), None);
+}

@@ -4,4 +4,5 @@
 mod foundation;
 mod game;
 mod live_store;
+mod membership;
 mod migrations;

@@ -13,6 +13,51 @@ pub struct LineUp {
     pub sitting_out: Vec<PlayerId>,
 }
 
+/// Who comes in and who goes out for the next rubber as the table stands now (rule E), before
+/// its draw starts. Rule B lets a member admitted before that draw still change it, so this is
+/// a preview: the line-up itself is settled by [`super::Room::line_up`] once the draw starts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GoingOut {
+    /// Members who did not play the last rubber and come in (rule E: "each member who did not
+    /// play the last rubber must be given a place").
+    pub coming_in: Vec<PlayerId>,
+    /// Members who give up their places: those with the most consecutive rubbers at the table.
+    pub going_out: Vec<PlayerId>,
+    /// Members tied for most consecutive rubbers when only some of them must go out: the draw
+    /// for the next rubber settles which, the lowest cards going out (rule E).
+    pub tied: Vec<PlayerId>,
+}
+
+/// The going out after the last rubber at `table` (see [`GoingOut`]); `None` before the table's
+/// first rubber. Members who left another existing table are not counted: for their first
+/// rubber they draw against the member who would otherwise play (rule E), which only the draw
+/// can settle; the preview is that member's line-up, the one rule E calls "would otherwise
+/// have played".
+pub(super) fn preview(table: &Table) -> Option<GoingOut> {
+    let last = table.last_line_up?;
+    let is_leaver = |p: &PlayerId| table.member(*p).is_some_and(|m| m.came_from.is_some());
+    let candidates: Vec<PlayerId> = table.present_members().filter(|p| !is_leaver(p)).collect();
+    let (mut continuing, sitters): (Vec<PlayerId>, Vec<PlayerId>) = candidates.iter().partition(|p| last.contains(p));
+    if sitters.len() >= 4 {
+        return Some(GoingOut { coming_in: sitters[..4].to_vec(), going_out: continuing, tied: Vec::new() });
+    }
+    let seats = 4 - sitters.len();
+    if continuing.len() <= seats {
+        return Some(GoingOut { coming_in: sitters, going_out: Vec::new(), tied: Vec::new() });
+    }
+    let consecutive = |p: &PlayerId| table.member(*p).map_or(0, |m| m.consecutive_rubbers);
+    continuing.sort_by_key(consecutive);
+    let going = consecutive(&continuing[seats]);
+    let staying = continuing.iter().filter(|p| consecutive(p) < going).count();
+    let mut going_out: Vec<PlayerId> = continuing.iter().copied().filter(|p| consecutive(p) > going).collect();
+    let tied: Vec<PlayerId> = continuing.iter().copied().filter(|p| consecutive(p) == going).collect();
+    if staying == seats {
+        going_out.extend(tied);
+        return Some(GoingOut { coming_in: sitters, going_out, tied: Vec::new() });
+    }
+    Some(GoingOut { coming_in: sitters, going_out, tied })
+}
+
 /// The line-up of the rubber `table` is drawing for, or the draw still needed; `None` if the
 /// table is not lining up.
 pub(super) fn resolve(table: &Table, restrictions: &[BreakerRestriction]) -> Option<Result<LineUp, DrawNeeded>> {

@@ -63,7 +63,7 @@ pub use crate::draw::PlayerId;
 use crate::draw::{DrawError, DrawnCard, PartnershipDraw, Partnerships, PivotSchedule, PrecedenceDraw};
 use crate::law::{CitesLaw, Law};
 
-pub use lineup::LineUp;
+pub use lineup::{GoingOut, LineUp};
 
 /// A table in the room, by the membership service's key (Rules for Club Procedure A: the
 /// table a member has the right to play at).
@@ -303,6 +303,28 @@ pub enum ProcedureEvent {
         /// When.
         at: Timestamp,
     },
+    /// The table's club options changed (Appendix 4 H3, Appendix 4 B footnote 32, Appendix 4 C).
+    /// They are read when a rubber starts, so they govern the next rubber, never the one in
+    /// progress.
+    OptionsChanged {
+        /// The table.
+        table: TableId,
+        /// The new options.
+        options: TableOptions,
+        /// When.
+        at: Timestamp,
+    },
+    /// The club closed the table (Rules for Club Procedure A: a table is where members have the
+    /// right to play; once it is closed there is none). Every membership ends and every waiting
+    /// application lapses. Nobody broke up the game, so no breaker restriction follows (rule E
+    /// penalises a player who leaves three players, not the club). A rubber in progress must have
+    /// ended first (Law 80 scores an unfinished one).
+    TableClosed {
+        /// The table.
+        table: TableId,
+        /// When.
+        at: Timestamp,
+    },
 }
 
 impl ProcedureEvent {
@@ -320,7 +342,9 @@ impl ProcedureEvent {
             | ProcedureEvent::DrawStarted { at, .. }
             | ProcedureEvent::LineUpDrawn { at, .. }
             | ProcedureEvent::RubberStarted { at, .. }
-            | ProcedureEvent::RubberEnded { at, .. } => *at,
+            | ProcedureEvent::RubberEnded { at, .. }
+            | ProcedureEvent::OptionsChanged { at, .. }
+            | ProcedureEvent::TableClosed { at, .. } => *at,
         }
     }
 }
@@ -1187,6 +1211,12 @@ impl Room {
         lineup::resolve(self.tables.get(&table)?, &self.restrictions)?.ok()
     }
 
+    /// Who would come in and go out at `table` if the draw for its next rubber started now (rule
+    /// E; see [`GoingOut`]); `None` if there is no such table or it has not played a rubber.
+    pub fn going_out_preview(&self, table: TableId) -> Option<GoingOut> {
+        lineup::preview(self.tables.get(&table)?)
+    }
+
     /// Applies one event: the next room and what happened, or the rule that refuses it. The
     /// room itself is never changed.
     pub fn apply(&self, event: &ProcedureEvent) -> Result<(Room, Vec<Outcome>), ProcedureError> {
@@ -1228,6 +1258,8 @@ impl Room {
                 }
                 next.end_rubber(*table, *completed, &mut out);
             }
+            ProcedureEvent::OptionsChanged { table, options, .. } => next.table_mut(*table)?.options = *options,
+            ProcedureEvent::TableClosed { table, .. } => next.close_table(*table, &mut out)?,
         }
         next.settle_vacancies(&mut out);
         next.events += 1;
@@ -1305,8 +1337,8 @@ impl Room {
         if !self.is_present(player) {
             return Err(ProcedureError::NotInRoom { player });
         }
-        // Applications first (rule D): the vacancies his departure opens are filled at once,
-        // and must never be filled by the player who is leaving the room.
+        // His applications go first: a vacancy his departure opens (directly, or through a
+        // waiting member of his table moving in elsewhere, rule F) must not admit him.
         for table in self.tables.values_mut() {
             if let Some(i) = table.waiting.iter().position(|p| *p == player) {
                 table.waiting.remove(i);
@@ -1494,6 +1526,46 @@ impl Room {
         Ok(())
     }
 
+    /// Closes `table` (see [`ProcedureEvent::TableClosed`]): waiting applications lapse, every
+    /// membership ends without a breaker restriction, and rule F is settled for the members
+    /// making a fourth: one here with an announced return goes back to his own table; one of
+    /// this table away at another keeps that membership, which is now his only one.
+    fn close_table(&mut self, table: TableId, out: &mut Vec<Outcome>) -> Result<(), ProcedureError> {
+        let t = self.table_ref(table)?;
+        if matches!(t.phase, Phase::Playing { .. }) {
+            return Err(ProcedureError::RubberInProgress { table });
+        }
+        let Some(t) = self.tables.remove(&table) else { return Err(ProcedureError::NoSuchTable { table }) };
+        for applicant in t.waiting {
+            out.push(Outcome::ApplicationWithdrawn { table, player: applicant });
+        }
+        if matches!(t.phase, Phase::LiningUp { .. }) {
+            out.push(Outcome::DrawCancelled { table });
+        }
+        for member in t.members {
+            let player = member.player;
+            out.push(Outcome::MemberLeft { table, player });
+            if let Some(host) = member.away_at
+                && let Some(m) = self.tables.get_mut(&host).and_then(|h| h.member_mut(player))
+            {
+                m.fourth_for = None;
+            }
+            if let Some(home) = member.fourth_for {
+                if let Some(m) = self.tables.get_mut(&home).and_then(|h| h.member_mut(player)) {
+                    m.away_at = None;
+                }
+                out.push(Outcome::FillEnded { player, home, host: table });
+            }
+            if let Some(p) = self.players.get_mut(&player)
+                && p.left_table == Some(table)
+            {
+                p.left_table = None;
+            }
+        }
+        out.push(Outcome::TableDissolved { table });
+        Ok(())
+    }
+
     /// Makes `player` a member of `table` (rules C, D), applying rule F: unless he makes a
     /// fourth with an announced return (`home`), he loses every other membership, and he
     /// then counts as having left that table to join this one (rules C and E).
@@ -1526,7 +1598,8 @@ impl Room {
             }
         }
         if home.is_none() {
-            came_from = came_from.or(self.left_existing_table(player));
+            // Rejoining the table he left is not leaving "another existing table" (rule E).
+            came_from = came_from.or(self.left_existing_table(player).filter(|t| *t != table));
             if let Some(p) = self.players.get_mut(&player) {
                 p.left_table = None;
             }

@@ -1,0 +1,528 @@
+//! The desk's commands for the card room (the membership service):
+//!
+//! ```text
+//! bridgectl player register --id alice --name "Alice Smith"   # the club's register (player list)
+//! bridgectl room arrive --player alice          # record an arrival (room leave: a departure)
+//! bridgectl room show                           # who is in the room, by arrival
+//! bridgectl table open --name "Table 1" --kind rubber --player alice --player bob ...
+//! bridgectl table show [--table t1]             # one table, or every open table
+//! bridgectl table apply --table t1 --player carol [--with dave]
+//! bridgectl table close --table t1 --reason "end of the evening"
+//! bridgectl rubber start --table t1 [--seat north=alice ...] [--partnership-draw <id>]
+//! bridgectl rubber end --table t1 --rubber <id> [--unfinished]
+//! bridgectl draw show --draw <id>               # or --table t1 for the table's draws
+//! ```
+
+use anyhow::{Context, bail};
+use clap::{Subcommand, ValueEnum};
+
+use api::common::v1 as common;
+use api::membership::v1 as pb;
+use api::membership::v1::membership_service_client::MembershipServiceClient;
+use platform::app::PeerChannel;
+
+/// The card room's commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The club's register.
+    #[command(subcommand)]
+    Player(Player),
+    /// Arrivals and departures.
+    #[command(subcommand)]
+    Room(Room),
+    /// Tables: open, show, apply, close.
+    #[command(subcommand)]
+    Table(Table),
+    /// Rubbers: start one (its line-up, partnerships and seats), end one (going out).
+    #[command(subcommand)]
+    Rubber(Rubber),
+    /// Draws, with every card, position and redraw.
+    #[command(subcommand)]
+    Draw(Draw),
+}
+
+/// The club's register.
+#[derive(Debug, Subcommand)]
+pub enum Player {
+    /// Registers a player.
+    Register {
+        /// The player's id, the subject of his tokens; assigned if not given.
+        #[arg(long, default_value = "")]
+        id: String,
+        /// The name as the club writes it.
+        #[arg(long)]
+        name: String,
+        /// The club's membership number.
+        #[arg(long, default_value = "")]
+        member_number: String,
+        /// Email address.
+        #[arg(long, default_value = "")]
+        email: String,
+        /// Telephone number.
+        #[arg(long, default_value = "")]
+        phone: String,
+    },
+    /// Lists the register by name.
+    List {
+        /// Only names containing this text.
+        #[arg(long, default_value = "")]
+        name: String,
+        /// Include inactive players.
+        #[arg(long)]
+        inactive: bool,
+    },
+}
+
+/// Arrivals and departures.
+#[derive(Debug, Subcommand)]
+pub enum Room {
+    /// Records a player's entry into the room (the time of entry orders precedence, rule C).
+    Arrive {
+        /// The player's id.
+        #[arg(long)]
+        player: String,
+    },
+    /// Records a player's departure: his membership and applications end.
+    Leave {
+        /// The player's id.
+        #[arg(long)]
+        player: String,
+    },
+    /// Lists the players present, by time of arrival.
+    Show,
+}
+
+/// Rubber bridge or Chicago.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Kind {
+    /// Rubber bridge.
+    Rubber,
+    /// Chicago (four deals).
+    Chicago,
+}
+
+/// Tables.
+#[derive(Debug, Subcommand)]
+pub enum Table {
+    /// Opens a table from four or more applicants present in the room (rule C).
+    Open {
+        /// The name the room calls it by (default "Table N").
+        #[arg(long, default_value = "")]
+        name: String,
+        /// Rubber bridge or Chicago.
+        #[arg(long, value_enum, default_value = "rubber")]
+        kind: Kind,
+        /// An applicant; repeat for each, four or more.
+        #[arg(long = "player", required = true)]
+        players: Vec<String>,
+        /// No two players partner each other in consecutive rubbers (Appendix 4 H3).
+        #[arg(long)]
+        no_consecutive_partners: bool,
+        /// A pivot game (Appendix 4 B).
+        #[arg(long)]
+        pivot: bool,
+        /// Chicago: the second and third deals' vulnerability switched (Appendix 4 C).
+        #[arg(long)]
+        chicago_swap_vulnerability: bool,
+        /// A key that makes a retried command harmless.
+        #[arg(long, default_value = "")]
+        idempotency_key: String,
+    },
+    /// Shows one table, or every open table.
+    Show {
+        /// The table; all open tables if not given.
+        #[arg(long)]
+        table: Option<String>,
+    },
+    /// Applies to a table (rule D): a member at once, or a place in the queue.
+    Apply {
+        /// The table.
+        #[arg(long)]
+        table: String,
+        /// The applicant.
+        #[arg(long)]
+        player: String,
+        /// Another player applying at the same time; repeat for each (a draw orders them).
+        #[arg(long = "with")]
+        together_with: Vec<String>,
+    },
+    /// Closes a table: memberships end and waiting applications lapse.
+    Close {
+        /// The table.
+        #[arg(long)]
+        table: String,
+        /// Why, for the record.
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
+}
+
+/// Rubbers.
+#[derive(Debug, Subcommand)]
+pub enum Rubber {
+    /// Starts a rubber: who plays (rules B, E), partnerships and first dealer (Law 3), seats.
+    Start {
+        /// The table.
+        #[arg(long)]
+        table: String,
+        /// A completed physical draw for partnerships; the server draws without one.
+        #[arg(long)]
+        partnership_draw: Option<String>,
+        /// A seat chosen, as seat=player (north=alice); all four or none.
+        #[arg(long = "seat")]
+        seats: Vec<String>,
+    },
+    /// Ends the rubber in progress and applies going out (rule E).
+    End {
+        /// The table.
+        #[arg(long)]
+        table: String,
+        /// The rubber.
+        #[arg(long)]
+        rubber: String,
+        /// The rubber was not finished (Law 80).
+        #[arg(long)]
+        unfinished: bool,
+    },
+}
+
+/// Draws.
+#[derive(Debug, Subcommand)]
+pub enum Draw {
+    /// Shows a draw with every card, position, redraw and reason, or a table's draws.
+    Show {
+        /// The draw.
+        #[arg(long, conflicts_with = "table")]
+        draw: Option<String>,
+        /// The table whose draws to list, newest first.
+        #[arg(long)]
+        table: Option<String>,
+    },
+}
+
+/// Runs a card-room command against `client`.
+pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChannel>) -> anyhow::Result<()> {
+    match command {
+        Command::Player(Player::Register { id, name, member_number, email, phone }) => {
+            let request = pb::RegisterPlayerRequest {
+                player_id: id,
+                name,
+                member_number,
+                contact: Some(pb::Contact { email, phone }),
+                idempotency_key: String::new(),
+            };
+            let player = client.register_player(request).await?.into_inner().player.unwrap_or_default();
+            println!("registered {} ({})", player.player_id, player.name);
+        }
+        Command::Player(Player::List { name, inactive }) => {
+            let mut page_token = String::new();
+            loop {
+                let request = pb::ListPlayersRequest {
+                    name_contains: name.clone(),
+                    include_inactive: inactive,
+                    page: Some(common::PageRequest { page_size: 200, page_token }),
+                };
+                let response = client.list_players(request).await?.into_inner();
+                for player in &response.players {
+                    let state = if player.active { "" } else { "  (inactive)" };
+                    println!("{:<24} {:<28} {}{state}", player.player_id, player.name, player.member_number);
+                }
+                page_token = response.page.unwrap_or_default().next_page_token;
+                if page_token.is_empty() {
+                    break;
+                }
+            }
+        }
+        Command::Room(Room::Arrive { player }) => {
+            let response = client.arrive_in_room(pb::ArriveInRoomRequest { player_id: player }).await?.into_inner();
+            if let Some(presence) = response.presence {
+                println!("{}", presence_line(&presence));
+            }
+        }
+        Command::Room(Room::Leave { player }) => {
+            let response = client.leave_room(pb::LeaveRoomRequest { player_id: player.clone() }).await?.into_inner();
+            println!("{player} left the room");
+            if let Some(table) = response.table_left {
+                print_table(&table);
+            }
+            if let Some(restriction) = response.breaker_restriction {
+                println!("{}", restriction_line(&player, &restriction));
+            }
+        }
+        Command::Room(Room::Show) => {
+            let response = client.list_present_players(pb::ListPresentPlayersRequest::default()).await?.into_inner();
+            for presence in &response.present {
+                println!("{}", presence_line(presence));
+            }
+        }
+        Command::Table(Table::Open {
+            name,
+            kind,
+            players,
+            no_consecutive_partners,
+            pivot,
+            chicago_swap_vulnerability,
+            idempotency_key,
+        }) => {
+            let request = pb::OpenTableRequest {
+                name,
+                kind: match kind {
+                    Kind::Rubber => common::TableKind::Rubber,
+                    Kind::Chicago => common::TableKind::Chicago,
+                } as i32,
+                options: Some(pb::TableOptions {
+                    no_consecutive_partners,
+                    pivot,
+                    chicago_swap_vulnerability,
+                    ..Default::default()
+                }),
+                applicant_player_ids: players,
+                idempotency_key,
+            };
+            let response = client.open_table(request).await?.into_inner();
+            if let Some(table) = &response.table {
+                print_table(table);
+            }
+            println!("precedence (rule C):");
+            for ranked in &response.ranking {
+                let group = pb::PrecedenceGroup::try_from(ranked.group).unwrap_or_default();
+                println!(
+                    "  {:>2}. {:<24} {:<28} {}",
+                    ranked.place,
+                    ranked.player_id,
+                    group.as_str_name().trim_start_matches("PRECEDENCE_GROUP_").to_lowercase(),
+                    if ranked.admitted { "member" } else { "waits" }
+                );
+            }
+            if let Some(draw) = &response.precedence_draw {
+                print_draw(draw);
+            }
+        }
+        Command::Table(Table::Show { table: Some(table) }) => {
+            let response = client.get_table(pb::GetTableRequest { table_id: table }).await?.into_inner();
+            if let Some(table) = &response.table {
+                print_table(table);
+            }
+        }
+        Command::Table(Table::Show { table: None }) => {
+            let response = client.list_tables(pb::ListTablesRequest::default()).await?.into_inner();
+            for table in &response.tables {
+                print_table(table);
+                println!();
+            }
+        }
+        Command::Table(Table::Apply { table, player, together_with }) => {
+            let request =
+                pb::ApplyToTableRequest { table_id: table, player_id: player, together_with_player_ids: together_with };
+            let response = client.apply_to_table(request).await?.into_inner();
+            for application in response.application.iter().chain(&response.together_with) {
+                println!("{}", application_line(application));
+            }
+            if let Some(draw) = &response.precedence_draw {
+                print_draw(draw);
+            }
+            if let Some(table) = &response.table {
+                print_table(table);
+            }
+        }
+        Command::Table(Table::Close { table, reason }) => {
+            let response = client.close_table(pb::CloseTableRequest { table_id: table, reason }).await?.into_inner();
+            if let Some(table) = &response.table {
+                print_table(table);
+            }
+        }
+        Command::Rubber(Rubber::Start { table, partnership_draw, seats }) => {
+            let mut seat_choices = Vec::new();
+            for seat in &seats {
+                let Some((name, player)) = seat.split_once('=') else {
+                    bail!("--seat {seat}: expected seat=player, such as north=alice");
+                };
+                let seat = match name.trim().to_ascii_lowercase().as_str() {
+                    "north" | "n" => common::Seat::North,
+                    "east" | "e" => common::Seat::East,
+                    "south" | "s" => common::Seat::South,
+                    "west" | "w" => common::Seat::West,
+                    other => bail!("--seat {seat}: {other} is not a seat (north, east, south, west)"),
+                };
+                seat_choices.push(common::SeatedPlayer { seat: seat as i32, player_id: player.trim().to_owned() });
+            }
+            let request = pb::StartRubberRequest {
+                table_id: table,
+                partnership_draw_id: partnership_draw.unwrap_or_default(),
+                seat_choices,
+            };
+            let response = client.start_rubber(request).await?.into_inner();
+            if let Some(rubber) = &response.rubber {
+                print_rubber(rubber);
+            }
+        }
+        Command::Rubber(Rubber::End { table, rubber, unfinished }) => {
+            let status = if unfinished { pb::RubberStatus::Unfinished } else { pb::RubberStatus::Finished };
+            let request = pb::EndRubberRequest { table_id: table, rubber_id: rubber, status: status as i32 };
+            let response = client.end_rubber(request).await?.into_inner();
+            if let Some(rubber) = &response.rubber {
+                print_rubber(rubber);
+            }
+            if let Some(going_out) = &response.going_out {
+                println!("coming in:  {}", going_out.coming_in_player_ids.join(", "));
+                println!("going out:  {}", going_out.going_out_player_ids.join(", "));
+                if !going_out.tied_player_ids.is_empty() {
+                    println!("tied (the next draw settles who goes out): {}", going_out.tied_player_ids.join(", "));
+                }
+            }
+        }
+        Command::Draw(Draw::Show { draw: Some(draw), .. }) => {
+            let response = client.get_draw(pb::GetDrawRequest { draw_id: draw }).await?.into_inner();
+            if let Some(draw) = &response.draw {
+                print_draw(draw);
+            }
+        }
+        Command::Draw(Draw::Show { draw: None, table: Some(table) }) => {
+            let response = client.list_draws(pb::ListDrawsRequest { table_id: table, page: None }).await?.into_inner();
+            for draw in &response.draws {
+                print_draw(draw);
+                println!();
+            }
+        }
+        Command::Draw(Draw::Show { draw: None, table: None }) => bail!("give --draw <id> or --table <id>"),
+    }
+    Ok(())
+}
+
+/// A client of the membership service at `server`, presenting `token`.
+pub async fn client(server: &str, token: Option<&str>) -> anyhow::Result<MembershipServiceClient<PeerChannel>> {
+    let channel = tonic::transport::Endpoint::from_shared(server.to_owned())?
+        .connect_timeout(std::time::Duration::from_secs(3))
+        .connect()
+        .await
+        .with_context(|| format!("cannot reach {server}"))?;
+    let interceptor = match token {
+        Some(token) => platform::client::ClientInterceptor::with_token(token)
+            .map_err(|e| anyhow::anyhow!("--token: {}", e.message()))?,
+        None => bail!("this command needs a token: --token or BRIDGE_TOKEN (see `bridgectl token`)"),
+    };
+    Ok(MembershipServiceClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor)))
+}
+
+fn name<T: TryFrom<i32>>(raw: i32, prefix: &str, as_str: impl Fn(&T) -> &'static str) -> String {
+    T::try_from(raw).map_or_else(|_| raw.to_string(), |v| as_str(&v).trim_start_matches(prefix).to_lowercase())
+}
+
+fn time(at: &Option<prost_types::Timestamp>) -> String {
+    at.as_ref()
+        .and_then(|t| chrono::DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32))
+        .map(|t| t.format("%H:%M:%S").to_string())
+        .unwrap_or_default()
+}
+
+fn presence_line(presence: &pb::Presence) -> String {
+    let mut line = format!(
+        "{:<24} arrived {}  {}",
+        presence.player_id,
+        time(&presence.arrived_at),
+        if presence.has_played { "has played" } else { "not yet played" }
+    );
+    if !presence.table_id.is_empty() {
+        line.push_str(&format!("  at {}", presence.table_id));
+    }
+    for restriction in &presence.breaker_restrictions {
+        line.push_str(&format!("\n  {}", restriction_line(&presence.player_id, restriction)));
+    }
+    line
+}
+
+fn restriction_line(breaker: &str, restriction: &pb::BreakerRestriction) -> String {
+    let protected: Vec<String> = restriction
+        .protected_players
+        .iter()
+        .map(|p| format!("{}{}", p.player_id, if p.cleared { " (cleared)" } else { "" }))
+        .collect();
+    format!(
+        "{breaker} broke up {} and may not compete for entry against {} until each has played a rubber (rule E)",
+        restriction.table_id,
+        protected.join(", ")
+    )
+}
+
+fn application_line(application: &pb::Application) -> String {
+    let status = name(application.status, "APPLICATION_STATUS_", pb::ApplicationStatus::as_str_name);
+    let mut line = format!("{} {} ({})", application.player_id, status, application.application_id);
+    if application.queue_position > 0 {
+        line.push_str(&format!(", place {} in the queue", application.queue_position));
+    }
+    line
+}
+
+fn print_table(table: &pb::Table) {
+    let kind = name(table.kind, "TABLE_KIND_", common::TableKind::as_str_name);
+    let status = name(table.status, "TABLE_STATUS_", pb::TableStatus::as_str_name);
+    println!("{} ({}), {kind}, {status}, version {}", table.name, table.table_id, table.version);
+    for member in &table.members {
+        let mut notes = Vec::new();
+        if member.playing {
+            notes.push("playing".to_owned());
+        }
+        if member.sat_out_last_rubber {
+            notes.push("sat out the last rubber".to_owned());
+        }
+        if !member.away_at_table_id.is_empty() {
+            notes.push(format!("away making a fourth at {}", member.away_at_table_id));
+        }
+        if let Some(fill) = &member.temporary_fill {
+            notes.push(format!("a fourth from {}", fill.home_table_id));
+        }
+        println!("  {:<24} {} in a row  {}", member.player_id, member.consecutive_rubbers, notes.join(", "));
+    }
+    for application in &table.queue {
+        println!("  queue {}: {}", application.queue_position, application.player_id);
+    }
+    if let Some(rubber) = &table.current_rubber {
+        print_rubber(rubber);
+    }
+}
+
+fn print_rubber(rubber: &pb::Rubber) {
+    let status = name(rubber.status, "RUBBER_STATUS_", pb::RubberStatus::as_str_name);
+    println!("rubber {} ({}) at {}: {status}", rubber.number, rubber.rubber_id, rubber.table_id);
+    for seated in &rubber.seats {
+        let seat = name(seated.seat, "SEAT_", common::Seat::as_str_name);
+        let dealer = if seated.seat == rubber.first_dealer { "  deals first" } else { "" };
+        println!("  {seat:<6} {}{dealer}", seated.player_id);
+    }
+    if !rubber.sitting_out_player_ids.is_empty() {
+        println!("  sitting out: {}", rubber.sitting_out_player_ids.join(", "));
+    }
+}
+
+fn print_draw(draw: &pb::Draw) {
+    let purpose = name(draw.purpose, "DRAW_PURPOSE_", pb::DrawPurpose::as_str_name);
+    let method = name(draw.method, "DRAW_METHOD_", pb::DrawMethod::as_str_name);
+    let status = name(draw.status, "DRAW_STATUS_", pb::DrawStatus::as_str_name);
+    println!("draw {} at {}: {purpose}, {method}, {status}", draw.draw_id, draw.table_id);
+    for drawn in &draw.drawings {
+        let card = drawn.card.and_then(|c| laws::Card::try_from(c).ok()).map(|c| c.to_string()).unwrap_or_default();
+        let verdict = if drawn.valid {
+            String::new()
+        } else {
+            let reason = name(drawn.redraw_reason, "REDRAW_REASON_", pb::RedrawReason::as_str_name);
+            format!("  draws again: {reason} ({})", drawn.law.as_ref().map(|l| l.text.as_str()).unwrap_or("Law 3"))
+        };
+        println!(
+            "  {:<24} {card:<3} position {:>2}, deck {}{verdict}",
+            drawn.player_id, drawn.spread_position, drawn.deck
+        );
+    }
+    if !draw.order.is_empty() {
+        println!("  order, highest first: {}", draw.order.join(", "));
+    }
+    if !draw.awaiting_player_ids.is_empty() {
+        println!("  awaiting: {}", draw.awaiting_player_ids.join(", "));
+    }
+    if !draw.seed.is_empty() {
+        println!("  seed {} (SHA-256 {})", hex(&draw.seed), hex(&draw.seed_commitment));
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,69 @@
+#![forbid(unsafe_code)]
+//! # The membership service
+//!
+//! The front desk of a rubber bridge club, live: the club's register, who is in the card room,
+//! the tables with their members and queues, cut-ins, draws, and the line-up of every rubber. It
+//! applies the Rules for Club Procedure (A-F) and the draw of Law 3 through
+//! `laws::procedure` and `laws::draw`; it decides no rule itself.
+//!
+//! - The room is one state machine, `laws::procedure::Room`. Every command the room accepts is
+//!   one [`journal::Entry`] in Postgres, keyed (room, sequence): the primary key is the commit
+//!   point, so concurrent commands race on the room's version and the loser decides again on the
+//!   new room ([`engine::Engine::execute`], bounded retries). Replaying the journal through
+//!   [`state::ClubState::apply`] rebuilds the room exactly (draws are recorded, never redrawn).
+//! - The live room (presence, rosters, queues, rubbers in progress) is kept in the live store
+//!   (Redis) by compare-and-set, with each entry's events published on the room's channel. Reads
+//!   come from it and rebuild it from the journal when it is missing or behind.
+//! - Every change is a numbered room event and table event, stored with its entry; WatchRoom and
+//!   WatchTable resume from any number without gaps or repeats.
+//! - Draws are made by the server from a fresh CSPRNG seed, recorded with the seed, every card
+//!   and position; or physical cards are recorded by the desk and checked against Law 3.
+
+pub mod commands;
+pub mod draws;
+pub mod engine;
+pub mod entity;
+pub mod grpc;
+pub mod journal;
+pub mod state;
+pub mod store;
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use api::membership::v1::membership_service_server::{MembershipService, MembershipServiceServer};
+use platform::app::{Peers, Resources, StartError};
+
+/// The service's settings (the `[membership]` table; `BRIDGE_MEMBERSHIP__*`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// The card room this deployment runs: the key of its journal and of its live state.
+    pub room: String,
+    /// How many times a command is decided again when other commands changed the room first,
+    /// before it is answered ABORTED.
+    pub max_attempts: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { room: "club".to_owned(), max_attempts: 100 }
+    }
+}
+
+/// The membership service on `resources`; it calls no other service.
+pub async fn service(
+    resources: &Resources,
+    settings: &Settings,
+    _peers: &Peers,
+) -> Result<MembershipServiceServer<impl MembershipService>, StartError> {
+    let store = store::Store::new(resources.db.clone(), &settings.room);
+    let engine = Arc::new(engine::Engine::new(store, resources.live.clone(), &settings.room, settings.max_attempts));
+    // Bring the room up to date before serving, so the first request does not pay for the replay.
+    // A failure here is not fatal: every request catches up from the journal anyway.
+    if let Err(e) = engine.current().await {
+        tracing::warn!(error = %e, "membership: the journal could not be replayed at start-up");
+    }
+    Ok(MembershipServiceServer::new(grpc::Membership::new(engine)))
+}
