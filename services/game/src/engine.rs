@@ -566,7 +566,7 @@ pub fn action(loaded: &Loaded, actor: &str, command: Command) -> Result<StoredAc
     })
 }
 
-/// The setup's seats must be each of the four once (used by the handler before a start).
+/// The seat `player_id` holds in `setup`, if he is one of its four players.
 pub fn seat_of_player(setup: &game::DealSetup, player_id: &str) -> Option<laws::Seat> {
     setup.players.iter().find(|p| p.player_id == player_id).and_then(|p| laws::Seat::from_proto("seat", p.seat).ok())
 }
