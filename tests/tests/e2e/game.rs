@@ -1434,3 +1434,85 @@ async fn every_table_playing_a_duplicate_board_gets_the_same_cards() {
     assert_eq!(status.code(), Code::FailedPrecondition);
     assert!(status.message().contains("every table plays the same cards"), "{}", status.message());
 }
+
+#[tokio::test]
+async fn each_principal_acts_only_where_the_laws_and_the_table_let_him() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let setup = rubber(&table.players, game::PlayMode::Recorded, false);
+    let start = |client: &mut GameClient| {
+        let request = game::StartDealRequest {
+            table_id: table.id.clone(),
+            expected_version: 0,
+            idempotency_key: key(),
+            setup: Some(setup.clone()),
+            hands: Some(game::start_deal_request::Hands::DealPbn(PBN.to_owned())),
+        };
+        let mut client = client.clone();
+        async move { client.start_deal(request).await }
+    };
+    // A player starts only a deal he plays.
+    let stranger = start(&mut app.game("stranger", &[Role::Player])).await.unwrap_err();
+    assert_eq!(stranger.code(), Code::PermissionDenied);
+    let view = start(&mut table.player(South)).await.unwrap().into_inner().view.unwrap();
+    assert_eq!(view.viewer.unwrap().seat, South.to_proto());
+    assert_eq!(view.hands.len(), 1, "South sees his own hand");
+
+    // A live deal's record is the arbiter's alone.
+    let record = game::GetDealRecordRequest { deal_id: view.deal_id.clone() };
+    assert_eq!(table.player(North).get_deal_record(record.clone()).await.unwrap_err().code(), Code::PermissionDenied);
+    let full = table.arbiter().get_deal_record(record).await.unwrap().into_inner().record.unwrap();
+    assert!(full.deal.is_some());
+
+    // Someone not at the table records no irregularity and calls no arbiter; a player calls the
+    // arbiter only for his own seat.
+    let fact =
+        game::IrregularityFact { description: "a hesitation".into(), ..fact(game::IrregularityKind::Other, East) };
+    let status = table.record(&mut app.game("stranger", &[Role::Player]), fact.clone(), None).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    let call = |seat: Seat| game::CallArbiterRequest {
+        table_id: table.id.clone(),
+        expected_version: view.version,
+        idempotency_key: key(),
+        seat: seat.to_proto(),
+        reason: "a question".into(),
+    };
+    assert_eq!(table.player(West).call_arbiter(call(East)).await.unwrap_err().code(), Code::PermissionDenied);
+    let answered = table.player(West).call_arbiter(call(West)).await.unwrap().into_inner();
+    assert_eq!(answered.arbiter_call.unwrap().called_by_seat, West.to_proto());
+    // Only the arbiter resolves it (the contract's roles).
+    let resolve = game::ResolveArbiterCallRequest {
+        table_id: table.id.clone(),
+        expected_version: answered.view.as_ref().unwrap().version,
+        idempotency_key: key(),
+        arbiter_call_id: answered.view.unwrap().open_arbiter_calls[0].arbiter_call_id.clone(),
+        resolution: "answered".into(),
+    };
+    assert_eq!(
+        table.player(West).resolve_arbiter_call(resolve.clone()).await.unwrap_err().code(),
+        Code::PermissionDenied
+    );
+    table.arbiter().resolve_arbiter_call(resolve).await.unwrap();
+
+    // A table device records a choice only for the player it names.
+    table.call(North, "1S").await;
+    table.call(East, "1H").await;
+    let status = table.choose(&mut table.desk(), "reject_insufficient_bid", None, None).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().starts_with("chooser_seat"), "{}", status.message());
+    let chosen = table.choose(&mut table.desk(), "reject_insufficient_bid", Some(South), None).await.unwrap();
+    assert!(chosen.next_decision.is_some(), "Law 27B: the offender now replaces his bid");
+    // A stranger enters no result.
+    let status = game::EnterResultRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        result: Some(pb::DealResult {
+            outcome: Some(pb::deal_result::Outcome::PassedOut(pb::PassedOut {})),
+            honors: vec![],
+        }),
+    };
+    let refused = app.game("stranger", &[Role::Player]).enter_result(status).await.unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied);
+}
