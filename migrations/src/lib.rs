@@ -6,6 +6,7 @@ pub use sea_orm_migration::prelude::*;
 
 mod m20261121_000001_platform;
 mod m20261122_000010_membership;
+mod m20261122_000020_scoring;
 mod m20261122_000030_game;
 
 /// Applies the migrations in order.
@@ -17,6 +18,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m20261121_000001_platform::Migration),
             Box::new(m20261122_000010_membership::Migration),
+            Box::new(m20261122_000020_scoring::Migration),
             Box::new(m20261122_000030_game::Migration),
         ]
     }

@@ -31,10 +31,13 @@ use std::fmt;
 
 use laws::cards::DealError;
 use laws::irregularities::Chooser;
+use laws::score::ScoreError;
 use laws::{Bid, Call, Card, CardSet, CitesLaw, Code, Contract, Deal, DeclaredContract, Denomination, Doubling, Law};
 use laws::{Rank, Seat, Side, Suit, Vulnerability};
 
 use crate::common::v1 as pb;
+
+pub mod score;
 
 /// A message field that does not hold a valid value: which field, and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -65,6 +68,13 @@ pub enum Problem {
     /// The cards do not form a deal, or a hand holds a card twice (Law 1, Law 8).
     #[error("{0}")]
     Deal(DealError),
+    /// A result the score cannot take: more than thirteen tricks (Law 8), honors that do not
+    /// exist at the contract's denomination (Law 81).
+    #[error("{0}")]
+    Score(ScoreError),
+    /// A value the message cannot hold, for the reason given (which names its Law, if any).
+    #[error("{0}")]
+    Invalid(&'static str),
 }
 
 impl ConversionError {
@@ -102,7 +112,8 @@ impl ConversionError {
         match &self.problem {
             Problem::BidLevel(_) => Some(Law::rubber(18, "")),
             Problem::Deal(error) => Some(error.law()),
-            Problem::Missing | Problem::Unspecified { .. } | Problem::UnknownValue(_) => None,
+            Problem::Score(error) => Some(error.law()),
+            Problem::Missing | Problem::Unspecified { .. } | Problem::UnknownValue(_) | Problem::Invalid(_) => None,
         }
     }
 }

@@ -6,6 +6,10 @@
 //! bridgectl health                                     # is every service serving?
 //! bridgectl migrate                                    # apply the schema to DATABASE_URL
 //! bridgectl room arrive --player alice                 # the card room: room, table, rubber, draw
+//! bridgectl score contract 4SX --declarer N --vulnerable ns --tricks 9
+//! bridgectl scorepad show <scorepad-id>                # the classic pad, we/they, above/below the line
+//! bridgectl session show <session-id>                  # standings
+//! bridgectl session export <session-id> --pbn          # or --usebio
 //! bridgectl game calls                                 # the arbiter's open calls (see `game --help`)
 //! ```
 //! Calls go to `--server` (default `http://127.0.0.1:50051`, or `BRIDGE_SERVER`) with the token of
@@ -21,6 +25,7 @@ use tonic_health::pb::health_client::HealthClient;
 
 mod game;
 mod membership;
+mod scoring;
 
 /// The bridge club's command line.
 #[derive(Debug, Parser)]
@@ -68,6 +73,35 @@ enum Command {
         #[command(subcommand)]
         command: game::Command,
     },
+    /// Scores a contract (the scoring service's calculator).
+    Score {
+        #[command(subcommand)]
+        command: scoring::Score,
+    },
+    /// Rubber and Chicago scorepads.
+    Scorepad {
+        #[command(subcommand)]
+        command: scoring::Scorepad,
+    },
+    /// Duplicate sessions.
+    Session {
+        #[command(subcommand)]
+        command: scoring::Session,
+    },
+}
+
+/// A scoring client for `--server`, presenting `--token`.
+fn scoring_client(
+    cli: &Cli,
+) -> anyhow::Result<api::scoring::v1::scoring_service_client::ScoringServiceClient<platform::app::PeerChannel>> {
+    let channel = platform::client::channel(&cli.server).with_context(|| format!("server {}", cli.server))?;
+    let interceptor = match &cli.token {
+        Some(token) => platform::client::ClientInterceptor::with_token(token).map_err(|e| anyhow::anyhow!("{e}"))?,
+        None => bail!("a token is needed: pass --token or set BRIDGE_TOKEN (see `bridgectl token`)"),
+    };
+    Ok(api::scoring::v1::scoring_service_client::ScoringServiceClient::new(
+        tonic::service::interceptor::InterceptedService::new(channel, interceptor),
+    ))
 }
 
 fn parse_role(value: &str) -> Result<Role, String> {
@@ -85,6 +119,10 @@ const SERVICES: [&str; 4] = [
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    let client = match &cli.command {
+        Command::Score { .. } | Command::Scorepad { .. } | Command::Session { .. } => Some(scoring_client(&cli)?),
+        _ => None,
+    };
     match cli.command {
         Command::Token { roles, subject, hours } => {
             let config = platform::config::load::<platform::config::Endpoints>("cli")?;
@@ -139,6 +177,9 @@ async fn main() -> anyhow::Result<()> {
             let client = membership::client(&cli.server, cli.token.as_deref()).await?;
             membership::run(command, client).await?;
         }
+        Command::Score { command } => scoring::score(&mut client.context("scoring client")?, command).await?,
+        Command::Scorepad { command } => scoring::scorepad(&mut client.context("scoring client")?, command).await?,
+        Command::Session { command } => scoring::session(&mut client.context("scoring client")?, command).await?,
     }
     let _ = cli.token;
     Ok(())

@@ -22,6 +22,9 @@ pub struct Settings {
     /// The membership service's settings (loaded from the `[membership]` table).
     #[serde(skip)]
     pub membership: membership::Settings,
+    /// The scoring service's settings (its own `[scoring]` table, loaded by the binary).
+    #[serde(skip)]
+    pub scoring: scoring::Settings,
     /// The game service's settings, loaded from its own `[game]` section.
     #[serde(skip)]
     pub game: game::Settings,
@@ -32,6 +35,7 @@ impl Default for Settings {
         Settings {
             requests_per_minute: gateway::EdgeOptions::default().requests_per_minute,
             membership: membership::Settings::default(),
+            scoring: scoring::Settings::default(),
             game: game::Settings::default(),
         }
     }
@@ -91,6 +95,7 @@ impl Club {
         let server = resources
             .server()
             .add_service(membership::service(&resources, &settings.membership, &peers).await?)
+            .add_service(scoring::service(&resources, &settings.scoring, &peers).await?)
             .add_service(game::service(&resources, &settings.game, &peers).await?)
             .edge(gateway::edge(edge, resources.live.clone()))
             .serve_on(listener)

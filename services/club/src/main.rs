@@ -6,6 +6,7 @@ use anyhow::Context;
 async fn main() -> anyhow::Result<()> {
     let mut config = platform::config::load::<club::Settings>("club")?;
     config.service.membership = platform::config::load::<membership::Settings>("membership")?.service;
+    config.service.scoring = platform::config::load::<scoring::Settings>("scoring")?.service;
     config.service.game = platform::config::load::<game::Settings>("game")?.service;
     let _telemetry = platform::telemetry::init("bridge-club", &config.platform.telemetry)?;
     let club = club::Club::start(&config.platform, &config.service).await.context("bridge-club did not start")?;

@@ -370,7 +370,11 @@ impl Engine {
             .collect();
         let deal_id = context.deal_id.to_owned();
         let new_deal = if started { Some(deal_row(table_id, next.version, &stored, context.setup)) } else { None };
-        let outbox = if finished { owed_to_scoring(context.setup, &deal_id, outcome.as_ref()) } else { None };
+        let outbox = if finished {
+            owed_to_scoring(context.setup, &deal_id, outcome.as_ref(), state.deal().copied())
+        } else {
+            None
+        };
         let commit = Commit {
             table_id: table_id.to_owned(),
             from_version: loaded.version,
@@ -504,11 +508,13 @@ fn game_kind(setup: &game::DealSetup) -> Option<api::common::v1::TableKind> {
 }
 
 /// The message a finished deal owes scoring: the result on the rubber's scorepad, or the table's
-/// result on the duplicate board. An abandoned deal owes nothing.
+/// result on the duplicate board, with the hands when known (honors follow them if an appeal
+/// changes the denomination; a board's are kept for its PBN). An abandoned deal owes nothing.
 fn owed_to_scoring(
     setup: &game::DealSetup,
     deal_id: &str,
     outcome: Option<&game::DealOutcome>,
+    hands: Option<laws::Deal>,
 ) -> Option<(String, Vec<u8>)> {
     let result = outcome?.result.clone()?;
     match setup.source.as_ref()? {
@@ -520,6 +526,7 @@ fn owed_to_scoring(
                 deal_number: rubber.deal_number,
                 result: Some(result),
                 source: scoring::ResultSource::Game as i32,
+                hands: hands.map(Into::into),
             }
             .encode_to_vec(),
         )),
@@ -535,6 +542,7 @@ fn owed_to_scoring(
                 deal_id: deal_id.to_owned(),
                 result: Some(result),
                 source: scoring::ResultSource::Game as i32,
+                hands: hands.map(Into::into),
             }
             .encode_to_vec(),
         )),

@@ -181,3 +181,24 @@ fn appendix_4_c_swapped_vulnerability_on_deals_2_and_3() {
     assert_eq!(c.deals()[1].vulnerability, Vulnerability::NorthSouth);
     assert!(deal_entries(&c, 1).contains(&(NS, Line::Above, 500, EntryKind::GamePremium)));
 }
+
+#[test]
+fn appendix_4_b_a_series_ended_short_stands_and_takes_no_more_deals() {
+    // "If fewer than four deals have been played, the score stands for the short series."
+    let c = chicago(&[played(NS, "2S", 8), played(EW, "4H", 10)]);
+    let ended = c.end_short().unwrap_or_else(|e| panic!("{e}"));
+    assert!(ended.is_closed());
+    assert_eq!(ended.entries(), c.entries(), "nothing is added: no rubber or Law 80 premium in Chicago");
+    assert_eq!(ended.settlement(), c.settlement());
+    let refused = ended.record(played(NS, "1NT", 7)).unwrap_err();
+    assert_eq!(refused, ChicagoError::Closed { counted: 2 });
+    assert_eq!(refused.law(), Law::chicago('B', ""));
+    assert_eq!(ended.end_short().unwrap_err(), ChicagoError::Closed { counted: 2 });
+    // A complete series is not ended short: anything after the fourth deal is void.
+    let four = chicago(&[played(NS, "2S", 8), played(EW, "4H", 10), played(NS, "1NT", 7), played(EW, "2C", 8)]);
+    assert_eq!(four.end_short().unwrap_err(), ChicagoError::DealVoid);
+    // A correction or a diagram correction keeps the series ended.
+    let (fixed, _) = ended.correct(0, played(NS, "2S", 9)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(fixed.is_closed());
+    assert!(ended.with_first_dealer(Seat::East).0.is_closed());
+}

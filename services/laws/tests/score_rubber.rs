@@ -292,3 +292,15 @@ fn law_72_recording_leaves_the_previous_pad_unchanged() {
     let _after = before.record(played(NS, "2S", 8)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(before, copy);
 }
+
+#[test]
+fn law_9_the_deal_passes_clockwise_after_every_deal_passed_out_or_played() {
+    use laws::Seat;
+    use laws::score::rubber::dealer_of;
+    // Law 22A: after a passed-out deal the next dealer in rotation deals; so deal n is dealt by
+    // the n-th seat after the first dealer whatever happened on earlier deals.
+    assert_eq!(dealer_of(Seat::North, 0), Seat::North);
+    assert_eq!(dealer_of(Seat::North, 1), Seat::East);
+    assert_eq!(dealer_of(Seat::West, 1), Seat::North);
+    assert_eq!(dealer_of(Seat::South, 6), Seat::North);
+}

@@ -171,7 +171,15 @@ impl ServerBuilder {
                 _ = termination() => tracing::info!("shutdown signal received"),
             }
         };
-        let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
+        // Responses are several small writes (headers, data, trailers); without TCP_NODELAY, Nagle's
+        // algorithm holds the later ones until the client's delayed ACK (~40 ms a request).
+        let incoming =
+            tokio_stream::StreamExt::map(tokio_stream::wrappers::TcpListenerStream::new(listener), |stream| {
+                if let Ok(stream) = &stream {
+                    let _ = stream.set_nodelay(true);
+                }
+                stream
+            });
         let server = tonic::transport::Server::builder()
             .accept_http1(true)
             .serve_with_incoming_shutdown(service, incoming, signal);

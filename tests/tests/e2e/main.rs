@@ -6,3 +6,4 @@ mod game;
 mod live_store;
 mod membership;
 mod migrations;
+mod scoring;

@@ -74,6 +74,8 @@ pub struct Chicago {
     below: [u32; 2],
     game: u8,
     counted: u8,
+    /// Ended before the fourth deal (Appendix 4 B: the score stands for the short series).
+    closed: bool,
 }
 
 /// Why a Chicago pad cannot take a result (Appendix 4 B; Law 78).
@@ -90,6 +92,13 @@ pub enum ChicagoError {
         index: usize,
         /// How many deals the pad has (passed-out deals included).
         recorded: usize,
+    },
+    /// The series was ended before its fourth deal and its score stands as it is (Appendix 4
+    /// B): no further deal is scored.
+    #[error("the series was ended after {counted} deals and its score stands (rule B of Chicago, Appendix 4)")]
+    Closed {
+        /// How many deals counted.
+        counted: u8,
     },
     /// A correction would turn a played deal into a passed-out one or the reverse, which
     /// moves the numbering, the dealer and the vulnerability of every later deal; the Laws do
@@ -108,7 +117,9 @@ pub enum ChicagoError {
 impl CitesLaw for ChicagoError {
     fn law(&self) -> Law {
         match self {
-            ChicagoError::DealVoid | ChicagoError::CountChanges { .. } => Law::chicago('B', ""),
+            ChicagoError::DealVoid | ChicagoError::Closed { .. } | ChicagoError::CountChanges { .. } => {
+                Law::chicago('B', "")
+            }
             ChicagoError::NoSuchDeal { .. } => Law::rubber(78, ""),
         }
     }
@@ -117,7 +128,16 @@ impl CitesLaw for ChicagoError {
 impl Chicago {
     /// An empty pad; `first_dealer` deals deal 1 (the diagram's "1" faces him, Appendix 4 E).
     pub fn new(first_dealer: Seat, options: ChicagoOptions) -> Chicago {
-        Chicago { options, first_dealer, deals: Vec::new(), entries: Vec::new(), below: [0, 0], game: 0, counted: 0 }
+        Chicago {
+            options,
+            first_dealer,
+            deals: Vec::new(),
+            entries: Vec::new(),
+            below: [0, 0],
+            game: 0,
+            counted: 0,
+            closed: false,
+        }
     }
 
     /// The club options (Appendix 4 C, H).
@@ -181,11 +201,33 @@ impl Chicago {
         Settlement::of(&self.entries, self.options.round_to_hundreds)
     }
 
-    /// Records the next deal and returns the pad after it (Appendix 4 B-F).
-    pub fn record(&self, result: DealResult) -> Result<Chicago, ChicagoError> {
+    /// Whether the series was ended before its fourth deal (Appendix 4 B).
+    pub const fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Ends the series before its fourth deal (the desk or the table stops): "If fewer than
+    /// four deals have been played, the score stands for the short series" (Appendix 4 B).
+    /// Nothing is added: Chicago has no rubber premium and no Law 80 premium (Appendix 4 D).
+    /// A complete series needs no ending ([`ChicagoError::DealVoid`] for anything after it).
+    pub fn end_short(&self) -> Result<Chicago, ChicagoError> {
+        self.check_open()?;
+        Ok(Chicago { closed: true, ..self.clone() })
+    }
+
+    fn check_open(&self) -> Result<(), ChicagoError> {
         if self.is_complete() {
             return Err(ChicagoError::DealVoid);
         }
+        if self.closed {
+            return Err(ChicagoError::Closed { counted: self.counted });
+        }
+        Ok(())
+    }
+
+    /// Records the next deal and returns the pad after it (Appendix 4 B-F).
+    pub fn record(&self, result: DealResult) -> Result<Chicago, ChicagoError> {
+        self.check_open()?;
         let mut next = self.clone();
         next.apply(result);
         Ok(next)
@@ -223,7 +265,7 @@ impl Chicago {
     /// diagram was found wrongly numbered (Appendix 4 E: "the deal or deals should be scored
     /// or rescored as though the diagram ... had been properly inserted").
     pub fn with_first_dealer(&self, first_dealer: Seat) -> (Chicago, Changes) {
-        let mut replay = Chicago::new(first_dealer, self.options);
+        let mut replay = Chicago { closed: self.closed, ..Chicago::new(first_dealer, self.options) };
         for deal in &self.deals {
             replay.apply(deal.result);
         }

@@ -11,9 +11,13 @@
 //! - [`matchpoints`], [`imps`]: Law 78A and Law 78B comparisons of one board.
 //! - [`session`]: a duplicate session, matchpointed or IMPed and ranked, with Law 12
 //!   adjusted scores ([`crate::rulings`]).
+//! - [`teams`]: team matches scored by IMPs (Law 78B), a team's two tables netted.
 //! - [`pad`]: the entries a rubber or Chicago scorepad is made of.
+//! - [`correction`]: who may correct a recorded score, and until when (Law 78; duplicate
+//!   Law 79C).
 
 pub mod chicago;
+pub mod correction;
 pub mod duplicate;
 pub mod honors;
 pub mod imps;
@@ -21,6 +25,7 @@ pub mod matchpoints;
 pub mod pad;
 pub mod rubber;
 pub mod session;
+pub mod teams;
 
 use std::fmt;
 

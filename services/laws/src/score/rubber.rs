@@ -20,7 +20,7 @@ use crate::law::{CitesLaw, Law};
 use crate::score::honors::HonorsClaim;
 use crate::score::pad::{Changes, Entry, EntryKind, Line, Settlement, StrikeReason};
 use crate::score::{ContractScore, ScoreError, Tricks};
-use crate::seat::Side;
+use crate::seat::{Seat, Side};
 
 /// A deal that was bid and played, as the score needs it: declarer's side, the contract, the
 /// tricks declarer's side won (after any revoke transfer, Law 77) and honors, if claimed.
@@ -103,6 +103,13 @@ impl DealResult {
             DealResult::Played(p) => Some(p),
         }
     }
+}
+
+/// The dealer of the deal at `index` (0 for the first) of a rubber first dealt by
+/// `first_dealer`: the turn to deal passes clockwise after every deal (Law 9), a passed-out
+/// deal included (Law 22A: the next deal is dealt by the next dealer in rotation).
+pub const fn dealer_of(first_dealer: Seat, index: usize) -> Seat {
+    first_dealer.after(index)
 }
 
 /// Club options for a rubber (Appendix 4 H2).

@@ -407,7 +407,7 @@ fn value_of(b: &BoardScore, side: Side) -> f64 {
 
 /// Law 12C2: the artificial score's value, with the session rule of 12C2(c) applied to
 /// average plus and average minus when the pair has a percentage (or IMP average) of its own.
-fn artificial_value(award: ArtificialScore, own: Option<f64>, imps: bool) -> f64 {
+pub(crate) fn artificial_value(award: ArtificialScore, own: Option<f64>, imps: bool) -> f64 {
     let base = if imps { award.imps() } else { award.percentage() };
     match (award, own) {
         (ArtificialScore::AveragePlus, Some(own)) => base.max(own),
@@ -426,7 +426,7 @@ struct PairAccumulator {
 }
 
 /// Sorts best first and gives tied scores the same rank.
-fn assign_ranks(ranked: &mut [PairResult]) {
+pub(crate) fn assign_ranks(ranked: &mut [PairResult]) {
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.pair.cmp(&b.pair)));
     let mut i = 0;
     while i < ranked.len() {

@@ -1,0 +1,447 @@
+//! `bridgectl score`, `bridgectl scorepad` and `bridgectl session`: the scoring service from the
+//! command line.
+//!
+//! ```text
+//! bridgectl score contract 4SX --declarer N --vulnerable ns --tricks 9
+//! bridgectl scorepad show <scorepad-id> [--we ns|ew]      # the classic pad: we/they, above/below the line
+//! bridgectl session show <session-id>                     # standings
+//! bridgectl session export <session-id> --pbn [--out f]   # or --usebio
+//! ```
+
+use std::fmt::Write as _;
+
+use anyhow::{Context, bail};
+use api::common::v1 as pb;
+use api::scoring::v1 as spb;
+use api::scoring::v1::scoring_service_client::ScoringServiceClient;
+use clap::{Args, Subcommand, ValueEnum};
+
+/// The scoring commands.
+#[derive(Debug, Subcommand)]
+pub enum Score {
+    /// Scores one duplicate contract (Law 77).
+    Contract {
+        /// The contract as a score sheet writes it: 4S, 3NTX, 6HXX.
+        contract: String,
+        /// The declarer: N, E, S or W.
+        #[arg(long)]
+        declarer: String,
+        /// Which sides are vulnerable.
+        #[arg(long, value_enum, default_value = "none")]
+        vulnerable: Vulnerable,
+        /// Tricks won by declarer's side.
+        #[arg(long)]
+        tricks: u32,
+    },
+}
+
+/// The scorepad commands.
+#[derive(Debug, Subcommand)]
+pub enum Scorepad {
+    /// Draws a rubber or Chicago pad as players keep it: we and they, above and below the line.
+    Show {
+        /// The scorepad.
+        scorepad_id: String,
+        /// Which side is "we", the left column.
+        #[arg(long, value_enum, default_value = "ns")]
+        we: WeSide,
+    },
+}
+
+/// The session commands.
+#[derive(Debug, Subcommand)]
+pub enum Session {
+    /// Shows a session: its boards, results recorded and standings.
+    Show {
+        /// The session.
+        session_id: String,
+    },
+    /// Exports a session's results.
+    Export(Export),
+}
+
+/// `session export`.
+#[derive(Debug, Args)]
+pub struct Export {
+    /// The session.
+    session_id: String,
+    /// As PBN (boards with results).
+    #[arg(long, conflicts_with = "usebio", required_unless_present = "usebio")]
+    pbn: bool,
+    /// As USEBIO XML.
+    #[arg(long)]
+    usebio: bool,
+    /// Write to this file instead of standard output.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+}
+
+/// Vulnerability on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Vulnerable {
+    /// Neither side.
+    None,
+    /// North-South.
+    Ns,
+    /// East-West.
+    Ew,
+    /// Both sides.
+    Both,
+}
+
+/// Which side is "we".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WeSide {
+    /// North-South.
+    Ns,
+    /// East-West.
+    Ew,
+}
+
+type Client = ScoringServiceClient<platform::app::PeerChannel>;
+
+fn seat(text: &str) -> anyhow::Result<pb::Seat> {
+    let seat: laws::Seat = text.parse().with_context(|| format!("--declarer {text}"))?;
+    Ok(match seat {
+        laws::Seat::North => pb::Seat::North,
+        laws::Seat::East => pb::Seat::East,
+        laws::Seat::South => pb::Seat::South,
+        laws::Seat::West => pb::Seat::West,
+    })
+}
+
+/// Runs `score`.
+pub async fn score(client: &mut Client, command: Score) -> anyhow::Result<()> {
+    match command {
+        Score::Contract { contract, declarer, vulnerable, tricks } => {
+            let parsed: laws::Contract = contract.parse().with_context(|| format!("contract {contract}"))?;
+            let vulnerability = match vulnerable {
+                Vulnerable::None => pb::Vulnerability::None,
+                Vulnerable::Ns => pb::Vulnerability::NorthSouth,
+                Vulnerable::Ew => pb::Vulnerability::EastWest,
+                Vulnerable::Both => pb::Vulnerability::Both,
+            };
+            let response = client
+                .score_duplicate_contract(spb::ScoreDuplicateContractRequest {
+                    contract: Some(parsed.into()),
+                    declarer: seat(&declarer)? as i32,
+                    vulnerability: vulnerability as i32,
+                    tricks,
+                })
+                .await?
+                .into_inner();
+            print!("{}", contract_score(&contract, &response));
+        }
+    }
+    Ok(())
+}
+
+fn item_name(item: i32) -> &'static str {
+    match spb::ScoreItem::try_from(item).unwrap_or_default() {
+        spb::ScoreItem::TrickPoints => "trick points",
+        spb::ScoreItem::Overtricks => "overtricks",
+        spb::ScoreItem::MadeDoubled => "making it doubled/redoubled",
+        spb::ScoreItem::Slam => "slam",
+        spb::ScoreItem::Undertricks => "undertricks",
+        spb::ScoreItem::Honors => "honors",
+        spb::ScoreItem::RubberBonus => "rubber",
+        spb::ScoreItem::UnfinishedGame => "unfinished rubber: game",
+        spb::ScoreItem::UnfinishedPartscore => "unfinished rubber: partscore",
+        spb::ScoreItem::ChicagoGame => "game (Chicago)",
+        spb::ScoreItem::ChicagoFourthDealPartscore => "fourth-deal partscore",
+        spb::ScoreItem::GameBonus => "game bonus",
+        spb::ScoreItem::PartscoreBonus => "partscore bonus",
+        spb::ScoreItem::AppealPremiumMade => "appeal premium (made)",
+        spb::ScoreItem::AppealPremiumDefeated => "appeal premium (defeated)",
+        spb::ScoreItem::Unspecified => "?",
+    }
+}
+
+/// One contract's score, item by item.
+pub fn contract_score(contract: &str, response: &spb::ScoreDuplicateContractResponse) -> String {
+    let mut out = String::new();
+    for component in &response.components {
+        let _ = writeln!(out, "  {:<30} {:>6}", item_name(component.item), component.points);
+    }
+    let _ = writeln!(out, "  {:<30} {:>6}", format!("{contract} for declarer"), response.declarer_score);
+    let _ = writeln!(out, "  {:<30} {:>6}", "North-South", response.north_south_score);
+    out
+}
+
+/// Runs `scorepad`.
+pub async fn scorepad(client: &mut Client, command: Scorepad) -> anyhow::Result<()> {
+    match command {
+        Scorepad::Show { scorepad_id, we } => {
+            let pad = client
+                .get_scorepad(spb::GetScorepadRequest { scorepad_id })
+                .await?
+                .into_inner()
+                .scorepad
+                .context("the server sent no scorepad")?;
+            print!("{}", draw_pad(&pad, we));
+        }
+    }
+    Ok(())
+}
+
+const COLUMN: usize = 14;
+
+fn points(entry: &spb::ScoreEntry) -> String {
+    // Struck entries stay on the pad, crossed out (Law 78; Club Appeals Committee).
+    if entry.struck { format!("~{}~", entry.points) } else { entry.points.to_string() }
+}
+
+fn row(out: &mut String, we: &str, they: &str) {
+    let _ = writeln!(out, "{we:>COLUMN$} | {they:<COLUMN$}");
+}
+
+fn rule(out: &mut String, mark: char) {
+    let _ = writeln!(out, "{}+{}", mark.to_string().repeat(COLUMN + 1), mark.to_string().repeat(COLUMN + 1));
+}
+
+/// The pad as players draw it (Law 75): two columns, we on the left; premiums above the line,
+/// written upward so the first is nearest the line; trick points below it, with a line under
+/// each game; struck entries crossed out (~120~); then totals and the net score.
+pub fn draw_pad(pad: &spb::Scorepad, we: WeSide) -> String {
+    let we_side = if we == WeSide::Ns { pb::Side::NorthSouth } else { pb::Side::EastWest } as i32;
+    let mut out = String::new();
+    let kind = if pad.kind == pb::TableKind::Chicago as i32 { "Chicago" } else { "Rubber" };
+    let status = spb::ScorepadStatus::try_from(pad.status).map_or("?", |s| match s {
+        spb::ScorepadStatus::InProgress => "in progress",
+        spb::ScorepadStatus::Finished => "finished",
+        spb::ScorepadStatus::EndedUnfinished => "ended unfinished",
+        spb::ScorepadStatus::Unspecified => "?",
+    });
+    let _ = writeln!(out, "{kind} {} ({status}, version {})", pad.scorepad_id, pad.version);
+    let (we_label, they_label) = if we == WeSide::Ns { ("WE (N-S)", "THEY (E-W)") } else { ("WE (E-W)", "THEY (N-S)") };
+    row(&mut out, we_label, they_label);
+    rule(&mut out, '-');
+
+    let columns = |entries: Vec<&spb::ScoreEntry>| -> (Vec<String>, Vec<String>) {
+        let we: Vec<String> = entries.iter().filter(|e| e.side == we_side).map(|e| points(e)).collect();
+        let they: Vec<String> = entries.iter().filter(|e| e.side != we_side).map(|e| points(e)).collect();
+        (we, they)
+    };
+    let above: Vec<&spb::ScoreEntry> = pad.entries.iter().filter(|e| e.line == spb::ScoreLine::Above as i32).collect();
+    let (we_above, they_above) = columns(above);
+    let height = we_above.len().max(they_above.len());
+    for i in (0..height).rev() {
+        row(&mut out, we_above.get(i).map_or("", String::as_str), they_above.get(i).map_or("", String::as_str));
+    }
+    rule(&mut out, '=');
+    let below: Vec<&spb::ScoreEntry> = pad.entries.iter().filter(|e| e.line == spb::ScoreLine::Below as i32).collect();
+    let games = below.iter().map(|e| e.game_number).max().unwrap_or(0);
+    for game in 1..=games {
+        let (we_below, they_below) = columns(below.iter().copied().filter(|e| e.game_number == game).collect());
+        for i in 0..we_below.len().max(they_below.len()) {
+            row(&mut out, we_below.get(i).map_or("", String::as_str), they_below.get(i).map_or("", String::as_str));
+        }
+        // A line is drawn under a game won (Law 75), not under the game in progress.
+        if pad.games.len() >= game as usize {
+            rule(&mut out, '-');
+        }
+    }
+    rule(&mut out, '=');
+    let (ns, ew) = (pad.north_south.unwrap_or_default(), pad.east_west.unwrap_or_default());
+    let (we_score, they_score) = if we == WeSide::Ns { (ns, ew) } else { (ew, ns) };
+    row(&mut out, &we_score.total.to_string(), &they_score.total.to_string());
+    row(&mut out, &format!("games {}", we_score.games_won), &format!("games {}", they_score.games_won));
+    if let Some(net) = pad.net {
+        let winner = match pb::Side::try_from(net.winner) {
+            Ok(pb::Side::NorthSouth) => "North-South",
+            Ok(pb::Side::EastWest) => "East-West",
+            _ => "",
+        };
+        if winner.is_empty() {
+            let _ = writeln!(out, "net: a tie");
+        } else if net.rounded_margin != net.margin {
+            let _ = writeln!(out, "net: {winner} by {} (rounded from {})", net.rounded_margin, net.margin);
+        } else {
+            let _ = writeln!(out, "net: {winner} by {}", net.margin);
+        }
+    }
+    if let Some(next) = pad.next_deal {
+        let dealer = pb::Seat::try_from(next.dealer).map_or("?", |s| match s {
+            pb::Seat::North => "North",
+            pb::Seat::East => "East",
+            pb::Seat::South => "South",
+            pb::Seat::West => "West",
+            pb::Seat::Unspecified => "?",
+        });
+        let vulnerable = pb::Vulnerability::try_from(next.vulnerability).map_or("?", |v| match v {
+            pb::Vulnerability::None => "nobody",
+            pb::Vulnerability::NorthSouth => "North-South",
+            pb::Vulnerability::EastWest => "East-West",
+            pb::Vulnerability::Both => "both sides",
+            pb::Vulnerability::Unspecified => "?",
+        });
+        let _ = writeln!(out, "next: deal {}, {dealer} deals, {vulnerable} vulnerable", next.deal_number);
+    }
+    for flag in &pad.review_flags {
+        let _ = writeln!(out, "for the arbiter: {flag}");
+    }
+    if pad.entries.iter().any(|e| e.struck) {
+        let _ = writeln!(out, "(~n~: struck by a correction or an appeal, kept on the pad)");
+    }
+    out
+}
+
+/// Runs `session`.
+pub async fn session(client: &mut Client, command: Session) -> anyhow::Result<()> {
+    match command {
+        Session::Show { session_id } => {
+            let session = client
+                .get_session(spb::GetSessionRequest { session_id: session_id.clone() })
+                .await?
+                .into_inner()
+                .session
+                .context("the server sent no session")?;
+            let standings = client.get_standings(spb::GetStandingsRequest { session_id }).await?.into_inner();
+            print!("{}", show_session(&session, &standings));
+        }
+        Session::Export(export) => {
+            let text = if export.pbn {
+                client
+                    .export_session_pbn(spb::ExportSessionPbnRequest { session_id: export.session_id })
+                    .await?
+                    .into_inner()
+                    .pbn
+            } else if export.usebio {
+                client
+                    .export_session_usebio(spb::ExportSessionUsebioRequest { session_id: export.session_id })
+                    .await?
+                    .into_inner()
+                    .xml
+            } else {
+                bail!("say --pbn or --usebio");
+            };
+            match export.out {
+                Some(path) => std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?,
+                None => print!("{text}"),
+            }
+        }
+    }
+    Ok(())
+}
+
+fn hundredths(value: i64) -> String {
+    let sign = if value < 0 { "-" } else { "" };
+    format!("{sign}{}.{:02}", value.unsigned_abs() / 100, value.unsigned_abs() % 100)
+}
+
+/// A session and its standings as a table.
+pub fn show_session(session: &spb::Session, standings: &spb::GetStandingsResponse) -> String {
+    let mut out = String::new();
+    let method = spb::ScoringMethod::try_from(session.scoring_method).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{} ({}, {} boards, {} contestants, version {}{})",
+        session.name,
+        match method {
+            spb::ScoringMethod::Matchpoints => "matchpoints",
+            spb::ScoringMethod::CrossImps => "cross-IMPs",
+            spb::ScoringMethod::ButlerImps => "Butler IMPs",
+            spb::ScoringMethod::TeamImps => "team IMPs",
+            spb::ScoringMethod::TotalPoints => "total points",
+            spb::ScoringMethod::Unspecified => "?",
+        },
+        session.boards.len(),
+        session.contestants.len(),
+        standings.version,
+        if session.status == spb::SessionStatus::Published as i32 { ", published" } else { "" }
+    );
+    let _ = writeln!(out, "{:>5}  {:<24} {:>10} {:>7}", "rank", "contestant", "score", "boards");
+    for standing in &standings.standings {
+        let name = session
+            .contestants
+            .iter()
+            .find(|c| c.contestant_id == standing.contestant_id)
+            .map_or(standing.contestant_id.clone(), |c| format!("{} {}", c.contestant_id, c.name));
+        let score = standing.score.unwrap_or_default();
+        let value = match method {
+            spb::ScoringMethod::Matchpoints => {
+                score.percentage.map(|p| format!("{}%", hundredths(i64::from(p.basis_points)))).unwrap_or_default()
+            }
+            spb::ScoringMethod::CrossImps | spb::ScoringMethod::ButlerImps | spb::ScoringMethod::TeamImps => {
+                score.imps.map(|i| hundredths(i.hundredths)).unwrap_or_default()
+            }
+            _ => score.points.map(|p| hundredths(p.hundredths)).unwrap_or_default(),
+        };
+        let rank = if standing.tied { format!("{}=", standing.rank) } else { standing.rank.to_string() };
+        let _ = writeln!(out, "{rank:>5}  {name:<24} {value:>10} {:>7}", standing.boards_played);
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn entry(side: pb::Side, line: spb::ScoreLine, points: u32, game: u32, struck: bool) -> spb::ScoreEntry {
+        spb::ScoreEntry {
+            side: side as i32,
+            line: line as i32,
+            points,
+            game_number: if line == spb::ScoreLine::Below { game } else { 0 },
+            struck,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_pad_is_drawn_we_and_they_above_and_below_the_line() {
+        use pb::Side::{EastWest as Ew, NorthSouth as Ns};
+        use spb::ScoreLine::{Above, Below};
+        let pad = spb::Scorepad {
+            scorepad_id: "p".into(),
+            kind: pb::TableKind::Rubber as i32,
+            status: spb::ScorepadStatus::Finished as i32,
+            entries: vec![
+                entry(Ns, Below, 90, 1, false),
+                entry(Ns, Above, 30, 0, false),
+                entry(Ew, Below, 60, 1, false),
+                entry(Ew, Below, 40, 1, false),
+                entry(Ns, Below, 120, 2, false),
+                entry(Ns, Below, 100, 3, false),
+                entry(Ns, Above, 500, 0, false),
+                entry(Ew, Above, 50, 0, true),
+            ],
+            north_south: Some(spb::SideScore { total: 840, games_won: 2, ..Default::default() }),
+            east_west: Some(spb::SideScore { total: 100, games_won: 1, ..Default::default() }),
+            games: vec![spb::GameRecord::default(); 3],
+            net: Some(spb::NetScore { winner: Ns as i32, margin: 740, rounded_margin: 740 }),
+            ..Default::default()
+        };
+        let drawn = draw_pad(&pad, WeSide::Ns);
+        let lines: Vec<&str> = drawn.lines().collect();
+        // Premiums above the line, the latest furthest from it; struck ones crossed out.
+        assert_eq!(lines[3], "           500 |               ");
+        assert_eq!(lines[4], "            30 | ~50~          ");
+        assert_eq!(lines[5], "===============+===============");
+        // Below: game 1 (90 | 60, 40), a line, game 2, a line, game 3, a line.
+        assert_eq!(lines[6], "            90 | 60            ");
+        assert_eq!(lines[7], "               | 40            ");
+        assert_eq!(lines[8], "---------------+---------------");
+        assert_eq!(lines[9], "           120 |               ");
+        assert!(drawn.contains("net: North-South by 740"), "{drawn}");
+        assert!(drawn.contains("~n~: struck"), "{drawn}");
+        // From East-West's side the columns swap.
+        let theirs = draw_pad(&pad, WeSide::Ew);
+        assert!(theirs.lines().any(|l| l == "            60 | 90            "), "{theirs}");
+    }
+
+    #[test]
+    fn a_contract_score_lists_its_parts() {
+        let response = spb::ScoreDuplicateContractResponse {
+            declarer_score: 420,
+            north_south_score: -420,
+            components: vec![
+                spb::ScoreComponent { item: spb::ScoreItem::TrickPoints as i32, points: 120 },
+                spb::ScoreComponent { item: spb::ScoreItem::GameBonus as i32, points: 300 },
+            ],
+        };
+        let text = contract_score("4S", &response);
+        assert!(text.contains("trick points") && text.contains("game bonus") && text.contains("-420"), "{text}");
+    }
+}

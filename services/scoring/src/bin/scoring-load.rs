@@ -1,0 +1,321 @@
+//! `scoring-load`: records results against a running scoring service at a sustained rate and
+//! reports the rate achieved and the latencies, as the game service and the desk would load it.
+//!
+//! ```text
+//! scoring-load --server http://127.0.0.1:50051 --mode pads --rate 200 --seconds 30 --concurrency 16
+//! scoring-load --mode sessions --rate 100 --seconds 30 --pairs 40 --boards 27
+//! ```
+//! `pads`: rubber scorepads, each recording its next deal (RecordDealResult), a new pad when one
+//! finishes. `sessions`: duplicate sessions, each recording its tables' results board by board
+//! (RecordBoardResult), every result rescoring the whole session. The token is `--token` (or
+//! `BRIDGE_TOKEN`), or one minted with the local key file the server uses.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use api::common::v1 as pb;
+use api::scoring::v1 as spb;
+use api::scoring::v1::scoring_service_client::ScoringServiceClient;
+use clap::{Parser, ValueEnum};
+use platform::auth::{Role, TokenIssuer, load_or_create_local_secret};
+use tokio::sync::{Mutex, mpsc};
+
+type Client = ScoringServiceClient<platform::app::PeerChannel>;
+
+/// What to load.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Mode {
+    /// Rubber scorepads: RecordDealResult.
+    Pads,
+    /// Duplicate sessions: RecordBoardResult.
+    Sessions,
+}
+
+/// Records results at a sustained rate and reports throughput and latency.
+#[derive(Debug, Parser)]
+#[command(name = "scoring-load", about)]
+struct Args {
+    /// The server.
+    #[arg(long, env = "BRIDGE_SERVER", default_value = "http://127.0.0.1:50051")]
+    server: String,
+    /// A token with the admin or desk role; without one, one is minted with --key-file.
+    #[arg(long, env = "BRIDGE_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// The server's local signing key.
+    #[arg(long, default_value = "bridge-club.key")]
+    key_file: std::path::PathBuf,
+    /// What to record.
+    #[arg(long, value_enum, default_value = "pads")]
+    mode: Mode,
+    /// Results a second to offer.
+    #[arg(long, default_value_t = 100)]
+    rate: u32,
+    /// How long to run.
+    #[arg(long, default_value_t = 30)]
+    seconds: u64,
+    /// Requests in flight at most (one pad or session per worker).
+    #[arg(long, default_value_t = 16)]
+    concurrency: usize,
+    /// Sessions mode: pairs per session (half sit North-South).
+    #[arg(long, default_value_t = 40)]
+    pairs: u32,
+    /// Sessions mode: boards per session.
+    #[arg(long, default_value_t = 27)]
+    boards: u32,
+}
+
+/// A fixed pseudo-random sequence (64-bit LCG), so every run offers the same work.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, bound: u32) -> u32 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % u64::from(bound)) as u32
+    }
+}
+
+const SEATS: [pb::Seat; 4] = [pb::Seat::North, pb::Seat::East, pb::Seat::South, pb::Seat::West];
+
+fn result(rng: &mut Lcg) -> anyhow::Result<pb::DealResult> {
+    const CONTRACTS: [&str; 8] = ["4S", "3NT", "2H", "4HX", "6S", "1NT", "5DX", "3C"];
+    let contract: laws::Contract = CONTRACTS[rng.next(8) as usize].parse()?;
+    let needed = u32::from(contract.tricks_required());
+    Ok(pb::DealResult {
+        outcome: Some(pb::deal_result::Outcome::Played(pb::PlayedContract {
+            contract: Some(pb::DeclaredContract {
+                contract: Some(contract.into()),
+                declarer: SEATS[rng.next(4) as usize] as i32,
+            }),
+            tricks: (needed + rng.next(5)).saturating_sub(2).min(13),
+        })),
+        honors: Vec::new(),
+    })
+}
+
+/// One worker's pad: its id and the next deal to record.
+struct PadState {
+    scorepad_id: String,
+    next: u32,
+}
+
+async fn new_pad(client: &mut Client, worker: usize, serial: &mut u64) -> anyhow::Result<PadState> {
+    *serial += 1;
+    let rubber_id = format!("load-{}-{worker}-{serial}", uuid::Uuid::new_v4().simple());
+    let pad = client
+        .create_scorepad(spb::CreateScorepadRequest {
+            kind: pb::TableKind::Rubber as i32,
+            table_id: format!("load-table-{worker}"),
+            rubber_id,
+            players: SEATS
+                .iter()
+                .enumerate()
+                .map(|(i, s)| pb::SeatedPlayer { seat: *s as i32, player_id: format!("load-{worker}-{i}") })
+                .collect(),
+            first_dealer: pb::Seat::North as i32,
+            options: None,
+        })
+        .await?
+        .into_inner()
+        .scorepad
+        .context("no pad")?;
+    Ok(PadState { scorepad_id: pad.scorepad_id, next: 1 })
+}
+
+/// One worker's session: its id and the next (board, table) to record.
+struct SessionState {
+    session_id: String,
+    board: u32,
+    table: u32,
+}
+
+async fn new_session(client: &mut Client, pairs: u32, boards: u32) -> anyhow::Result<SessionState> {
+    let session = client
+        .create_session(spb::CreateSessionRequest {
+            name: "load".into(),
+            contestant_kind: spb::ContestantKind::Pairs as i32,
+            scoring_method: spb::ScoringMethod::Matchpoints as i32,
+            boards: (1..=boards).map(|number| spb::Board { number, ..Default::default() }).collect(),
+            contestants: (1..=pairs)
+                .map(|n| spb::Contestant { name: format!("pair {n}"), ..Default::default() })
+                .collect(),
+        })
+        .await?
+        .into_inner()
+        .session
+        .context("no session")?;
+    Ok(SessionState { session_id: session.session_id, board: 1, table: 0 })
+}
+
+/// The latencies measured and the errors seen.
+#[derive(Default)]
+struct Tally {
+    latencies: Vec<Duration>,
+    errors: Vec<String>,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    if args.rate == 0 || args.concurrency == 0 {
+        bail!("--rate and --concurrency must be positive");
+    }
+    let token = match &args.token {
+        Some(token) => token.clone(),
+        None => {
+            // Only an existing key: a new one would sign tokens the server refuses.
+            if !args.key_file.exists() {
+                bail!(
+                    "no --token and no key at {}: pass --token, or --key-file with the server's local key",
+                    args.key_file.display()
+                );
+            }
+            let secret = load_or_create_local_secret(&args.key_file)
+                .with_context(|| format!("reading the key at {}", args.key_file.display()))?;
+            TokenIssuer::hs256(&secret).issue("scoring-load", &[Role::Admin], Duration::from_secs(3600))?
+        }
+    };
+    let channel = platform::client::channel(&args.server)?;
+    let interceptor = platform::client::ClientInterceptor::with_token(&token).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let client = ScoringServiceClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor));
+
+    // A ticket a tick, at the rate offered; workers take them. A full queue drops tickets, so a
+    // server that cannot keep up shows as a lower achieved rate, not as a growing backlog.
+    let (tickets, queue) = mpsc::channel::<Instant>(args.concurrency * 2);
+    let queue = Arc::new(Mutex::new(queue));
+    let deadline = Instant::now() + Duration::from_secs(args.seconds);
+    let offered = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let ticker = {
+        let offered = offered.clone();
+        let period = Duration::from_secs_f64(1.0 / f64::from(args.rate));
+        tokio::spawn(async move {
+            let mut interval = tokio::time::interval(period);
+            interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
+            while Instant::now() < deadline {
+                interval.tick().await;
+                offered.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let _ = tickets.try_send(Instant::now());
+            }
+        })
+    };
+
+    let started = Instant::now();
+    let mut workers = Vec::new();
+    for worker in 0..args.concurrency {
+        let mut client = client.clone();
+        let queue = queue.clone();
+        let (mode, pairs, boards) = (args.mode, args.pairs, args.boards);
+        workers.push(tokio::spawn(async move {
+            let mut tally = Tally::default();
+            let mut rng = Lcg(worker as u64 + 1);
+            let mut serial = 0;
+            let mut pad = None;
+            let mut session = None;
+            loop {
+                let ticket = { queue.lock().await.recv().await };
+                let Some(_) = ticket else { break };
+                let begun = Instant::now();
+                let outcome: anyhow::Result<()> = async {
+                    match mode {
+                        Mode::Pads => {
+                            if pad.is_none() {
+                                pad = Some(new_pad(&mut client, worker, &mut serial).await?);
+                            }
+                            let state = pad.as_mut().context("pad")?;
+                            let response = client
+                                .record_deal_result(spb::RecordDealResultRequest {
+                                    scorepad_id: state.scorepad_id.clone(),
+                                    deal_id: format!("{}-{}", state.scorepad_id, state.next),
+                                    deal_number: state.next,
+                                    result: Some(result(&mut rng)?),
+                                    source: spb::ResultSource::Game as i32,
+                                    hands: None,
+                                })
+                                .await?
+                                .into_inner();
+                            state.next += 1;
+                            if response.scorepad.is_some_and(|p| p.next_deal.is_none()) {
+                                pad = None;
+                            }
+                        }
+                        Mode::Sessions => {
+                            if session.is_none() {
+                                session = Some(new_session(&mut client, pairs, boards).await?);
+                            }
+                            let state = session.as_mut().context("session")?;
+                            let tables = pairs / 2;
+                            let (board, table) = (state.board, state.table);
+                            client
+                                .record_board_result(spb::RecordBoardResultRequest {
+                                    key: Some(pb::BoardResultKey {
+                                        session_id: state.session_id.clone(),
+                                        board_number: board,
+                                        north_south_contestant_id: (2 * table + 1).to_string(),
+                                        east_west_contestant_id: (2 * ((table + board) % tables) + 2).to_string(),
+                                    }),
+                                    deal_id: format!("{}-{board}-{table}", state.session_id),
+                                    result: Some(result(&mut rng)?),
+                                    source: spb::ResultSource::Game as i32,
+                                    hands: None,
+                                })
+                                .await?;
+                            state.table += 1;
+                            if state.table == tables {
+                                state.table = 0;
+                                state.board += 1;
+                            }
+                            if state.board > boards {
+                                session = None;
+                            }
+                        }
+                    }
+                    Ok(())
+                }
+                .await;
+                match outcome {
+                    Ok(()) => tally.latencies.push(begun.elapsed()),
+                    Err(error) => tally.errors.push(error.to_string()),
+                }
+            }
+            tally
+        }));
+    }
+    ticker.await?;
+    // Let the workers finish what is queued, then stop them.
+    drop(queue);
+    let mut tally = Tally::default();
+    for worker in workers {
+        let mut part = worker.await?;
+        tally.latencies.append(&mut part.latencies);
+        tally.errors.append(&mut part.errors);
+    }
+    let elapsed = started.elapsed();
+    tally.latencies.sort();
+    let percentile = |p: f64| {
+        let index = ((tally.latencies.len() as f64 - 1.0) * p).round() as usize;
+        tally.latencies.get(index).copied().unwrap_or_default()
+    };
+    let done = tally.latencies.len();
+    println!(
+        "{:?}: offered {} at {}/s for {}s with {} workers; recorded {done} in {:.1}s = {:.1}/s; errors {}",
+        args.mode,
+        offered.load(std::sync::atomic::Ordering::Relaxed),
+        args.rate,
+        args.seconds,
+        args.concurrency,
+        elapsed.as_secs_f64(),
+        done as f64 / elapsed.as_secs_f64(),
+        tally.errors.len()
+    );
+    println!(
+        "latency ms: p50 {:.1}  p95 {:.1}  p99 {:.1}  max {:.1}",
+        percentile(0.50).as_secs_f64() * 1e3,
+        percentile(0.95).as_secs_f64() * 1e3,
+        percentile(0.99).as_secs_f64() * 1e3,
+        tally.latencies.last().copied().unwrap_or_default().as_secs_f64() * 1e3
+    );
+    if let Some(first) = tally.errors.first() {
+        println!("first error: {first}");
+    }
+    Ok(())
+}

@@ -1,0 +1,318 @@
+//! The gRPC face of the service: the contract's roles are enforced before these handlers run
+//! (platform auth layer); here are the per-principal checks, the translation of requests, and
+//! errors through [`ServiceError`]. The work is in [`crate::store`], [`crate::calc`] and
+//! [`crate::export`].
+
+use api::common::v1 as pb;
+use api::scoring::v1 as spb;
+use api::scoring::v1::scoring_service_server::ScoringService;
+use laws::Deal;
+use platform::ServiceError;
+use platform::auth::Principal;
+use tonic::{Request, Response, Status};
+
+use crate::store::Page;
+use crate::store::pads::Pads;
+use crate::store::sessions::Sessions;
+use crate::{calc, export};
+
+/// The scoring service.
+#[derive(Debug, Clone)]
+pub struct Scoring {
+    pads: Pads,
+    sessions: Sessions,
+}
+
+impl Scoring {
+    /// The service over its scorepads and sessions.
+    pub fn new(pads: Pads, sessions: Sessions) -> Scoring {
+        Scoring { pads, sessions }
+    }
+}
+
+fn principal<T>(request: &Request<T>) -> Result<Principal, Status> {
+    Principal::of(request).cloned()
+}
+
+fn ok<T>(value: T) -> Result<Response<T>, Status> {
+    Ok(Response::new(value))
+}
+
+fn required_id<'a>(field: &str, id: &'a str) -> Result<&'a str, ServiceError> {
+    if id.is_empty() { Err(ServiceError::invalid(field, "empty; an id is required")) } else { Ok(id) }
+}
+
+#[tonic::async_trait]
+impl ScoringService for Scoring {
+    async fn create_scorepad(
+        &self,
+        request: Request<spb::CreateScorepadRequest>,
+    ) -> Result<Response<spb::CreateScorepadResponse>, Status> {
+        let scorepad = self.pads.create(request.into_inner()).await?;
+        ok(spb::CreateScorepadResponse { scorepad: Some(scorepad) })
+    }
+
+    async fn get_scorepad(
+        &self,
+        request: Request<spb::GetScorepadRequest>,
+    ) -> Result<Response<spb::GetScorepadResponse>, Status> {
+        let id = required_id("scorepad_id", &request.get_ref().scorepad_id)?;
+        ok(spb::GetScorepadResponse { scorepad: Some(self.pads.get(id).await?) })
+    }
+
+    async fn list_scorepads(
+        &self,
+        request: Request<spb::ListScorepadsRequest>,
+    ) -> Result<Response<spb::ListScorepadsResponse>, Status> {
+        ok(self.pads.list(request.get_ref()).await?)
+    }
+
+    async fn record_deal_result(
+        &self,
+        request: Request<spb::RecordDealResultRequest>,
+    ) -> Result<Response<spb::RecordDealResultResponse>, Status> {
+        let by = principal(&request)?.subject;
+        let body = request.into_inner();
+        required_id("scorepad_id", &body.scorepad_id)?;
+        let hands = body.hands.clone().map(Deal::try_from).transpose().map_err(|e| e.within("hands"))?;
+        let (pad, version) = self.pads.record(&body, hands, &by).await?;
+        ok(spb::RecordDealResultResponse { scorepad: Some(pad.to_proto()), version: Some(version) })
+    }
+
+    async fn correct_deal_result(
+        &self,
+        request: Request<spb::CorrectDealResultRequest>,
+    ) -> Result<Response<spb::CorrectDealResultResponse>, Status> {
+        let by = principal(&request)?.subject;
+        let body = request.into_inner();
+        required_id("scorepad_id", &body.scorepad_id)?;
+        required_id("deal_id", &body.deal_id)?;
+        let (pad, version) = self.pads.correct(&body, &by).await?;
+        ok(spb::CorrectDealResultResponse { scorepad: Some(pad.to_proto()), version: Some(version) })
+    }
+
+    async fn agree_net_score(
+        &self,
+        request: Request<spb::AgreeNetScoreRequest>,
+    ) -> Result<Response<spb::AgreeNetScoreResponse>, Status> {
+        let principal = principal(&request)?;
+        let body = request.into_inner();
+        required_id("scorepad_id", &body.scorepad_id)?;
+        ok(spb::AgreeNetScoreResponse { scorepad: Some(self.pads.agree(&body, &principal).await?) })
+    }
+
+    async fn end_unfinished_rubber(
+        &self,
+        request: Request<spb::EndUnfinishedRubberRequest>,
+    ) -> Result<Response<spb::EndUnfinishedRubberResponse>, Status> {
+        let by = principal(&request)?.subject;
+        let body = request.into_inner();
+        required_id("scorepad_id", &body.scorepad_id)?;
+        let (pad, version) = self.pads.end(&body, &by).await?;
+        ok(spb::EndUnfinishedRubberResponse { scorepad: Some(pad.to_proto()), version: Some(version) })
+    }
+
+    async fn create_session(
+        &self,
+        request: Request<spb::CreateSessionRequest>,
+    ) -> Result<Response<spb::CreateSessionResponse>, Status> {
+        ok(spb::CreateSessionResponse { session: Some(self.sessions.create(request.into_inner()).await?) })
+    }
+
+    async fn get_session(
+        &self,
+        request: Request<spb::GetSessionRequest>,
+    ) -> Result<Response<spb::GetSessionResponse>, Status> {
+        let principal = principal(&request)?;
+        let id = required_id("session_id", &request.get_ref().session_id)?;
+        ok(spb::GetSessionResponse { session: Some(self.sessions.get(id, &principal).await?) })
+    }
+
+    async fn list_sessions(
+        &self,
+        request: Request<spb::ListSessionsRequest>,
+    ) -> Result<Response<spb::ListSessionsResponse>, Status> {
+        let principal = principal(&request)?;
+        ok(self.sessions.list(request.get_ref(), &principal).await?)
+    }
+
+    async fn record_board_result(
+        &self,
+        request: Request<spb::RecordBoardResultRequest>,
+    ) -> Result<Response<spb::RecordBoardResultResponse>, Status> {
+        let by = principal(&request)?.subject;
+        let (result, version) = self.sessions.record(request.get_ref(), &by).await?;
+        ok(spb::RecordBoardResultResponse { result: Some(result), version: Some(version) })
+    }
+
+    async fn correct_board_result(
+        &self,
+        request: Request<spb::CorrectBoardResultRequest>,
+    ) -> Result<Response<spb::CorrectBoardResultResponse>, Status> {
+        let by = principal(&request)?.subject;
+        let (result, version) = self.sessions.correct(request.get_ref(), &by).await?;
+        ok(spb::CorrectBoardResultResponse { result: Some(result), version: Some(version) })
+    }
+
+    async fn list_board_results(
+        &self,
+        request: Request<spb::ListBoardResultsRequest>,
+    ) -> Result<Response<spb::ListBoardResultsResponse>, Status> {
+        let principal = principal(&request)?;
+        required_id("session_id", &request.get_ref().session_id)?;
+        ok(self.sessions.list_results(request.get_ref(), &principal).await?)
+    }
+
+    async fn get_standings(
+        &self,
+        request: Request<spb::GetStandingsRequest>,
+    ) -> Result<Response<spb::GetStandingsResponse>, Status> {
+        let id = required_id("session_id", &request.get_ref().session_id)?;
+        ok(self.sessions.standings(id).await?)
+    }
+
+    async fn publish_official_scores(
+        &self,
+        request: Request<spb::PublishOfficialScoresRequest>,
+    ) -> Result<Response<spb::PublishOfficialScoresResponse>, Status> {
+        let by = principal(&request)?.subject;
+        let id = required_id("session_id", &request.get_ref().session_id)?;
+        ok(spb::PublishOfficialScoresResponse { session: Some(self.sessions.publish(id, &by).await?) })
+    }
+
+    async fn apply_adjustment(
+        &self,
+        request: Request<spb::ApplyAdjustmentRequest>,
+    ) -> Result<Response<spb::ApplyAdjustmentResponse>, Status> {
+        let by = principal(&request)?.subject;
+        let body = request.into_inner();
+        required_id("ruling_id", &body.ruling_id)?;
+        match body.target.as_ref().and_then(|t| t.target.as_ref()) {
+            None => {
+                Err(ServiceError::invalid("target", "missing; a scorepad deal or a board result is required").into())
+            }
+            Some(pb::score_target::Target::ScorepadDeal(deal)) => {
+                required_id("target.scorepad_deal.scorepad_id", &deal.scorepad_id)?;
+                required_id("target.scorepad_deal.deal_id", &deal.deal_id)?;
+                let (pad, version) = self.pads.adjust(deal, &body, &by).await?;
+                ok(spb::ApplyAdjustmentResponse {
+                    version: Some(version),
+                    scorepad: Some(pad.to_proto()),
+                    board_results: Vec::new(),
+                })
+            }
+            Some(pb::score_target::Target::BoardResult(key)) => {
+                required_id("target.board_result.session_id", &key.session_id)?;
+                let (board_results, version) = self.sessions.adjust(key, &body, &by).await?;
+                ok(spb::ApplyAdjustmentResponse { version: Some(version), scorepad: None, board_results })
+            }
+        }
+    }
+
+    async fn list_score_versions(
+        &self,
+        request: Request<spb::ListScoreVersionsRequest>,
+    ) -> Result<Response<spb::ListScoreVersionsResponse>, Status> {
+        use spb::list_score_versions_request::Owner;
+        let principal = principal(&request)?;
+        let body = request.into_inner();
+        let page = Page::of(body.page.as_ref())?;
+        let target = body.target.as_ref().and_then(|t| t.target.as_ref());
+        match body.owner.as_ref() {
+            None => Err(ServiceError::invalid("owner", "missing; a scorepad or a session is required").into()),
+            Some(Owner::ScorepadId(id)) => {
+                let deal = match target {
+                    None => None,
+                    Some(pb::score_target::Target::ScorepadDeal(d)) => Some(d.deal_id.as_str()),
+                    Some(_) => {
+                        return Err(ServiceError::invalid("target", "a scorepad's versions concern its deals").into());
+                    }
+                };
+                ok(self.pads.versions(required_id("scorepad_id", id)?, deal, page).await?)
+            }
+            Some(Owner::SessionId(id)) => {
+                let key = match target {
+                    None => None,
+                    Some(pb::score_target::Target::BoardResult(k)) => Some(k),
+                    Some(_) => {
+                        return Err(
+                            ServiceError::invalid("target", "a session's versions concern its board results").into()
+                        );
+                    }
+                };
+                ok(self.sessions.versions(required_id("session_id", id)?, key, page, &principal).await?)
+            }
+        }
+    }
+
+    async fn score_duplicate_contract(
+        &self,
+        request: Request<spb::ScoreDuplicateContractRequest>,
+    ) -> Result<Response<spb::ScoreDuplicateContractResponse>, Status> {
+        ok(calc::score_duplicate_contract(request.get_ref())?)
+    }
+
+    async fn score_rubber(
+        &self,
+        request: Request<spb::ScoreRubberRequest>,
+    ) -> Result<Response<spb::ScoreRubberResponse>, Status> {
+        ok(calc::score_rubber(request.get_ref())?)
+    }
+
+    async fn convert_to_imps(
+        &self,
+        request: Request<spb::ConvertToImpsRequest>,
+    ) -> Result<Response<spb::ConvertToImpsResponse>, Status> {
+        ok(calc::convert_to_imps(request.get_ref()))
+    }
+
+    async fn matchpoint_scores(
+        &self,
+        request: Request<spb::MatchpointScoresRequest>,
+    ) -> Result<Response<spb::MatchpointScoresResponse>, Status> {
+        ok(calc::matchpoint_scores(request.get_ref())?)
+    }
+
+    type WatchScorepadStream = tokio_stream::wrappers::ReceiverStream<Result<spb::WatchScorepadResponse, Status>>;
+
+    async fn watch_scorepad(
+        &self,
+        request: Request<spb::WatchScorepadRequest>,
+    ) -> Result<Response<Self::WatchScorepadStream>, Status> {
+        let body = request.get_ref();
+        let id = required_id("scorepad_id", &body.scorepad_id)?;
+        ok(self.pads.watch(id, body.after_sequence).await?)
+    }
+
+    type WatchSessionStream = tokio_stream::wrappers::ReceiverStream<Result<spb::WatchSessionResponse, Status>>;
+
+    async fn watch_session(
+        &self,
+        request: Request<spb::WatchSessionRequest>,
+    ) -> Result<Response<Self::WatchSessionStream>, Status> {
+        let principal = principal(&request)?;
+        let body = request.get_ref();
+        let id = required_id("session_id", &body.session_id)?;
+        ok(self.sessions.watch(id, body.after_sequence, &principal).await?)
+    }
+
+    async fn export_session_pbn(
+        &self,
+        request: Request<spb::ExportSessionPbnRequest>,
+    ) -> Result<Response<spb::ExportSessionPbnResponse>, Status> {
+        let principal = principal(&request)?;
+        let id = required_id("session_id", &request.get_ref().session_id)?;
+        let (session, results, _) = self.sessions.for_export(id, &principal).await?;
+        ok(spb::ExportSessionPbnResponse { pbn: export::pbn(&session, &results) })
+    }
+
+    async fn export_session_usebio(
+        &self,
+        request: Request<spb::ExportSessionUsebioRequest>,
+    ) -> Result<Response<spb::ExportSessionUsebioResponse>, Status> {
+        let principal = principal(&request)?;
+        let id = required_id("session_id", &request.get_ref().session_id)?;
+        let (session, results, standings) = self.sessions.for_export(id, &principal).await?;
+        ok(spb::ExportSessionUsebioResponse { xml: export::usebio(&session, &results, &standings) })
+    }
+}

@@ -1,0 +1,301 @@
+//! Live score feeds: each scorepad's and session's events reach watchers through the live store
+//! (Redis), while Postgres keeps every event (`scoring_events`), numbered per stream.
+//!
+//! After a change commits, its events are published with one compare-and-set on the stream's
+//! feed head (the last sequence published), so the head only moves forward and the publish is
+//! atomic with it. Nothing in the live store is needed to answer anything: if it is flushed,
+//! behind, or down, watchers still get every event from Postgres.
+//!
+//! A watcher subscribes to the channel first, then reads from Postgres what it has not seen (a
+//! snapshot, or the events after the sequence it resumes from), then forwards live events,
+//! skipping those already sent. A gap in the sequence, a lagged subscription or a head ahead of
+//! what it has sent makes it read Postgres again, so it sees every event once, in order.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures::StreamExt;
+use prost::Message;
+use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder};
+use tokio::sync::mpsc;
+use tonic::Status;
+
+use crate::entity::event;
+use platform::ServiceError;
+use platform::live::{CasOutcome, ChannelMessage, SharedLiveStore};
+
+/// The events of one commit, as published on a stream's channel.
+#[derive(Clone, PartialEq, Message)]
+pub struct FeedBatch {
+    /// The events, in sequence order.
+    #[prost(message, repeated, tag = "1")]
+    pub events: Vec<FeedEvent>,
+}
+
+/// One event on a channel.
+#[derive(Clone, PartialEq, Message)]
+pub struct FeedEvent {
+    /// Its sequence number in the stream.
+    #[prost(uint64, tag = "1")]
+    pub sequence: u64,
+    /// The encoded `ScorepadEvent` or `SessionEvent`.
+    #[prost(bytes = "vec", tag = "2")]
+    pub payload: Vec<u8>,
+}
+
+/// The feed head of a stream: the last sequence published.
+#[derive(Clone, PartialEq, Message)]
+pub struct FeedHead {
+    /// The last sequence published.
+    #[prost(uint64, tag = "1")]
+    pub last_sequence: u64,
+}
+
+/// How often an idle watcher checks the feed head, in case a publish was lost (the live store
+/// was down when a change committed).
+const RESYNC_EVERY: Duration = Duration::from_secs(5);
+
+/// How many compare-and-set attempts a publish makes against racing publishers.
+const PUBLISH_ATTEMPTS: usize = 5;
+
+/// The live side of the score feeds.
+#[derive(Clone)]
+pub struct Feed {
+    live: SharedLiveStore,
+}
+
+impl std::fmt::Debug for Feed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Feed").finish_non_exhaustive()
+    }
+}
+
+/// The key of a stream's feed head; the braces are a Redis Cluster hash tag, keeping a stream's
+/// keys on one shard.
+fn head_key(stream: &str) -> String {
+    format!("scoring:{{{stream}}}:head")
+}
+
+fn channel(stream: &str) -> String {
+    format!("scoring:{{{stream}}}:events")
+}
+
+impl Feed {
+    /// A feed over `live`.
+    pub fn new(live: SharedLiveStore) -> Feed {
+        Feed { live }
+    }
+
+    /// Publishes the events of a committed change. A failure is logged, not returned: the
+    /// change and its events are in Postgres, and watchers catch up from there.
+    #[tracing::instrument(skip_all, fields(stream, events = events.len()))]
+    pub async fn publish(&self, stream: &str, events: Vec<FeedEvent>) {
+        let Some(last) = events.last().map(|e| e.sequence) else { return };
+        if let Err(error) = self.try_publish(stream, last, events).await {
+            tracing::warn!(stream, %error, "score feed not published; watchers will read the events from Postgres");
+        }
+    }
+
+    async fn try_publish(&self, stream: &str, last: u64, events: Vec<FeedEvent>) -> Result<(), ServiceError> {
+        let batch = Bytes::from(FeedBatch { events }.encode_to_vec());
+        let key = head_key(stream);
+        let head = Bytes::from(FeedHead { last_sequence: last }.encode_to_vec());
+        for _ in 0..PUBLISH_ATTEMPTS {
+            let current = self.live.get(&key).await?;
+            let (version, published) = match &current {
+                Some(v) => (v.version, FeedHead::decode(v.value.as_ref()).map_or(0, |h| h.last_sequence)),
+                None => (0, 0),
+            };
+            if published >= last {
+                // A later change published first; the head stays where it is, and watchers order
+                // the events by their sequence numbers.
+                self.live.publish(&channel(stream), batch).await?;
+                return Ok(());
+            }
+            match self
+                .live
+                .compare_and_set(&key, version, head.clone(), Some((&channel(stream), batch.clone())))
+                .await?
+            {
+                CasOutcome::Applied(_) => return Ok(()),
+                CasOutcome::Conflict { .. } => continue,
+            }
+        }
+        // Racing publishers kept moving the head; publish without it (watchers order events).
+        self.live.publish(&channel(stream), batch).await?;
+        Ok(())
+    }
+
+    async fn head(&self, stream: &str) -> Option<u64> {
+        match self.live.get(&head_key(stream)).await {
+            Ok(Some(v)) => FeedHead::decode(v.value.as_ref()).ok().map(|h| h.last_sequence),
+            _ => None,
+        }
+    }
+}
+
+/// The events of `stream` after `after`, from Postgres, in order.
+pub async fn events_after(
+    db: &DatabaseConnection,
+    stream: &str,
+    after: u64,
+) -> Result<Vec<(u64, Vec<u8>)>, ServiceError> {
+    let rows = event::Entity::find()
+        .filter(event::Column::StreamId.eq(stream))
+        .filter(event::Column::Sequence.gt(i64::try_from(after).unwrap_or(i64::MAX)))
+        .order_by_asc(event::Column::Sequence)
+        .all(db)
+        .await?;
+    Ok(rows.into_iter().map(|r| (u64::try_from(r.sequence).unwrap_or(0), r.payload)).collect())
+}
+
+/// The last sequence of `stream` in Postgres.
+pub async fn last_sequence(db: &DatabaseConnection, stream: &str) -> Result<u64, ServiceError> {
+    let row = event::Entity::find()
+        .filter(event::Column::StreamId.eq(stream))
+        .order_by_desc(event::Column::Sequence)
+        .one(db)
+        .await?;
+    Ok(row.map_or(0, |r| u64::try_from(r.sequence).unwrap_or(0)))
+}
+
+/// A boxed future, for the snapshot a watcher starts with.
+pub type Snapshot<T> = Pin<Box<dyn Future<Output = Result<(u64, T), ServiceError>> + Send>>;
+
+/// Turns a stored event (its sequence and payload) into what the watcher receives, or `None`
+/// to leave it out for this principal.
+pub type Decode<T> = Box<dyn Fn(u64, &[u8]) -> Result<Option<T>, ServiceError> + Send + Sync>;
+
+/// What a watch sends: the stream, how to start and how to turn stored events into responses.
+pub struct Watch<T> {
+    /// The stream.
+    pub stream: String,
+    /// Resume after this sequence; `None` to start with the snapshot.
+    pub after: Option<u64>,
+    /// The snapshot and the sequence of the last event it reflects.
+    pub snapshot: Snapshot<T>,
+    /// An event as the watcher receives it (or `None` to leave it out for this principal).
+    pub decode: Decode<T>,
+}
+
+/// Starts a watch (see the module docs); the stream ends when the client goes away.
+pub async fn watch<T: Send + 'static>(
+    feed: Feed,
+    db: DatabaseConnection,
+    watch: Watch<T>,
+) -> Result<tokio_stream::wrappers::ReceiverStream<Result<T, Status>>, ServiceError> {
+    // Subscribe first: anything committed after this is on the channel, anything before is in
+    // Postgres; the overlap is skipped by sequence.
+    let mut subscription = feed.live.subscribe(&channel(&watch.stream)).await?;
+    let (tx, rx) = mpsc::channel(64);
+    tokio::spawn(async move {
+        let Watch { stream, after, snapshot, decode } = watch;
+        let mut last = match after {
+            Some(after) => after,
+            None => match snapshot.await {
+                Ok((sequence, first)) => {
+                    if tx.send(Ok(first)).await.is_err() {
+                        return;
+                    }
+                    sequence
+                }
+                Err(error) => {
+                    let _ = tx.send(Err(error.into())).await;
+                    return;
+                }
+            },
+        };
+        let forward = |sequence: u64, payload: &[u8]| decode(sequence, payload);
+        macro_rules! send_stored {
+            () => {{
+                let events = match events_after(&db, &stream, last).await {
+                    Ok(events) => events,
+                    Err(error) => {
+                        let _ = tx.send(Err(error.into())).await;
+                        return;
+                    }
+                };
+                for (sequence, payload) in events {
+                    if sequence <= last {
+                        continue;
+                    }
+                    match forward(sequence, &payload) {
+                        Ok(Some(item)) => {
+                            if tx.send(Ok(item)).await.is_err() {
+                                return;
+                            }
+                        }
+                        Ok(None) => {}
+                        Err(error) => {
+                            let _ = tx.send(Err(error.into())).await;
+                            return;
+                        }
+                    }
+                    last = sequence;
+                }
+            }};
+        }
+        send_stored!();
+        let mut resync = tokio::time::interval(RESYNC_EVERY);
+        resync.tick().await;
+        loop {
+            tokio::select! {
+                _ = tx.closed() => return,
+                message = subscription.next() => match message {
+                    Some(ChannelMessage::Message(payload)) => {
+                        let Ok(batch) = FeedBatch::decode(payload.as_ref()) else { continue };
+                        for event in batch.events {
+                            if event.sequence <= last {
+                                continue;
+                            }
+                            if event.sequence > last + 1 {
+                                // A gap: something was published out of order or lost.
+                                send_stored!();
+                                if event.sequence <= last {
+                                    continue;
+                                }
+                            }
+                            match forward(event.sequence, &event.payload) {
+                                Ok(Some(item)) => {
+                                    if tx.send(Ok(item)).await.is_err() {
+                                        return;
+                                    }
+                                }
+                                Ok(None) => {}
+                                Err(error) => {
+                                    let _ = tx.send(Err(error.into())).await;
+                                    return;
+                                }
+                            }
+                            last = event.sequence;
+                        }
+                    }
+                    Some(ChannelMessage::Lagged(_)) => send_stored!(),
+                    None => {
+                        // The subscription ended (the live store went away): subscribe again,
+                        // then read what was missed.
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                        match feed.live.subscribe(&channel(&stream)).await {
+                            Ok(again) => subscription = again,
+                            Err(error) => tracing::warn!(%error, stream, "score feed unavailable; resubscribing"),
+                        }
+                        send_stored!();
+                    }
+                },
+                _ = resync.tick() => {
+                    let behind = match feed.head(&stream).await {
+                        Some(head) => head > last,
+                        // No head: the live store was flushed or is down; ask Postgres.
+                        None => last_sequence(&db, &stream).await.is_ok_and(|stored| stored > last),
+                    };
+                    if behind {
+                        send_stored!();
+                    }
+                }
+            }
+        }
+    });
+    Ok(tokio_stream::wrappers::ReceiverStream::new(rx))
+}

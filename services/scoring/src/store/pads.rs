@@ -1,0 +1,754 @@
+//! Scorepads in Postgres: created from the rubber's line-up, changed only by appending a score
+//! version (see [`crate::pad`]), read as they stand after the latest one.
+
+use std::collections::HashSet;
+
+use api::common::v1 as pb;
+use api::convert::ProtoEnum;
+use api::scoring::v1 as spb;
+use laws::score::correction::{PadCorrection, PadCorrectionFacts, check_pad_correction};
+use laws::{Deal, Law, Seat};
+use prost::Message;
+use sea_orm::sea_query::Expr;
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
+    QueryOrder, QuerySelect, TransactionTrait,
+};
+
+use super::{Page, Replay, WriteError, decode, decode_opt, insert_events, insert_version, retry, version_proto};
+use crate::entity::{score_version, scorepad};
+use crate::live::{Feed, FeedEvent, Watch};
+use crate::pad::{Header, Operation, Pad};
+use crate::time;
+use platform::ServiceError;
+use platform::auth::{Principal, Role};
+
+/// A pad's event stream.
+pub fn stream(scorepad_id: &str) -> String {
+    format!("scorepad:{scorepad_id}")
+}
+
+/// What a change of a pad does, once the pad as it stands is known.
+#[allow(clippy::large_enum_variant)] // made once per request, never stored
+enum Decision {
+    /// The same change was made before (by natural id): nothing changes; this version made it.
+    Repeat(u64),
+    /// A new version.
+    Apply {
+        /// What it does.
+        operation: Operation,
+        /// Its cause, reason, law and ruling, without its number.
+        version: spb::ScoreVersion,
+        /// Its natural idempotency key.
+        idem_key: Option<String>,
+    },
+}
+
+/// The scorepads of the service.
+#[derive(Debug, Clone)]
+pub struct Pads {
+    db: DatabaseConnection,
+    feed: Feed,
+}
+
+fn target(scorepad_id: &str, deal_id: &str) -> pb::ScoreTarget {
+    pb::ScoreTarget {
+        target: Some(pb::score_target::Target::ScorepadDeal(pb::ScorepadDeal {
+            scorepad_id: scorepad_id.to_owned(),
+            deal_id: deal_id.to_owned(),
+        })),
+    }
+}
+
+fn base_version(
+    cause: spb::ScoreVersionCause,
+    target: Option<pb::ScoreTarget>,
+    reason: &str,
+    law: Option<pb::LawCitation>,
+    recorded_by: &str,
+) -> spb::ScoreVersion {
+    spb::ScoreVersion {
+        version: 0,
+        target,
+        cause: cause as i32,
+        reason: reason.to_owned(),
+        law,
+        recorded_by: recorded_by.to_owned(),
+        recorded_at: Some(time::timestamp(time::now())),
+        ..Default::default()
+    }
+}
+
+/// The pad's header from its stored definition.
+fn header(row: &scorepad::Model) -> Result<Header, ServiceError> {
+    let definition: spb::CreateScorepadRequest = decode(&row.definition, "scorepad definition")?;
+    Ok(Header {
+        scorepad_id: row.scorepad_id.clone(),
+        kind: pb::TableKind::try_from(definition.kind).unwrap_or(pb::TableKind::Unspecified),
+        table_id: definition.table_id,
+        rubber_id: definition.rubber_id,
+        players: definition.players,
+        first_dealer: match definition.first_dealer {
+            0 => None,
+            raw => Some(Seat::from_proto("first_dealer", raw)?),
+        },
+        options: definition.options.unwrap_or_default(),
+        created_at: Some(time::timestamp(row.created_at)),
+    })
+}
+
+/// The operation a stored version replays.
+fn operation(row: &score_version::Model) -> Result<Operation, ServiceError> {
+    let deal_id =
+        || row.deal_id.clone().ok_or_else(|| ServiceError::internal(format!("version {} has no deal", row.version)));
+    let result = || decode_opt::<pb::DealResult>(row.result.as_ref(), "deal result");
+    let required = || result()?.ok_or_else(|| ServiceError::internal(format!("version {} has no result", row.version)));
+    Ok(match row.operation.as_str() {
+        "record" => Operation::Record {
+            deal_id: deal_id()?,
+            result: required()?,
+            hands: decode_opt::<pb::Deal>(row.hands.as_ref(), "hands")?.map(Deal::try_from).transpose()?,
+            source: spb::ResultSource::try_from(row.source).unwrap_or(spb::ResultSource::Unspecified),
+        },
+        "correct" => Operation::Correct {
+            deal_id: deal_id()?,
+            result: result()?,
+            first_dealer: row.first_dealer.map(|raw| Seat::from_proto("first_dealer", raw)).transpose()?,
+        },
+        "rule" => Operation::Rule { deal_id: deal_id()?, result: Some(required()?) },
+        "rule_restore" => Operation::Rule { deal_id: deal_id()?, result: None },
+        "appeal" => Operation::Appeal { deal_id: deal_id()?, result: Some(required()?) },
+        "appeal_restore" => Operation::Appeal { deal_id: deal_id()?, result: None },
+        "end" => Operation::End,
+        "agree_net" => Operation::AgreeNet,
+        other => return Err(ServiceError::internal(format!("unknown scorepad operation {other:?}"))),
+    })
+}
+
+/// Replays a pad from its stored versions.
+async fn load<C: ConnectionTrait>(db: &C, row: &scorepad::Model) -> Result<Pad, ServiceError> {
+    let mut pad = Pad::new(header(row)?)?;
+    let versions = score_version::Entity::find()
+        .filter(score_version::Column::OwnerId.eq(row.scorepad_id.as_str()))
+        .order_by_asc(score_version::Column::Version)
+        .all(db)
+        .await?;
+    for stored in &versions {
+        pad.apply(&operation(stored)?, version_proto(stored)?)?;
+    }
+    Ok(pad)
+}
+
+fn law(law: Law) -> Option<pb::LawCitation> {
+    Some(law.into())
+}
+
+/// A law citation as a client gave it, with the text a reader sees filled in when missing.
+pub fn citation(given: Option<&pb::LawCitation>) -> Option<pb::LawCitation> {
+    let given = given.filter(|l| l.code != 0 || !l.text.is_empty())?;
+    let mut law = given.clone();
+    if law.text.is_empty() {
+        let (n, section) = (given.number, given.section.as_str());
+        let letter = char::from(b'A'.saturating_add(u8::try_from(n).unwrap_or(1).saturating_sub(1)));
+        law.text = match laws::Code::from_proto("law.code", given.code) {
+            Ok(laws::Code::ClubProcedure) => format!("rule {letter} of the Rules for Club Procedure"),
+            Ok(code @ laws::Code::Chicago) => format!("rule {letter}{section} of {}", code.title()),
+            Ok(code @ laws::Code::Club) if n == 0 => format!("the Club Appeals Committee ({})", code.title()),
+            Ok(code @ laws::Code::Club) => format!("Club Law {n}{section} ({})", code.title()),
+            Ok(code) => format!("Law {n}{section} of the {}", code.title()),
+            Err(_) => format!("Law {n}{section}"),
+        };
+    }
+    Some(law)
+}
+
+impl Pads {
+    /// The scorepads over `db`, announcing changes on `feed`.
+    pub fn new(db: DatabaseConnection, feed: Feed) -> Pads {
+        Pads { db, feed }
+    }
+
+    /// Creates the pad of a rubber, or returns the existing one (one pad per rubber).
+    #[tracing::instrument(skip_all, fields(rubber_id = %request.rubber_id))]
+    pub async fn create(&self, request: spb::CreateScorepadRequest) -> Result<spb::Scorepad, ServiceError> {
+        if request.rubber_id.is_empty() {
+            return Err(ServiceError::invalid("rubber_id", "empty; one pad is kept per rubber"));
+        }
+        if request.table_id.is_empty() {
+            return Err(ServiceError::invalid("table_id", "empty; the table is required"));
+        }
+        if let Some(existing) = scorepad::Entity::find()
+            .filter(scorepad::Column::RubberId.eq(request.rubber_id.as_str()))
+            .one(&self.db)
+            .await?
+        {
+            return decode(&existing.state, "scorepad");
+        }
+        let mut seats = HashSet::new();
+        if request.players.len() != 4 {
+            return Err(ServiceError::invalid("players", "four players, one at each seat, are required"));
+        }
+        for (i, player) in request.players.iter().enumerate() {
+            let seat = Seat::from_proto(&format!("players[{i}].seat"), player.seat)?;
+            if !seats.insert(seat) {
+                return Err(ServiceError::invalid(&format!("players[{i}].seat"), format!("{seat} is taken twice")));
+            }
+            if player.player_id.is_empty() {
+                return Err(ServiceError::invalid(&format!("players[{i}].player_id"), "empty"));
+            }
+        }
+        let kind = pb::TableKind::try_from(request.kind).unwrap_or(pb::TableKind::Unspecified);
+        let created_at = time::now();
+        let scorepad_id = uuid::Uuid::now_v7().to_string();
+        let pad = Pad::new(Header {
+            scorepad_id: scorepad_id.clone(),
+            kind,
+            table_id: request.table_id.clone(),
+            rubber_id: request.rubber_id.clone(),
+            players: request.players.clone(),
+            first_dealer: match request.first_dealer {
+                0 => None,
+                raw => Some(Seat::from_proto("first_dealer", raw)?),
+            },
+            options: request.options.unwrap_or_default(),
+            created_at: Some(time::timestamp(created_at)),
+        })?;
+        let state = pad.to_proto();
+        let model = scorepad::ActiveModel {
+            scorepad_id: Set(scorepad_id),
+            kind: Set(kind as i32),
+            table_id: Set(request.table_id.clone()),
+            rubber_id: Set(request.rubber_id.clone()),
+            definition: Set(request.encode_to_vec()),
+            status: Set(pad.status_number()),
+            version: Set(0),
+            last_sequence: Set(0),
+            state: Set(state.encode_to_vec()),
+            created_at: Set(created_at),
+            net_agreed_at: Set(None),
+        };
+        match scorepad::Entity::insert(model).exec_without_returning(&self.db).await.map_err(WriteError::from) {
+            Ok(_) => Ok(state),
+            // Created by a racing request for the same rubber: that one stands.
+            Err(WriteError::Race) => {
+                let existing = scorepad::Entity::find()
+                    .filter(scorepad::Column::RubberId.eq(request.rubber_id.as_str()))
+                    .one(&self.db)
+                    .await?
+                    .ok_or_else(|| ServiceError::internal("scorepad vanished after a unique violation"))?;
+                decode(&existing.state, "scorepad")
+            }
+            Err(WriteError::Fail(error)) => Err(error),
+        }
+    }
+
+    /// The pad as it stands.
+    pub async fn get(&self, scorepad_id: &str) -> Result<spb::Scorepad, ServiceError> {
+        let row = self.row(scorepad_id).await?;
+        decode(&row.state, "scorepad")
+    }
+
+    async fn row(&self, scorepad_id: &str) -> Result<scorepad::Model, ServiceError> {
+        scorepad::Entity::find_by_id(scorepad_id)
+            .one(&self.db)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(format!("scorepad {scorepad_id}")))
+    }
+
+    /// Pads, newest first.
+    pub async fn list(&self, request: &spb::ListScorepadsRequest) -> Result<spb::ListScorepadsResponse, ServiceError> {
+        let page = Page::of(request.page.as_ref())?;
+        let mut query = scorepad::Entity::find();
+        if !request.table_id.is_empty() {
+            query = query.filter(scorepad::Column::TableId.eq(request.table_id.as_str()));
+        }
+        if request.in_progress_only {
+            query = query.filter(scorepad::Column::Status.eq(spb::ScorepadStatus::InProgress as i32));
+        }
+        let rows = query
+            .order_by_desc(scorepad::Column::CreatedAt)
+            .order_by_desc(scorepad::Column::ScorepadId)
+            .offset(page.offset)
+            .limit(page.size + 1)
+            .all(&self.db)
+            .await?;
+        let fetched = rows.len();
+        let scorepads =
+            rows.iter().take(page.size as usize).map(|r| decode(&r.state, "scorepad")).collect::<Result<_, _>>()?;
+        Ok(spb::ListScorepadsResponse { scorepads, page: Some(page.response(fetched)) })
+    }
+
+    /// Applies a change to a pad as a new version (see the module docs of [`crate::store`]).
+    async fn change(
+        &self,
+        scorepad_id: &str,
+        expected: Option<u64>,
+        what: &str,
+        decide: &(dyn Fn(&Pad) -> Result<Decision, ServiceError> + Sync),
+    ) -> Result<(Pad, spb::ScoreVersion), ServiceError> {
+        let (pad, version, event) = retry(what, || self.attempt(scorepad_id, expected, decide)).await?;
+        if let Some(event) = event {
+            self.feed.publish(&stream(scorepad_id), vec![event]).await;
+        }
+        Ok((pad, version))
+    }
+
+    async fn attempt(
+        &self,
+        scorepad_id: &str,
+        expected: Option<u64>,
+        decide: &(dyn Fn(&Pad) -> Result<Decision, ServiceError> + Sync),
+    ) -> Result<(Pad, spb::ScoreVersion, Option<FeedEvent>), WriteError> {
+        let txn = self.db.begin().await?;
+        let row = scorepad::Entity::find_by_id(scorepad_id)
+            .one(&txn)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(format!("scorepad {scorepad_id}")))?;
+        let current = u64::try_from(row.version).unwrap_or(0);
+        if let Some(expected) = expected
+            && expected != current
+        {
+            return Err(ServiceError::Conflict(format!(
+                "scorepad {scorepad_id} is at version {current}, not {expected}: read it again"
+            ))
+            .into());
+        }
+        let mut pad = load(&txn, &row).await?;
+        let (operation, base, idem_key) = match decide(&pad)? {
+            Decision::Repeat(number) => {
+                let version = pad
+                    .versions()
+                    .get(number.saturating_sub(1) as usize)
+                    .cloned()
+                    .ok_or_else(|| ServiceError::internal(format!("version {number} missing")))?;
+                return Ok((pad, version, None));
+            }
+            Decision::Apply { operation, version, idem_key } => (operation, version, idem_key),
+        };
+        let number = current + 1;
+        let base = spb::ScoreVersion { version: number, result: operation.result().cloned(), ..base };
+        pad.apply(&operation, base.clone())?;
+        let version = pad.versions().last().cloned().unwrap_or_default();
+        let hands = match &operation {
+            Operation::Record { hands, .. } => hands.map(pb::Deal::from),
+            _ => None,
+        };
+        let replay = Replay {
+            operation: operation.name().to_owned(),
+            deal_id: operation.deal_id().map(str::to_owned),
+            hands,
+            first_dealer: match &operation {
+                Operation::Correct { first_dealer, .. } => first_dealer.map(ProtoEnum::to_proto),
+                _ => None,
+            },
+            source: match &operation {
+                Operation::Record { source, .. } => *source,
+                Operation::Correct { .. } => spb::ResultSource::Correction,
+                Operation::Rule { .. } => spb::ResultSource::Ruling,
+                Operation::Appeal { .. } => spb::ResultSource::Appeal,
+                Operation::End | Operation::AgreeNet => spb::ResultSource::Unspecified,
+            },
+            idem_key,
+        };
+        insert_version(&txn, scorepad_id, &base, replay).await?;
+        let state = pad.to_proto();
+        let (added, struck) = pad.changes_in(number);
+        let sequence = u64::try_from(row.last_sequence).unwrap_or(0) + 1;
+        let event = spb::ScorepadEvent {
+            sequence,
+            occurred_at: version.recorded_at,
+            scorepad_id: scorepad_id.to_owned(),
+            event: Some(spb::scorepad_event::Event::Changed(spb::ScorepadChanged {
+                version: Some(version.clone()),
+                added,
+                struck_entry_ids: struck,
+                scorepad: Some(state.clone()),
+            })),
+        };
+        let payload = event.encode_to_vec();
+        let updated = scorepad::Entity::update_many()
+            .col_expr(scorepad::Column::Version, Expr::value(i64::try_from(number).unwrap_or(i64::MAX)))
+            .col_expr(scorepad::Column::LastSequence, Expr::value(i64::try_from(sequence).unwrap_or(i64::MAX)))
+            .col_expr(scorepad::Column::State, Expr::value(state.encode_to_vec()))
+            .col_expr(scorepad::Column::Status, Expr::value(pad.status_number()))
+            .col_expr(
+                scorepad::Column::NetAgreedAt,
+                Expr::value(state.net_agreed_at.as_ref().and_then(time::from_timestamp)),
+            )
+            .filter(scorepad::Column::ScorepadId.eq(scorepad_id))
+            .filter(scorepad::Column::Version.eq(row.version))
+            .exec(&txn)
+            .await?;
+        if updated.rows_affected != 1 {
+            return Err(match expected {
+                Some(_) => WriteError::Fail(ServiceError::Conflict(format!(
+                    "scorepad {scorepad_id} changed while this change was made: read it again"
+                ))),
+                None => WriteError::Race,
+            });
+        }
+        insert_events(&txn, &stream(scorepad_id), sequence, std::slice::from_ref(&payload)).await?;
+        txn.commit().await?;
+        Ok((pad, version, Some(FeedEvent { sequence, payload })))
+    }
+
+    /// Records a deal's result (Laws 72-81; Appendix 4), idempotent by deal id.
+    #[tracing::instrument(skip_all, fields(scorepad_id = %request.scorepad_id, deal_id = %request.deal_id))]
+    pub async fn record(
+        &self,
+        request: &spb::RecordDealResultRequest,
+        hands: Option<Deal>,
+        recorded_by: &str,
+    ) -> Result<(Pad, spb::ScoreVersion), ServiceError> {
+        if request.deal_id.is_empty() {
+            return Err(ServiceError::invalid("deal_id", "empty; the deal id is the idempotency key"));
+        }
+        let result = request.result.clone().ok_or_else(|| ServiceError::invalid("result", "missing"))?;
+        api::convert::score::rubber_result(&result).map_err(|e| e.within("result"))?;
+        let source = match spb::ResultSource::try_from(request.source) {
+            Ok(s @ (spb::ResultSource::Game | spb::ResultSource::Desk)) => s,
+            _ => return Err(ServiceError::invalid("source", "the game service or the desk is required")),
+        };
+        let decide = |pad: &Pad| -> Result<Decision, ServiceError> {
+            if let Some((first, version)) = pad.first_record(&request.deal_id) {
+                if same_result(first, &result) {
+                    return Ok(Decision::Repeat(version));
+                }
+                return Err(ServiceError::AlreadyExists(format!(
+                    "deal {} is already recorded on this scorepad with another result (version {version}); \
+                     correct it with CorrectDealResult (Law 78)",
+                    request.deal_id
+                )));
+            }
+            let next = pad.next_deal().ok_or_else(|| match pad.to_proto().status() {
+                spb::ScorepadStatus::Finished => ServiceError::Rule {
+                    message: "the rubber is finished: no deal is scored after it (Law 74; rule B of Chicago)".into(),
+                    law: Law::rubber(74, ""),
+                },
+                _ => ServiceError::Rule {
+                    message: "the rubber was ended and scored as it stood (Law 80; rule B of Chicago)".into(),
+                    law: Law::rubber(80, ""),
+                },
+            })?;
+            if request.deal_number != next.deal_number {
+                return Err(ServiceError::FailedPrecondition(format!(
+                    "deal_number {} is not the pad's next deal, {}: results are scored in order, because later \
+                     deals depend on earlier ones (Law 73)",
+                    request.deal_number, next.deal_number
+                )));
+            }
+            Ok(Decision::Apply {
+                operation: Operation::Record {
+                    deal_id: request.deal_id.clone(),
+                    result: result.clone(),
+                    hands,
+                    source,
+                },
+                version: base_version(
+                    spb::ScoreVersionCause::ResultRecorded,
+                    Some(target(&request.scorepad_id, &request.deal_id)),
+                    "",
+                    law(Law::rubber(75, "")),
+                    recorded_by,
+                ),
+                idem_key: Some(format!("deal:{}", request.deal_id)),
+            })
+        };
+        self.change(&request.scorepad_id, None, "record deal result", &decide).await
+    }
+
+    /// Corrects a deal's result (Law 78) or a Chicago diagram (Appendix 4 E).
+    #[tracing::instrument(skip_all, fields(scorepad_id = %request.scorepad_id, deal_id = %request.deal_id))]
+    pub async fn correct(
+        &self,
+        request: &spb::CorrectDealResultRequest,
+        recorded_by: &str,
+    ) -> Result<(Pad, spb::ScoreVersion), ServiceError> {
+        let kind = match spb::CorrectionKind::try_from(request.kind) {
+            Ok(spb::CorrectionKind::ScoringError) => PadCorrection::ScoringError,
+            Ok(spb::CorrectionKind::TrickCount) => PadCorrection::TrickCount,
+            Ok(spb::CorrectionKind::ChicagoDiagram) => PadCorrection::ChicagoDiagram,
+            _ => return Err(ServiceError::invalid("kind", "a scoring error, a trick count or a Chicago diagram")),
+        };
+        let first_dealer = match (kind, request.corrected_first_dealer) {
+            (PadCorrection::ChicagoDiagram, 0) => {
+                return Err(ServiceError::invalid(
+                    "corrected_first_dealer",
+                    "required: the dealer the diagram's 1 should have faced (rule E of Chicago, Appendix 4)",
+                ));
+            }
+            (PadCorrection::ChicagoDiagram, raw) => Some(Seat::from_proto("corrected_first_dealer", raw)?),
+            (_, 0) => None,
+            (_, _) => {
+                return Err(ServiceError::invalid(
+                    "corrected_first_dealer",
+                    "only a Chicago diagram correction has one",
+                ));
+            }
+        };
+        let result = request.corrected_result.clone();
+        match (&result, kind) {
+            (None, PadCorrection::ScoringError | PadCorrection::TrickCount) => {
+                return Err(ServiceError::invalid("corrected_result", "missing; a value is required"));
+            }
+            (Some(r), _) => {
+                api::convert::score::rubber_result(r).map_err(|e| e.within("corrected_result"))?;
+            }
+            (None, _) => {}
+        }
+        let decide = |pad: &Pad| -> Result<Decision, ServiceError> {
+            let index = pad
+                .deal_index(&request.deal_id)
+                .ok_or_else(|| ServiceError::not_found(format!("deal {} on this scorepad", request.deal_id)))?;
+            let players: HashSet<&str> = pad.header().player_ids().collect();
+            let mut acknowledged = HashSet::new();
+            for (i, player) in request.acknowledged_by_player_ids.iter().enumerate() {
+                if !players.contains(player.as_str()) {
+                    return Err(ServiceError::invalid(
+                        &format!("acknowledged_by_player_ids[{i}]"),
+                        format!("{player:?} is not one of the four players of this rubber"),
+                    ));
+                }
+                acknowledged.insert(player.as_str());
+            }
+            check_pad_correction(PadCorrectionFacts {
+                kind,
+                acknowledged_by: acknowledged.len(),
+                next_deal_called: index + 1 < pad.deals_recorded(),
+                net_score_agreed: pad.net_agreed(),
+            })
+            .map_err(ServiceError::rule)?;
+            let law = match kind {
+                PadCorrection::ChicagoDiagram => Law::chicago('E', ""),
+                _ => Law::rubber(78, ""),
+            };
+            Ok(Decision::Apply {
+                operation: Operation::Correct {
+                    deal_id: request.deal_id.clone(),
+                    result: result.clone(),
+                    first_dealer,
+                },
+                version: base_version(
+                    spb::ScoreVersionCause::Correction,
+                    Some(target(&request.scorepad_id, &request.deal_id)),
+                    &request.reason,
+                    Some(law.into()),
+                    recorded_by,
+                ),
+                idem_key: None,
+            })
+        };
+        self.change(&request.scorepad_id, Some(request.expected_version), "correct deal result", &decide).await
+    }
+
+    /// Records that the players agreed the net score of a finished or ended rubber. A player
+    /// may do so only for a rubber he plays in. Agreeing again changes nothing.
+    #[tracing::instrument(skip_all, fields(scorepad_id = %request.scorepad_id))]
+    pub async fn agree(
+        &self,
+        request: &spb::AgreeNetScoreRequest,
+        principal: &Principal,
+    ) -> Result<spb::Scorepad, ServiceError> {
+        let staff = principal.has_any(&[Role::Desk, Role::Admin]);
+        let decide = |pad: &Pad| -> Result<Decision, ServiceError> {
+            if !staff && !pad.header().player_ids().any(|p| p == principal.subject) {
+                return Err(ServiceError::PermissionDenied(
+                    "only a player of this rubber (or the desk) agrees its net score".to_owned(),
+                ));
+            }
+            if pad.net_agreed() {
+                return Ok(Decision::Repeat(pad.version()));
+            }
+            Ok(Decision::Apply {
+                operation: Operation::AgreeNet,
+                version: base_version(
+                    spb::ScoreVersionCause::NetAgreed,
+                    None,
+                    "the players agreed the net score",
+                    law(Law::rubber(78, "")),
+                    &principal.subject,
+                ),
+                idem_key: None,
+            })
+        };
+        // A repeat after agreement is at a later version than the caller read: it is answered,
+        // not refused, so the version check is made only for a new agreement.
+        let row = self.row(&request.scorepad_id).await?;
+        let expected = if row.net_agreed_at.is_some() { None } else { Some(request.expected_version) };
+        let (pad, _) = self.change(&request.scorepad_id, expected, "agree net score", &decide).await?;
+        Ok(pad.to_proto())
+    }
+
+    /// Ends a rubber that is not finished (Law 80) or a Chicago series short (Appendix 4 B).
+    #[tracing::instrument(skip_all, fields(scorepad_id = %request.scorepad_id))]
+    pub async fn end(
+        &self,
+        request: &spb::EndUnfinishedRubberRequest,
+        recorded_by: &str,
+    ) -> Result<(Pad, spb::ScoreVersion), ServiceError> {
+        let decide = |pad: &Pad| -> Result<Decision, ServiceError> {
+            let law = match pad.header().kind {
+                pb::TableKind::Chicago => Law::chicago('B', ""),
+                _ => Law::rubber(80, ""),
+            };
+            Ok(Decision::Apply {
+                operation: Operation::End,
+                version: base_version(
+                    spb::ScoreVersionCause::RubberEnded,
+                    None,
+                    &request.reason,
+                    Some(law.into()),
+                    recorded_by,
+                ),
+                idem_key: None,
+            })
+        };
+        self.change(&request.scorepad_id, Some(request.expected_version), "end rubber", &decide).await
+    }
+
+    /// Applies an arbiter's ruling or an appeal decision to a deal, idempotent by ruling id and
+    /// appeal id together.
+    #[tracing::instrument(skip_all, fields(scorepad_id = %deal.scorepad_id, deal_id = %deal.deal_id, ruling_id = %request.ruling_id))]
+    pub async fn adjust(
+        &self,
+        deal: &pb::ScorepadDeal,
+        request: &spb::ApplyAdjustmentRequest,
+        recorded_by: &str,
+    ) -> Result<(Pad, spb::ScoreVersion), ServiceError> {
+        use spb::apply_adjustment_request::Change;
+        let result = match request.change.as_ref() {
+            None => return Err(ServiceError::invalid("change", "missing; an adjustment or a restore is required")),
+            Some(Change::RestoreTableResult(_)) => None,
+            Some(Change::Adjustment(adjustment)) => match adjustment.kind.as_ref() {
+                Some(pb::adjustment::Kind::Assigned(assigned)) => {
+                    let result = assigned
+                        .result
+                        .clone()
+                        .ok_or_else(|| ServiceError::invalid("adjustment.assigned.result", "missing"))?;
+                    api::convert::score::rubber_result(&result).map_err(|e| e.within("adjustment.assigned.result"))?;
+                    Some(result)
+                }
+                _ => {
+                    return Err(ServiceError::invalid(
+                        "adjustment",
+                        "a rubber or Chicago deal takes only an assigned score: the Arbiter assigns a new result \
+                         (Alternative Club Laws)",
+                    ));
+                }
+            },
+        };
+        let appeal = !request.appeal_id.is_empty();
+        let adjustment = match request.change.as_ref() {
+            Some(Change::Adjustment(a)) => Some(a.clone()),
+            _ => None,
+        };
+        let idem_key = format!("ruling:{}/{}", request.ruling_id, request.appeal_id);
+        let decide = |pad: &Pad| -> Result<Decision, ServiceError> {
+            if let Some(version) =
+                pad.versions().iter().find(|v| v.ruling_id == request.ruling_id && v.appeal_id == request.appeal_id)
+            {
+                return Ok(Decision::Repeat(version.version));
+            }
+            let (operation, cause, law) = if appeal {
+                (
+                    Operation::Appeal { deal_id: deal.deal_id.clone(), result: result.clone() },
+                    spb::ScoreVersionCause::AppealDecision,
+                    citation(request.law.as_ref()).or_else(|| Some(Law::club_appeals().into())),
+                )
+            } else {
+                (
+                    Operation::Rule { deal_id: deal.deal_id.clone(), result: result.clone() },
+                    spb::ScoreVersionCause::Adjustment,
+                    citation(request.law.as_ref()),
+                )
+            };
+            let mut version =
+                base_version(cause, Some(target(&deal.scorepad_id, &deal.deal_id)), &request.reason, law, recorded_by);
+            version.ruling_id = request.ruling_id.clone();
+            version.appeal_id = request.appeal_id.clone();
+            version.adjustment = adjustment.clone();
+            Ok(Decision::Apply { operation, version, idem_key: Some(idem_key.clone()) })
+        };
+        self.change(&deal.scorepad_id, None, "apply adjustment", &decide).await
+    }
+
+    /// A pad's score versions, oldest first, optionally only those of one deal.
+    pub async fn versions(
+        &self,
+        scorepad_id: &str,
+        deal_id: Option<&str>,
+        page: Page,
+    ) -> Result<spb::ListScoreVersionsResponse, ServiceError> {
+        let row = self.row(scorepad_id).await?;
+        let pad = load(&self.db, &row).await?;
+        let selected: Vec<&spb::ScoreVersion> = pad
+            .versions()
+            .iter()
+            .filter(|v| match (deal_id, v.target.as_ref().and_then(|t| t.target.as_ref())) {
+                (None, _) => true,
+                (Some(deal), Some(pb::score_target::Target::ScorepadDeal(d))) => d.deal_id == deal,
+                (Some(_), _) => false,
+            })
+            .collect();
+        let versions: Vec<spb::ScoreVersion> =
+            selected.iter().skip(page.offset as usize).take(page.size as usize + 1).map(|v| (*v).clone()).collect();
+        let fetched = versions.len();
+        Ok(spb::ListScoreVersionsResponse {
+            versions: versions.into_iter().take(page.size as usize).collect(),
+            page: Some(page.response(fetched)),
+        })
+    }
+
+    /// How many pads there are (tests, benchmarks).
+    pub async fn count(&self) -> Result<u64, ServiceError> {
+        Ok(scorepad::Entity::find().count(&self.db).await?)
+    }
+
+    /// Watches a pad's changes (see [`crate::live`]).
+    pub async fn watch(
+        &self,
+        scorepad_id: &str,
+        after: Option<u64>,
+    ) -> Result<tokio_stream::wrappers::ReceiverStream<Result<spb::WatchScorepadResponse, tonic::Status>>, ServiceError>
+    {
+        // The pad must exist before anyone waits on it.
+        self.row(scorepad_id).await?;
+        let db = self.db.clone();
+        let id = scorepad_id.to_owned();
+        let snapshot = Box::pin(async move {
+            let row = scorepad::Entity::find_by_id(id.as_str())
+                .one(&db)
+                .await?
+                .ok_or_else(|| ServiceError::not_found(format!("scorepad {id}")))?;
+            let sequence = u64::try_from(row.last_sequence).unwrap_or(0);
+            let pad: spb::Scorepad = decode(&row.state, "scorepad")?;
+            let event = spb::ScorepadEvent {
+                sequence,
+                occurred_at: Some(time::timestamp(time::now())),
+                scorepad_id: id,
+                event: Some(spb::scorepad_event::Event::Snapshot(pad)),
+            };
+            Ok((sequence, spb::WatchScorepadResponse { event: Some(event) }))
+        });
+        crate::live::watch(
+            self.feed.clone(),
+            self.db.clone(),
+            Watch {
+                stream: stream(scorepad_id),
+                after,
+                snapshot,
+                decode: Box::new(|_, payload| {
+                    let event: spb::ScorepadEvent = decode(payload, "scorepad event")?;
+                    Ok(Some(spb::WatchScorepadResponse { event: Some(event) }))
+                }),
+            },
+        )
+        .await
+    }
+}
+
+/// Whether two results are the same for scoring: the same contract, declarer, tricks and honors
+/// (the game service may resend a result it already delivered).
+fn same_result(a: &pb::DealResult, b: &pb::DealResult) -> bool {
+    a.encode_to_vec() == b.encode_to_vec()
+}
