@@ -11,9 +11,11 @@ use api::common::v1 as pb;
 use api::convert::ProtoEnum;
 use api::game::v1 as game;
 use api::game::v1::game_service_server::GameService;
+use api::scoring::v1::scoring_service_client::ScoringServiceClient;
 use laws::table::{Phase, Viewer};
 use laws::{Card, Seat};
 use platform::ServiceError;
+use platform::app::Peers;
 use platform::auth::{Principal, Role};
 
 use crate::engine::{self, Applied, CommandRequest, Engine, Loaded, LoadedDeal};
@@ -26,12 +28,14 @@ use crate::{pbn, setup, store, watch};
 /// The gRPC face of the game service.
 pub struct GameApi {
     engine: Arc<Engine>,
+    peers: Peers,
 }
 
 impl GameApi {
-    /// Serves `engine`.
-    pub fn new(engine: Arc<Engine>) -> GameApi {
-        GameApi { engine }
+    /// Serves `engine`; `peers` reach the scoring service, whose duplicate sessions may already
+    /// hold a board's hands.
+    pub fn new(engine: Arc<Engine>, peers: Peers) -> GameApi {
+        GameApi { engine, peers }
     }
 }
 
@@ -163,8 +167,20 @@ impl GameApi {
         };
         let number =
             i32::try_from(*number).map_err(|_| ServiceError::invalid("setup.board.board_number", "too large"))?;
-        let seed = resolved.digital.then(fresh_seed);
-        let pbn = resolved.entered.map(|d| d.to_pbn(Seat::North));
+        let (seed, pbn) = match store::existing_board(&self.engine.db, session, number).await? {
+            Some(_) => (resolved.digital.then(fresh_seed), resolved.entered.map(|d| d.to_pbn(Seat::North))),
+            // The first table to start the board: the session may have been created from a hand
+            // record, whose cards every table then plays (duplicate Law 2, Law 6).
+            None => match self.session_hands(session, number).await? {
+                Some(recorded) => {
+                    if resolved.entered.is_some_and(|entered| entered != recorded) {
+                        return Err(board_differs(session, number));
+                    }
+                    (None, Some(recorded.to_pbn(Seat::North)))
+                }
+                None => (resolved.digital.then(fresh_seed), resolved.entered.map(|d| d.to_pbn(Seat::North))),
+            },
+        };
         let board = store::board(&self.engine.db, session, number, seed, pbn, deal_id).await?;
         if let Some(seed) = board.seed.filter(|s| s.len() == 32) {
             if let Some(entered) = resolved.entered {
@@ -189,6 +205,44 @@ impl GameApi {
                  entered: a digital table cannot play it"
             ))),
             None => Ok((Vec::new(), None)),
+        }
+    }
+}
+
+impl GameApi {
+    /// The hands the scoring service's session holds for a board, if it holds any. A session
+    /// scoring does not know is refused (its results could never be recorded); scoring being
+    /// unreachable leaves the board to be dealt here.
+    async fn session_hands(&self, session: &str, number: i32) -> Result<Option<laws::Deal>, ServiceError> {
+        let channel = match self.peers.scoring() {
+            Ok(channel) => channel,
+            Err(error) => {
+                tracing::warn!(%error, session, "scoring not configured; the board is dealt here");
+                return Ok(None);
+            }
+        };
+        let request = api::scoring::v1::GetSessionRequest { session_id: session.to_owned() };
+        match ScoringServiceClient::new(channel).get_session(request).await {
+            Ok(response) => {
+                let board = response
+                    .into_inner()
+                    .session
+                    .and_then(|s| s.boards.into_iter().find(|b| i64::from(b.number) == i64::from(number)));
+                match board.and_then(|b| b.deal) {
+                    Some(deal) => Ok(Some(laws::Deal::try_from(deal).map_err(|e| {
+                        ServiceError::internal(format!("session {session} holds a board {number} that is no deal: {e}"))
+                    })?)),
+                    None => Ok(None),
+                }
+            }
+            Err(status) if status.code() == tonic::Code::NotFound => Err(ServiceError::FailedPrecondition(format!(
+                "setup.board.session_id: the scoring service has no session {session}: create it first, so that the \
+                 board's results can be scored"
+            ))),
+            Err(status) => {
+                tracing::warn!(code = ?status.code(), message = status.message(), session, "scoring did not answer; the board is dealt here");
+                Ok(None)
+            }
         }
     }
 }

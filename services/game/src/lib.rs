@@ -51,7 +51,7 @@ pub async fn service(
 ) -> Result<GameServiceServer<grpc::GameApi>, StartError> {
     let engine = Arc::new(engine::Engine::new(resources.db.clone(), resources.live.clone()));
     outbox::spawn(&engine, peers.clone(), settings.outbox.clone());
-    Ok(GameServiceServer::new(grpc::GameApi::new(engine)))
+    Ok(GameServiceServer::new(grpc::GameApi::new(engine, peers.clone())))
 }
 
 /// A refusal of the laws as the platform reports it: a rule names its Law (FAILED_PRECONDITION),

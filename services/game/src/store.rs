@@ -117,6 +117,15 @@ pub async fn deal(db: &impl ConnectionTrait, deal_id: &str) -> Result<Option<dea
     deals::Entity::find_by_id(deal_id.to_owned()).one(db).await
 }
 
+/// A board's row, if a table has started it.
+pub async fn existing_board(
+    db: &impl ConnectionTrait,
+    session_id: &str,
+    board_number: i32,
+) -> Result<Option<boards::Model>, DbErr> {
+    boards::Entity::find_by_id((session_id.to_owned(), board_number)).one(db).await
+}
+
 /// A board's cards, fixing them first if this is the first table to start it: `seed` for a
 /// server deal, `pbn` for physical cards entered (or neither). When the board is already fixed,
 /// its cards are returned; physical cards entered for a board fixed without them fill them in.

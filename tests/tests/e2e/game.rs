@@ -54,14 +54,15 @@ fn rubber(players: &[String; 4], mode: game::PlayMode, club_laws: bool) -> game:
     }
 }
 
-/// A duplicate board's setup; dealer and vulnerability come from the board number.
+/// A duplicate board's setup for pair 1 (North-South) against pair 2; dealer and vulnerability
+/// come from the board number.
 fn board(players: &[String; 4], mode: game::PlayMode, session: &str, number: u32) -> game::DealSetup {
     game::DealSetup {
         source: Some(game::deal_setup::Source::Board(game::DuplicateBoard {
             session_id: session.to_owned(),
             board_number: number,
-            north_south_contestant_id: format!("ns-{}", key()),
-            east_west_contestant_id: format!("ew-{}", key()),
+            north_south_contestant_id: "1".to_owned(),
+            east_west_contestant_id: "2".to_owned(),
         })),
         kind: pb::TableKind::Duplicate as i32,
         mode: mode as i32,
@@ -70,6 +71,31 @@ fn board(players: &[String; 4], mode: game::PlayMode, session: &str, number: u32
         vulnerability: 0,
         result_only: false,
     }
+}
+
+/// A pairs session in the scoring service with these boards (and the hands of those given),
+/// and pairs 1 and 2.
+async fn session(app: &TestApp, boards: &[(u32, Option<&str>)]) -> String {
+    use api::scoring::v1 as scoring;
+    let request = scoring::CreateSessionRequest {
+        name: format!("pairs {}", key()),
+        contestant_kind: scoring::ContestantKind::Pairs as i32,
+        scoring_method: scoring::ScoringMethod::Matchpoints as i32,
+        boards: boards
+            .iter()
+            .map(|(number, hands)| scoring::Board {
+                number: *number,
+                dealer: 0,
+                vulnerability: 0,
+                deal: hands.map(|pbn| pbn.parse::<laws::Deal>().unwrap().into()),
+            })
+            .collect(),
+        contestants: ["1", "2"]
+            .map(|id| scoring::Contestant { contestant_id: id.to_owned(), ..Default::default() })
+            .to_vec(),
+    };
+    let created = app.scoring("front-desk", &[Role::Desk]).create_session(request).await.unwrap().into_inner();
+    created.session.unwrap().session_id
 }
 
 fn seated(players: &[String; 4]) -> Vec<pb::SeatedPlayer> {
@@ -659,7 +685,7 @@ async fn duplicate_law_70_a_disputed_claim_is_adjudicated_by_the_director() {
     use Seat::*;
     let app = TestApp::spawn().await;
     let table = Table::new(&app);
-    let session = format!("session-{}", key());
+    let session = session(&app, &[(1, None)]).await;
     let view = table.start(board(&table.players, game::PlayMode::Recorded, &session, 1), Some(PBN)).await;
     assert_eq!(view.setup.unwrap().dealer, North.to_proto(), "duplicate Law 2: board 1 is dealt by North");
     bid_four_spades(&table).await;
@@ -1012,7 +1038,8 @@ async fn random_deal_keeps_every_hand_private(app: &TestApp, seed: u64) {
     watchers.push((None, collect(app.game("kibitzer", &[Role::Player]), table.id.clone(), None)));
     let official = collect(table.arbiter(), table.id.clone(), None);
     let setup = if duplicate {
-        board(&table.players, game::PlayMode::Digital, &format!("session-{}", key()), 1 + rng.below(16) as u32)
+        let number = 1 + rng.below(16) as u32;
+        board(&table.players, game::PlayMode::Digital, &session(app, &[(number, None)]).await, number)
     } else {
         rubber(&table.players, game::PlayMode::Digital, false)
     };
@@ -1231,28 +1258,82 @@ async fn outbox_when(
     panic!("the outbox row of deal {deal_id} never got there: {:?}", outbox_row(app, deal_id).await);
 }
 
+async fn scorepad(app: &TestApp, scorepad_id: &str) -> api::scoring::v1::Scorepad {
+    let request = api::scoring::v1::GetScorepadRequest { scorepad_id: scorepad_id.to_owned() };
+    let pad = app.scoring("front-desk", &[Role::Desk]).get_scorepad(request).await.unwrap().into_inner();
+    pad.scorepad.unwrap()
+}
+
 #[tokio::test]
-async fn a_finished_deal_owes_scoring_its_result_and_retries_while_scoring_is_down() {
+async fn a_finished_deal_reaches_scoring_exactly_once_even_when_scoring_was_down() {
     use Seat::*;
-    let app = TestApp::spawn_with(scoring_unreachable).await;
-    let table = Table::new(&app);
-    let mut setup = rubber(&table.players, game::PlayMode::Recorded, false);
-    setup.result_only = true;
-    let Some(game::deal_setup::Source::Rubber(rubber_deal)) = setup.source.clone() else { unreachable!() };
-    table.start(setup, None).await;
-    let view = enter_result(&table, "4S", North, 10, &[]).await.unwrap();
-    // Written with the deal's last event; delivered again and again while scoring is down.
-    let (topic, payload, attempts, error, delivered) = outbox_when(&app, &view.deal_id, |r| r.2 >= 2).await;
+    let mut app = TestApp::spawn_with(scoring_unreachable).await;
+    let (deal_id, scorepad_id, result) = {
+        let table = Table::new(&app);
+        // The desk opens the rubber's scorepad; the deal is its next one.
+        let request = api::scoring::v1::CreateScorepadRequest {
+            kind: pb::TableKind::Rubber as i32,
+            table_id: table.id.clone(),
+            rubber_id: format!("rubber-{}", key()),
+            players: seated(&table.players),
+            first_dealer: North.to_proto(),
+            options: None,
+        };
+        let pad = app.scoring("front-desk", &[Role::Desk]).create_scorepad(request.clone()).await.unwrap();
+        let pad = pad.into_inner().scorepad.unwrap();
+        let next = pad.next_deal.unwrap();
+        let mut setup = rubber(&table.players, game::PlayMode::Recorded, false);
+        setup.source = Some(game::deal_setup::Source::Rubber(game::RubberDeal {
+            rubber_id: request.rubber_id.clone(),
+            scorepad_id: pad.scorepad_id.clone(),
+            deal_number: next.deal_number,
+            club_laws: false,
+        }));
+        (setup.dealer, setup.vulnerability, setup.result_only) = (next.dealer, next.vulnerability, true);
+        table.start(setup, None).await;
+        let view = enter_result(&table, "4S", North, 10, &[]).await.unwrap();
+        (view.deal_id.clone(), pad.scorepad_id, view.outcome.unwrap().result)
+    };
+
+    // Written with the deal's last event; tried again and again while scoring is down.
+    let (topic, payload, attempts, error, delivered) = outbox_when(&app, &deal_id, |r| r.2 >= 2).await;
     assert_eq!(topic, "scoring.RecordDealResult");
-    assert!(!delivered);
-    assert!(attempts >= 2);
+    assert!(!delivered && attempts >= 2);
     assert!(error.is_some_and(|e| !e.is_empty()));
     let request = <api::scoring::v1::RecordDealResultRequest as prost::Message>::decode(payload.as_slice()).unwrap();
-    assert_eq!(request.deal_id, view.deal_id);
-    assert_eq!(request.scorepad_id, rubber_deal.scorepad_id);
+    assert_eq!((request.deal_id.as_str(), request.scorepad_id.as_str()), (deal_id.as_str(), scorepad_id.as_str()));
     assert_eq!(request.deal_number, 1);
     assert_eq!(request.source, api::scoring::v1::ResultSource::Game as i32);
-    assert_eq!(request.result, view.outcome.unwrap().result);
+    assert_eq!(request.result, result);
+    assert!(scorepad(&app, &scorepad_id).await.deals.is_empty());
+
+    // Scoring is back: the result arrives, once.
+    app.restart_as_configured().await;
+    let (_, _, attempts, _, _) = outbox_when(&app, &deal_id, |r| r.4).await;
+    let pad = scorepad(&app, &scorepad_id).await;
+    let recorded: Vec<_> = pad.deals.iter().filter(|d| d.deal_id == deal_id).collect();
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0].result, result);
+    assert_eq!(recorded[0].source, api::scoring::v1::ResultSource::Game as i32);
+
+    // Its acknowledgement lost: delivered again, and scoring takes the repeat as a no-op.
+    {
+        use sea_orm::{ConnectionTrait, Statement};
+        let db = app.database.connect().await;
+        db.execute_raw(Statement::from_sql_and_values(
+            sea_orm::DbBackend::Postgres,
+            "UPDATE outbox SET delivered_at = NULL, next_attempt_at = now() WHERE aggregate_id = $1",
+            [deal_id.clone().into()],
+        ))
+        .await
+        .unwrap();
+        let _ = db.close().await;
+    }
+    outbox_when(&app, &deal_id, |r| r.4 && r.2 > attempts).await;
+    let again = scorepad(&app, &scorepad_id).await;
+    assert_eq!(again.deals, pad.deals);
+    assert_eq!(again.version, pad.version);
+
     // An abandoned deal owes nothing.
     let second = Table::new(&app);
     second.start(rubber(&second.players, game::PlayMode::Digital, false), None).await;
@@ -1264,6 +1345,29 @@ async fn a_finished_deal_owes_scoring_its_result_and_retries_while_scoring_is_do
     };
     let abandoned = second.desk().abandon_deal(request).await.unwrap().into_inner().view.unwrap();
     assert!(outbox_row(&app, &abandoned.deal_id).await.is_none());
+}
+
+#[tokio::test]
+async fn a_duplicate_tables_result_reaches_its_session() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let session = session(&app, &[(2, None)]).await;
+    let table = Table::new(&app);
+    table.start(board(&table.players, game::PlayMode::Digital, &session, 2), None).await;
+    // Duplicate Law 2: East deals board 2.
+    for (seat, call) in [(East, "1N"), (South, "Pass"), (West, "Pass"), (North, "Pass")] {
+        table.call_as(&mut table.player(seat), seat, call).await.unwrap();
+    }
+    let view = table.play_out(true).await;
+    let result = view.outcome.clone().unwrap().result;
+    outbox_when(&app, &view.deal_id, |r| r.4).await;
+    let request = api::scoring::v1::ListBoardResultsRequest { session_id: session, board_number: 2, page: None };
+    let results = app.scoring("front-desk", &[Role::Desk]).list_board_results(request).await.unwrap().into_inner();
+    let ours: Vec<_> = results.results.iter().filter(|r| r.deal_id == view.deal_id).collect();
+    assert_eq!(ours.len(), 1);
+    assert_eq!(ours[0].table_result, result);
+    let key = ours[0].key.clone().unwrap();
+    assert_eq!((key.north_south_contestant_id.as_str(), key.east_west_contestant_id.as_str()), ("1", "2"));
 }
 
 /// The game on the embedded default (SQLite, live state in the process): a recorded club deal
@@ -1407,10 +1511,10 @@ async fn redis_behind_the_journal_is_caught_up_from_it() {
 #[tokio::test]
 async fn every_table_playing_a_duplicate_board_gets_the_same_cards() {
     let app = TestApp::spawn().await;
-    let session = format!("session-{}", key());
+    let pairs = session(&app, &[(7, None)]).await;
     let (first, second, third) = (Table::new(&app), Table::new(&app), Table::new(&app));
-    let dealt = first.start(board(&first.players, game::PlayMode::Digital, &session, 7), None).await;
-    let again = second.start(board(&second.players, game::PlayMode::Digital, &session, 7), None).await;
+    let dealt = first.start(board(&first.players, game::PlayMode::Digital, &pairs, 7), None).await;
+    let again = second.start(board(&second.players, game::PlayMode::Digital, &pairs, 7), None).await;
     assert_eq!(dealt.seed_commitment, again.seed_commitment, "the second table receives the board");
     let app = &app;
     let full = |view: game::TableView| async move {
@@ -1427,12 +1531,32 @@ async fn every_table_playing_a_duplicate_board_gets_the_same_cards() {
         table_id: third.id.clone(),
         expected_version: 0,
         idempotency_key: key(),
-        setup: Some(board(&third.players, game::PlayMode::Recorded, &session, 7)),
+        setup: Some(board(&third.players, game::PlayMode::Recorded, &pairs, 7)),
         hands: Some(game::start_deal_request::Hands::DealPbn(PBN.to_owned())),
     };
     let status = third.desk().start_deal(request).await.unwrap_err();
     assert_eq!(status.code(), Code::FailedPrecondition);
     assert!(status.message().contains("every table plays the same cards"), "{}", status.message());
+
+    // A session made from a hand record: the first table to start a board plays its cards, even
+    // at a digital table (dealt before the session, so no seed to publish).
+    let recorded = session(app, &[(3, Some(PBN))]).await;
+    let fourth = Table::new(app);
+    let view = fourth.start(board(&fourth.players, game::PlayMode::Digital, &recorded, 3), None).await;
+    assert!(view.seed_commitment.is_empty());
+    assert_eq!(full(view).await, PBN);
+    // A board of a session scoring does not know could never be scored: refused.
+    let fifth = Table::new(app);
+    let request = game::StartDealRequest {
+        table_id: fifth.id.clone(),
+        expected_version: 0,
+        idempotency_key: key(),
+        setup: Some(board(&fifth.players, game::PlayMode::Digital, "no-such-session", 1)),
+        hands: None,
+    };
+    let status = fifth.desk().start_deal(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("no session no-such-session"), "{}", status.message());
 }
 
 #[tokio::test]
