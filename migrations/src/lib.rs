@@ -7,6 +7,7 @@ pub use sea_orm_migration::prelude::*;
 mod m20261121_000001_platform;
 mod m20261122_000010_membership;
 mod m20261122_000020_scoring;
+mod m20261122_000030_game;
 mod m20261122_000040_appeals;
 
 /// Applies the migrations in order.
@@ -19,6 +20,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000001_platform::Migration),
             Box::new(m20261122_000010_membership::Migration),
             Box::new(m20261122_000020_scoring::Migration),
+            Box::new(m20261122_000030_game::Migration),
             Box::new(m20261122_000040_appeals::Migration),
         ]
     }

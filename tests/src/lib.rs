@@ -135,17 +135,30 @@ pub struct TestApp {
     /// Its Redis prefix.
     pub redis: TestRedis,
     key_dir: std::path::PathBuf,
+    configure: Configure,
 }
+
+/// Changes a test server's configuration before it starts (for example an `[endpoints]` entry
+/// that points a peer elsewhere).
+pub type Configure = fn(&mut platform::config::PlatformConfig, &mut club::Settings);
+
+fn as_configured(_: &mut platform::config::PlatformConfig, _: &mut club::Settings) {}
 
 impl TestApp {
     /// Starts the platform.
     pub async fn spawn() -> TestApp {
+        Self::spawn_with(as_configured).await
+    }
+
+    /// Starts the platform with its configuration changed by `configure` (kept for restarts).
+    pub async fn spawn_with(configure: Configure) -> TestApp {
         let database = TestDatabase::create().await;
         let redis = TestRedis::create().await;
         let key_dir = std::env::temp_dir().join(unique("bc_key"));
         std::fs::create_dir_all(&key_dir).unwrap_or_else(|e| panic!("{}: {e}", key_dir.display()));
-        let club = Self::start(&database, &redis, &key_dir, std::net::SocketAddr::from(([127, 0, 0, 1], 0))).await;
-        TestApp { club: Some(club), database, redis, key_dir }
+        let listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+        let club = Self::start(&database, &redis, &key_dir, listen, configure).await;
+        TestApp { club: Some(club), database, redis, key_dir, configure }
     }
 
     fn config(
@@ -169,10 +182,12 @@ impl TestApp {
         redis: &TestRedis,
         key_dir: &std::path::Path,
         listen: std::net::SocketAddr,
+        configure: Configure,
     ) -> club::Club {
         let mut config = Self::config(database, redis, key_dir);
         config.listen = listen;
-        let settings = club::Settings { requests_per_minute: 0, ..Default::default() };
+        let mut settings = club::Settings { requests_per_minute: 0, ..Default::default() };
+        configure(&mut config, &mut settings);
         club::Club::start(&config, &settings).await.unwrap_or_else(|e| panic!("bridge-club did not start: {e}"))
     }
 
@@ -184,10 +199,22 @@ impl TestApp {
     /// Stops the server (as a deploy or a crash would: in-process state is lost) and starts a new
     /// one on the same database, Redis prefix, key and port, so existing clients reconnect to it.
     pub async fn restart(&mut self) {
+        self.restart_with(self.configure).await;
+    }
+
+    /// Restarts as [`TestApp::restart`] does, with the configuration changed by `configure`
+    /// instead (kept for later restarts).
+    pub async fn restart_with(&mut self, configure: Configure) {
         let old = self.club.take().unwrap_or_else(|| panic!("the club is restarting"));
         let address = old.server.local_addr();
         old.server.shutdown().await.unwrap_or_else(|e| panic!("shutdown: {e}"));
-        self.club = Some(Self::start(&self.database, &self.redis, &self.key_dir, address).await);
+        self.configure = configure;
+        self.club = Some(Self::start(&self.database, &self.redis, &self.key_dir, address, configure).await);
+    }
+
+    /// Restarts with the configuration the platform has by default (no test changes).
+    pub async fn restart_as_configured(&mut self) {
+        self.restart_with(as_configured).await;
     }
 
     /// `http://127.0.0.1:<port>`.

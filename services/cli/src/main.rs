@@ -13,6 +13,7 @@
 //! bridgectl scorepad show <scorepad-id>                # the classic pad, we/they, above/below the line
 //! bridgectl session show <session-id>                  # standings
 //! bridgectl session export <session-id> --pbn          # or --usebio
+//! bridgectl game calls                                 # the arbiter's open calls (see `game --help`)
 //! ```
 //! Calls go to `--server` (default `http://127.0.0.1:50051`, or `BRIDGE_SERVER`) with the token of
 //! `--token` (or `BRIDGE_TOKEN`).
@@ -26,6 +27,7 @@ use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 
 mod appeals;
+mod game;
 mod membership;
 mod scoring;
 
@@ -72,6 +74,12 @@ enum Command {
     /// The appeals service: `appeal`, `ruling` and `audit`.
     #[command(flatten)]
     Appeals(appeals::Command),
+    /// The live game, for the arbiter: calls for the arbiter, rectification options, rulings.
+    Game {
+        /// What to do.
+        #[command(subcommand)]
+        command: game::Command,
+    },
     /// Scores a contract (the scoring service's calculator).
     Score {
         #[command(subcommand)]
@@ -163,6 +171,7 @@ async fn main() -> anyhow::Result<()> {
                 std::process::exit(1);
             }
         }
+        Command::Game { command } => game::run(&cli.server, cli.token.as_deref(), command).await?,
         Command::Migrate => {
             let config = platform::config::load::<platform::config::Endpoints>("cli")?;
             let url = config.platform.effective_database_url();

@@ -28,6 +28,9 @@ pub struct Settings {
     /// The appeals service's settings, loaded from its own `[appeals]` table (see `main.rs`).
     #[serde(skip)]
     pub appeals: appeals::Settings,
+    /// The game service's settings, loaded from its own `[game]` section.
+    #[serde(skip)]
+    pub game: game::Settings,
 }
 
 impl Default for Settings {
@@ -37,6 +40,7 @@ impl Default for Settings {
             membership: membership::Settings::default(),
             scoring: scoring::Settings::default(),
             appeals: appeals::Settings::default(),
+            game: game::Settings::default(),
         }
     }
 }
@@ -78,7 +82,16 @@ impl Club {
         let address = listener
             .local_addr()
             .map_err(|source| platform::server::ServerError::Bind { addr: resources.config.listen, source })?;
-        let peers = Peers::all_at(&format!("http://{address}"), resources.peer_interceptor.clone())?;
+        // Every peer is this process, unless `[endpoints]` names another address for it.
+        let here = Some(format!("http://{address}"));
+        let configured = &resources.config.endpoints;
+        let endpoints = platform::config::Endpoints {
+            membership: configured.membership.clone().or_else(|| here.clone()),
+            game: configured.game.clone().or_else(|| here.clone()),
+            scoring: configured.scoring.clone().or_else(|| here.clone()),
+            appeals: configured.appeals.clone().or_else(|| here.clone()),
+        };
+        let peers = Peers::from_endpoints(&endpoints, resources.peer_interceptor.clone())?;
         let edge = gateway::EdgeOptions {
             cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
             requests_per_minute: settings.requests_per_minute,
@@ -88,6 +101,7 @@ impl Club {
             .add_service(membership::service(&resources, &settings.membership, &peers).await?)
             .add_service(scoring::service(&resources, &settings.scoring, &peers).await?)
             .add_service(appeals::service(&resources, &settings.appeals, &peers).await?)
+            .add_service(game::service(&resources, &settings.game, &peers).await?)
             .edge(gateway::edge(edge, resources.live.clone()))
             .serve_on(listener)
             .await?;

@@ -8,6 +8,7 @@ async fn main() -> anyhow::Result<()> {
     config.service.membership = platform::config::load::<membership::Settings>("membership")?.service;
     config.service.scoring = platform::config::load::<scoring::Settings>("scoring")?.service;
     config.service.appeals = platform::config::load::<appeals::Settings>("appeals")?.service;
+    config.service.game = platform::config::load::<game::Settings>("game")?.service;
     let _telemetry = platform::telemetry::init("bridge-club", &config.platform.telemetry)?;
     let club = club::Club::start(&config.platform, &config.service).await.context("bridge-club did not start")?;
     let address = club.server.local_addr();

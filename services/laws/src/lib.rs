@@ -85,6 +85,7 @@ pub mod procedure;
 pub mod rulings;
 pub mod score;
 pub mod seat;
+pub mod table;
 
 pub use cards::{Card, CardSet, Deal, DealSeed, Rank, Suit};
 pub use contract::{Bid, Call, Contract, DeclaredContract, Denomination, Doubling, Vulnerability};

@@ -3,7 +3,9 @@
 
 mod appeals;
 mod foundation;
+mod game;
 mod live_store;
 mod membership;
 mod migrations;
 mod scoring;
+mod third_party;

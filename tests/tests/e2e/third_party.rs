@@ -31,7 +31,10 @@ async fn python_grpcio_sees_every_service_serving_and_reflected() {
     assert_eq!(report["health"][""], "SERVING", "{report}");
     for service in SERVICES {
         assert_eq!(report["health"][service], "SERVING", "{service}: {report}");
-        assert!(report["reflection"].as_array().unwrap().iter().any(|s| s == service), "{service} not reflected: {report}");
+        assert!(
+            report["reflection"].as_array().unwrap().iter().any(|s| s == service),
+            "{service} not reflected: {report}"
+        );
     }
     assert!(report["reflection"].as_array().unwrap().iter().any(|s| s == "grpc.health.v1.Health"), "{report}");
 }

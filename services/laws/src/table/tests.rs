@@ -1,0 +1,508 @@
+use super::*;
+use crate::cards::CardSet;
+use crate::play::Play;
+use crate::seat::Side;
+
+/// North: S AKQJ H T98 D 765 C 432; East: S T98 H 765 D 432 C AKQJ; South: S 765 H 432 D AKQJ
+/// C T98; West: S 432 H AKQJ D T98 C 765.
+const PBN: &str = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765";
+
+fn deal() -> Deal {
+    PBN.parse().unwrap()
+}
+
+fn setup(code: Code, mode: Mode) -> Setup {
+    let hands = match mode {
+        Mode::Digital => Hands::Seeded(DealSeed([7; 32])),
+        Mode::Recorded => Hands::Entered(deal()),
+    };
+    Setup { code, mode, dealer: Seat::North, vulnerability: Vulnerability::None, hands, result_only: false }
+}
+
+fn start(code: Code, mode: Mode) -> DealInProgress {
+    DealInProgress::start(setup(code, mode)).unwrap().0
+}
+
+fn apply(table: &DealInProgress, action: Action) -> (DealInProgress, Vec<Event>) {
+    table.apply(&action).unwrap_or_else(|e| panic!("{action:?} refused: {e}"))
+}
+
+fn call(table: &DealInProgress, seat: Seat, call: &str) -> DealInProgress {
+    apply(table, Action::Call { seat, call: call.parse().unwrap() }).0
+}
+
+fn calls(mut table: DealInProgress, calls: &[(Seat, &str)]) -> DealInProgress {
+    for (seat, c) in calls {
+        table = call(&table, *seat, c);
+    }
+    table
+}
+
+fn card(table: &DealInProgress, seat: Seat, card: &str) -> (DealInProgress, Vec<Event>) {
+    apply(table, Action::Play { seat, card: card.parse().unwrap() })
+}
+
+/// 1S by North, raised to 4S: North declares, East leads, South is dummy.
+fn four_spades(table: DealInProgress) -> DealInProgress {
+    use Seat::*;
+    calls(table, &[(North, "1S"), (East, "Pass"), (South, "2S"), (West, "Pass"), (North, "4S")])
+        .pipe(|t| calls(t, &[(East, "Pass"), (South, "Pass"), (West, "Pass")]))
+}
+
+trait Pipe: Sized {
+    fn pipe<T>(self, f: impl FnOnce(Self) -> T) -> T {
+        f(self)
+    }
+}
+impl<T> Pipe for T {}
+
+/// Plays the rest of the deal, each hand its first legal card.
+fn play_out(mut table: DealInProgress) -> DealInProgress {
+    while let Some(play) = table.play().filter(|_| !table.is_over()) {
+        let seat = play.next_to_play().unwrap();
+        let card = play.legal_cards().iter().next().unwrap();
+        table = apply(&table, Action::Play { seat, card }).0;
+    }
+    table
+}
+
+fn option(table: &DealInProgress, name: &str) -> (u32, usize) {
+    let decision = table.open_decision().unwrap_or_else(|| panic!("no decision open; wanted {name}"));
+    let index = decision.options.iter().position(|o| o.name == name).unwrap_or_else(|| {
+        panic!("{name} not offered: {:?}", decision.options.iter().map(|o| &o.name).collect::<Vec<_>>())
+    });
+    (decision.id, index)
+}
+
+fn choose(table: &DealInProgress, name: &str, call: Option<&str>, by: Actor) -> (DealInProgress, Vec<Event>) {
+    let (decision, option) = option(table, name);
+    apply(table, Action::Choose { decision, option, call: call.map(|c| c.parse().unwrap()), by })
+}
+
+#[test]
+fn law_17_and_27_digital_play_refuses_a_call_out_of_turn_and_an_insufficient_bid() {
+    let table = start(Code::Rubber, Mode::Digital);
+    let err = table.apply(&Action::Call { seat: Seat::East, call: "1H".parse().unwrap() }).unwrap_err();
+    assert_eq!(err.to_string(), "it is North's turn to call, not East's (Law 17 of the Laws of Rubber Bridge)");
+    assert_eq!(err.kind(), ErrorKind::Rule);
+    let table = call(&table, Seat::North, "1S");
+    let err = table.apply(&Action::Call { seat: Seat::East, call: "1H".parse().unwrap() }).unwrap_err();
+    assert_eq!(err.to_string(), "insufficient bid 1H over 1S (Law 27 of the Laws of Rubber Bridge)");
+    assert!(table.irregularities().is_empty());
+}
+
+#[test]
+fn law_41_dummy_is_seen_only_once_the_opening_lead_is_faced() {
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    assert_eq!(table.phase(), Phase::Play);
+    assert_eq!(table.contract().unwrap().to_string(), "4S by North");
+    // Before the opening lead East sees only his own hand; the spectator nothing.
+    let east = table.visible_hands(Viewer::Player(Seat::East));
+    assert_eq!(east, vec![(Seat::East, deal().hand(Seat::East))]);
+    assert!(table.visible_hands(Viewer::Spectator).is_empty());
+    assert_eq!(table.visible_hands(Viewer::Official).len(), 4);
+
+    let (table, events) = card(&table, Seat::East, "CA");
+    assert_eq!(
+        events,
+        vec![Event::CardPlayed { trick: 0, seat: Seat::East, card: "CA".parse().unwrap() }, Event::DummyFaced]
+    );
+    let dummy = deal().hand(Seat::South);
+    for viewer in [Viewer::Player(Seat::East), Viewer::Player(Seat::North), Viewer::Spectator] {
+        let seen = table.visible_hands(viewer);
+        assert!(seen.contains(&(Seat::South, dummy)), "{viewer:?} sees dummy");
+        assert!(!seen.iter().any(|(seat, _)| *seat == Seat::West), "{viewer:?} never sees West");
+    }
+}
+
+#[test]
+fn a_digital_deal_played_out_ends_with_its_tricks_and_the_honors_held() {
+    let mut table = start(Code::Rubber, Mode::Digital);
+    // Whatever the seed dealt, the dealer opens 1NT and the others pass.
+    table = calls(table, &[(Seat::North, "1N"), (Seat::East, "Pass"), (Seat::South, "Pass"), (Seat::West, "Pass")]);
+    let table = play_out(table);
+    let outcome = table.outcome().unwrap();
+    assert_eq!(outcome.ending, Ending::PlayedOut);
+    let play = table.play().unwrap();
+    let Some(DealResult::Played { contract, tricks }) = outcome.result else { panic!("played") };
+    assert_eq!(contract.to_string(), "1NT by North");
+    assert_eq!(tricks, play.tricks_won(Side::NorthSouth));
+    let expected: Vec<HonorsClaim> =
+        honors_claim(table.deal().unwrap(), contract.contract.denomination()).into_iter().collect();
+    assert_eq!(outcome.honors, expected);
+    assert_eq!(table.phase(), Phase::Finished);
+    // Law 81: everyone may see the hands of a finished rubber deal.
+    assert_eq!(table.visible_hands(Viewer::Spectator).len(), 4);
+}
+
+#[test]
+fn law_27_an_insufficient_bid_at_a_club_table_summons_the_arbiter_and_lho_may_accept_it_by_calling() {
+    let table = start(Code::Club, Mode::Recorded);
+    let table = call(&table, Seat::North, "1S");
+    let (table, events) = apply(&table, Action::Call { seat: Seat::East, call: "1H".parse().unwrap() });
+    let record = &table.irregularities()[0];
+    assert_eq!(record.fact.kind, FactKind::InsufficientBid);
+    assert_eq!(record.law.number, 27);
+    assert_eq!(record.decisions, vec![1]);
+    assert!(events.contains(&Event::IrregularityRecorded { id: 1 }));
+    assert!(events.contains(&Event::RectificationOffered { id: 1 }));
+    assert!(events.contains(&Event::OfficialCalled { id: 1 }));
+    // Club Law 13: the Arbiter is at the table; nobody calls until he has dealt with it.
+    let err = table.apply(&Action::Call { seat: Seat::South, call: "Pass".parse().unwrap() }).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "nobody calls or plays until the Arbiter has dealt with the table (Club Law 13 (Alternative Club Laws))"
+    );
+    let (table, _) = apply(&table, Action::ResolveOfficialCall { call: 1, note: "options explained".into() });
+    // Law 27A: South, the offender's left-hand opponent, accepts by calling.
+    let decision = table.open_decision().unwrap();
+    let accept = decision.options.iter().find(|o| o.name == "accept_by_calling").unwrap();
+    assert_eq!(accept.chooser_seats, vec![Seat::South]);
+    let (table, events) = apply(&table, Action::Call { seat: Seat::South, call: "2H".parse().unwrap() });
+    assert!(events.contains(&Event::RectificationChosen { id: 1 }));
+    let settled = table.decisions()[0].settled.unwrap();
+    assert_eq!(settled.by, Some(Actor::Seat(Seat::South)));
+    assert_eq!(table.decisions()[0].options[settled.option.unwrap()].name, "accept_by_calling");
+    assert_eq!(table.next_to_act(), Some(Seat::West));
+}
+
+#[test]
+fn law_27b_a_rejected_insufficient_bid_is_replaced_under_the_same_irregularity() {
+    let table = calls(start(Code::Rubber, Mode::Recorded), &[(Seat::North, "1S"), (Seat::East, "1H")]);
+    // Not the offender's partner's choice: the Law gives it to South.
+    let (decision, index) = option(&table, "reject_insufficient_bid");
+    let err =
+        table.apply(&Action::Choose { decision, option: index, call: None, by: Actor::Seat(Seat::West) }).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NotEntitled);
+    assert!(err.to_string().starts_with("West may not choose \"reject_insufficient_bid\""), "{err}");
+    let (table, _) = choose(&table, "reject_insufficient_bid", None, Actor::Seat(Seat::South));
+    let replacement = table.open_decision().unwrap();
+    assert_eq!(replacement.id, 2);
+    assert_eq!(replacement.irregularity, Some(1), "the replacement belongs to the same insufficient bid");
+    assert_eq!(table.irregularities()[0].decisions, vec![1, 2]);
+    // Rubber Law 27A: the lowest sufficient bid in the same denomination, 2H; no further penalty.
+    let (table, _) = choose(&table, "lowest_sufficient_bid", Some("2H"), Actor::Seat(Seat::East));
+    assert!(table.open_decision().is_none());
+    let standing: Vec<String> = table.auction().standing_calls().map(|(_, c)| c.to_string()).collect();
+    assert_eq!(standing, ["1S", "2H"]);
+}
+
+#[test]
+fn law_31_a_bid_out_of_rotation_is_recorded_and_rectified() {
+    let table = start(Code::Duplicate, Mode::Recorded);
+    // South bids 1H at North's turn (dealer North): at his partner's turn.
+    let (table, _) = apply(
+        &table,
+        Action::Irregularity {
+            fact: Fact {
+                kind: FactKind::CallOutOfRotation,
+                offender: Seat::South,
+                call: Some("1H".parse().unwrap()),
+                card: None,
+                trick: None,
+                deliberate: false,
+                description: "South bid before his partner, the dealer".into(),
+            },
+            pointed_out_by: Some(Seat::West),
+        },
+    );
+    let record = &table.irregularities()[0];
+    assert_eq!(record.fact.kind, FactKind::CallOutOfRotation);
+    assert_eq!(record.law.number, 29, "Law 29: procedure after a call out of rotation");
+    assert_eq!(record.pointed_out_by, Some(Seat::West));
+    assert_eq!(table.open_official_calls().count(), 1, "duplicate Law 9B1(a): the Director is summoned");
+    let decision = table.open_decision().unwrap();
+    assert!(decision.options.iter().any(|o| o.name == "accept_by_calling"), "Law 29A");
+    assert!(decision.options.iter().any(|o| o.law.number == 31), "Law 31: a bid out of rotation");
+    // A legal call in turn is not an irregularity.
+    let fresh = start(Code::Duplicate, Mode::Recorded);
+    let err = fresh
+        .apply(&Action::Irregularity {
+            fact: Fact {
+                kind: FactKind::CallOutOfRotation,
+                offender: Seat::North,
+                call: Some("1H".parse().unwrap()),
+                card: None,
+                trick: None,
+                deliberate: false,
+                description: String::new(),
+            },
+            pointed_out_by: None,
+        })
+        .unwrap_err();
+    assert!(err.to_string().starts_with("North's 1H is not a call out of rotation"), "{err}");
+}
+
+#[test]
+fn law_54_declarer_accepts_an_opening_lead_out_of_turn_by_becoming_dummy() {
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    // West leads out of turn: East was on lead.
+    let (table, events) = card(&table, Seat::West, "HA");
+    assert!(events.contains(&Event::IrregularityRecorded { id: 1 }));
+    assert_eq!(table.irregularities()[0].fact.kind, FactKind::OpeningLeadOutOfTurn);
+    assert!(!table.play().unwrap().dummy_visible());
+    // The card led out of turn lies face up for everyone.
+    assert!(table.visible_hands(Viewer::Spectator).contains(&(Seat::West, CardSet::EMPTY.with("HA".parse().unwrap()))));
+    let (table, _) = choose(&table, "accept_lead_and_become_dummy", None, Actor::Seat(Seat::North));
+    assert_eq!(table.contract().unwrap().declarer, Seat::South, "Law 54A: his partner becomes declarer");
+    assert!(table.play().unwrap().dummy_visible());
+    assert_eq!(table.next_to_act(), Some(Seat::North), "the new dummy's card is next");
+}
+
+#[test]
+fn law_50_a_defenders_exposed_honor_is_a_major_penalty_card_and_declarer_chooses_partners_lead() {
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let (table, _) = card(&table, Seat::South, "C8");
+    // West drops the HK: an honor, so a major penalty card whether or not deliberate (Law 50).
+    let (table, events) = apply(
+        &table,
+        Action::Irregularity {
+            fact: Fact {
+                kind: FactKind::ExposedCard,
+                offender: Seat::West,
+                call: None,
+                card: Some("HK".parse().unwrap()),
+                trick: None,
+                deliberate: false,
+                description: "dropped".into(),
+            },
+            pointed_out_by: Some(Seat::North),
+        },
+    );
+    assert!(events.contains(&Event::ObligationsChanged));
+    let penalty = table.penalty_cards();
+    assert_eq!(penalty.len(), 1);
+    assert_eq!(penalty[0].kind, crate::penalty::PenaltyCardKind::Major);
+    assert_eq!(table.irregularities()[0].law.number, 49);
+    // Everyone sees the penalty card.
+    assert!(
+        table
+            .visible_hands(Viewer::Player(Seat::East))
+            .iter()
+            .any(|(seat, cards)| *seat == Seat::West && cards.contains("HK".parse().unwrap()))
+    );
+    // West must play it at the first legal opportunity: he can follow to clubs, so he does.
+    let (table, _) = card(&table, Seat::West, "C5");
+    let (table, _) = card(&table, Seat::North, "C2");
+    // East won with the ace and leads: his partner has a major penalty card (Law 50, Law 51),
+    // so declarer chooses about East's lead.
+    let decision = table.open_decision().unwrap();
+    assert_eq!(decision.law.number, 50);
+    assert!(decision.options.iter().any(|o| o.name == "require_lead"));
+    let (table, _) = choose(&table, "require_lead", None, Actor::Seat(Seat::North));
+    let obligations = table.obligations();
+    assert!(obligations.iter().any(|o| o.kind == ObligationKind::LeadRequired && o.seat == Seat::East));
+}
+
+#[test]
+fn law_64_an_established_revoke_transfers_a_trick_after_play() {
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let (table, _) = card(&table, Seat::South, "C8");
+    // West holds clubs and plays a heart: a revoke, a fact nobody has noticed yet.
+    let (table, events) = card(&table, Seat::West, "HJ");
+    assert!(!events.iter().any(|e| matches!(e, Event::IrregularityRecorded { .. })), "a revoke is hidden");
+    let (table, _) = card(&table, Seat::North, "C2");
+    // East (the offender's partner) leads to the next trick: the revoke is established (Law 63).
+    let (table, _) = card(&table, Seat::East, "CK");
+    let (table, _) = apply(
+        &table,
+        Action::Irregularity {
+            fact: Fact {
+                kind: FactKind::Revoke,
+                offender: Seat::West,
+                call: None,
+                card: None,
+                trick: Some(1),
+                deliberate: false,
+                description: String::new(),
+            },
+            pointed_out_by: Some(Seat::North),
+        },
+    );
+    assert_eq!(table.irregularities()[0].law, Law::rubber(64, ""));
+    let table = play_out(table);
+    let outcome = table.outcome().unwrap();
+    assert!(outcome.tricks_transferred >= 1, "Law 64: at least one trick transferred");
+    let play = table.play().unwrap();
+    let Some(DealResult::Played { tricks, .. }) = outcome.result else { panic!() };
+    assert_eq!(tricks, play.tricks_won(Side::NorthSouth) + outcome.tricks_transferred);
+}
+
+#[test]
+fn duplicate_law_70_a_disputed_claim_goes_to_the_director_who_decides_it() {
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let (table, _) = apply(&table, Action::Claim { claimer: Seat::North, tricks: 13, statement: "all mine".into() });
+    assert_eq!(table.phase(), Phase::Claim);
+    assert!(table.visible_hands(Viewer::Spectator).iter().any(|(seat, _)| *seat == Seat::North), "Law 68C: faced");
+    let err = table.apply(&Action::Claim { claimer: Seat::North, tricks: 14, statement: String::new() }).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Rule);
+    let (table, events) = apply(&table, Action::RespondToClaim { claim: 1, seat: Seat::West, agree: false });
+    assert!(events.contains(&Event::ClaimAnswered { id: 1 }));
+    assert!(events.contains(&Event::OfficialCalled { id: 1 }));
+    assert_eq!(table.official_calls()[0].claim, Some(1));
+    let (table, events) = apply(&table, Action::Adjudicate { claim: 1, tricks: 9, reasons: "a club to lose".into() });
+    assert!(events.contains(&Event::ClaimAdjudicated { id: 1 }));
+    assert!(events.contains(&Event::OfficialCallResolved { id: 1 }));
+    assert!(events.contains(&Event::DealFinished));
+    let outcome = table.outcome().unwrap();
+    assert_eq!(outcome.ending, Ending::ClaimAdjudicated);
+    let Some(DealResult::Played { tricks, .. }) = outcome.result else { panic!() };
+    assert_eq!(tricks, 9, "no trick was won yet; nine of the thirteen remaining");
+    assert!(outcome.honors.is_empty(), "duplicate scores no honors");
+}
+
+#[test]
+fn law_69_an_agreed_concession_ends_the_deal() {
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let (table, _) = apply(&table, Action::Concede { conceder: Seat::East, tricks: 10 });
+    let (table, _) = apply(&table, Action::RespondToClaim { claim: 1, seat: Seat::North, agree: true });
+    let outcome = table.outcome().unwrap();
+    assert_eq!(outcome.ending, Ending::Conceded);
+    let Some(DealResult::Played { tricks, .. }) = outcome.result else { panic!() };
+    assert_eq!(tricks, 10);
+    // North holds AKQJ of spades: four trump honors in one hand (Law 81).
+    assert_eq!(outcome.honors, vec![HonorsClaim { side: Side::NorthSouth, honors: Honors::FourTrumpHonors }]);
+}
+
+#[test]
+fn result_entry_must_agree_with_the_auction_and_law_81_on_honors() {
+    let mut unknown = setup(Code::Rubber, Mode::Recorded);
+    unknown.hands = Hands::Unknown;
+    let table = four_spades(DealInProgress::start(unknown).unwrap().0);
+    assert_eq!(table.phase(), Phase::ResultEntry, "without the hands the play is not recorded");
+    let err = table.apply(&Action::Play { seat: Seat::East, card: "CA".parse().unwrap() }).unwrap_err();
+    assert_eq!(err, TableError::HandsUnknown);
+    let three_hearts = DeclaredContract { contract: "3H".parse().unwrap(), declarer: Seat::North };
+    let err = table
+        .apply(&Action::EnterResult {
+            result: DealResult::Played { contract: three_hearts, tricks: 9 },
+            honors: vec![],
+        })
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the result entered (3H by North) does not agree with the auction: 4S by North (Law 22B of the Laws of Rubber Bridge)"
+    );
+    let four_spades = DeclaredContract { contract: "4S".parse().unwrap(), declarer: Seat::North };
+    let aces = HonorsClaim { side: Side::NorthSouth, honors: Honors::FourAces };
+    let err = table
+        .apply(&Action::EnterResult {
+            result: DealResult::Played { contract: four_spades, tricks: 10 },
+            honors: vec![aces],
+        })
+        .unwrap_err();
+    assert_eq!(err.law(), Some(Law::rubber(81, "")));
+    let honors = vec![HonorsClaim { side: Side::EastWest, honors: Honors::FourTrumpHonors }];
+    let (table, events) =
+        apply(&table, Action::EnterResult { result: DealResult::Played { contract: four_spades, tricks: 10 }, honors });
+    assert_eq!(events, vec![Event::DealFinished]);
+    assert_eq!(table.outcome().unwrap().ending, Ending::ResultEntered);
+
+    // A digital deal's result comes from its play; duplicate scores no honors (Law 77).
+    let digital = start(Code::Rubber, Mode::Digital);
+    let err = digital.apply(&Action::EnterResult { result: DealResult::PassedOut, honors: vec![] }).unwrap_err();
+    assert_eq!(err, TableError::DigitalResult);
+    let mut only = setup(Code::Duplicate, Mode::Recorded);
+    only.result_only = true;
+    let table = DealInProgress::start(only).unwrap().0;
+    assert_eq!(table.phase(), Phase::ResultEntry);
+    let err = table.apply(&Action::Call { seat: Seat::North, call: "Pass".parse().unwrap() }).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Precondition);
+    let err = table
+        .apply(&Action::EnterResult {
+            result: DealResult::Played { contract: four_spades, tricks: 10 },
+            honors: vec![HonorsClaim { side: Side::NorthSouth, honors: Honors::FourTrumpHonors }],
+        })
+        .unwrap_err();
+    assert_eq!(err.law(), Some(Law::duplicate(77, "")));
+}
+
+#[test]
+fn law_22_a_passed_out_deal_ends_with_no_contract() {
+    use Seat::*;
+    let table = calls(start(Code::Rubber, Mode::Digital), &[(North, "Pass"), (East, "Pass"), (South, "Pass")]);
+    let (table, events) = apply(&table, Action::Call { seat: West, call: "Pass".parse().unwrap() });
+    assert_eq!(events, vec![Event::CallMade { index: 3 }, Event::AuctionClosed, Event::DealFinished]);
+    assert_eq!(table.outcome().unwrap().result, Some(DealResult::PassedOut));
+    let err = table.apply(&Action::Abandon { reason: "late".into() }).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Precondition);
+}
+
+#[test]
+fn an_abandoned_deal_has_no_result_and_takes_no_more_actions() {
+    let table = call(&start(Code::Rubber, Mode::Digital), Seat::North, "1C");
+    let (table, events) = apply(&table, Action::Abandon { reason: "fire alarm".into() });
+    assert_eq!(events, vec![Event::DealAbandoned]);
+    assert_eq!(table.phase(), Phase::Abandoned);
+    assert_eq!(table.outcome().unwrap().result, None);
+    assert!(table.apply(&Action::Call { seat: Seat::East, call: "Pass".parse().unwrap() }).is_err());
+}
+
+#[test]
+fn digital_tables_record_only_matters_of_judgement() {
+    let table = start(Code::Club, Mode::Digital);
+    let fact = |kind| Fact {
+        kind,
+        offender: Seat::East,
+        call: Some("1H".parse().unwrap()),
+        card: None,
+        trick: None,
+        deliberate: false,
+        description: "hesitation".into(),
+    };
+    let err =
+        table.apply(&Action::Irregularity { fact: fact(FactKind::InsufficientBid), pointed_out_by: None }).unwrap_err();
+    assert_eq!(err, TableError::DigitalFact { kind: FactKind::InsufficientBid });
+    let (table, _) = apply(
+        &table,
+        Action::Irregularity { fact: fact(FactKind::UnauthorizedInformation), pointed_out_by: Some(Seat::North) },
+    );
+    assert_eq!(table.irregularities()[0].law, Law::club(16, ""));
+    assert_eq!(table.open_official_calls().count(), 1);
+}
+
+#[test]
+fn replaying_the_same_actions_gives_the_same_state() {
+    let actions = [
+        Action::Call { seat: Seat::North, call: "1S".parse().unwrap() },
+        Action::Call { seat: Seat::East, call: "1H".parse().unwrap() },
+        Action::Choose { decision: 1, option: 1, call: None, by: Actor::Seat(Seat::South) },
+        Action::CallOfficial { seat: Some(Seat::West), reason: "a question".into() },
+    ];
+    let run = || actions.iter().fold(start(Code::Rubber, Mode::Recorded), |t, a| t.apply(a).unwrap().0);
+    assert_eq!(run(), run());
+    assert_eq!(run().step(), 4);
+}
+
+#[test]
+fn every_card_seen_by_a_player_in_a_played_out_deal_is_his_own_dummys_or_face_up() {
+    // Play several seeded deals; at every step a player sees his own hand, dummy after the
+    // opening lead, and nothing else of a live deal.
+    for seed in 0..8u8 {
+        let mut table = DealInProgress::start(Setup {
+            hands: Hands::Seeded(DealSeed([seed; 32])),
+            ..setup(Code::Duplicate, Mode::Digital)
+        })
+        .unwrap()
+        .0;
+        table = calls(table, &[(Seat::North, "1C"), (Seat::East, "Pass"), (Seat::South, "Pass"), (Seat::West, "Pass")]);
+        while !table.is_over() {
+            let play: &Play = table.play().unwrap();
+            for viewer in Seat::ALL {
+                for (seat, _) in table.visible_hands(Viewer::Player(viewer)) {
+                    let allowed = seat == viewer || (seat == play.dummy() && play.dummy_visible());
+                    assert!(allowed, "{viewer} sees {seat}'s hand");
+                }
+            }
+            let seat = play.next_to_play().unwrap();
+            let card = play.legal_cards().iter().next().unwrap();
+            table = apply(&table, Action::Play { seat, card }).0;
+        }
+        // A duplicate board stays hidden from the players after the deal: others may play it.
+        assert_eq!(table.visible_hands(Viewer::Player(Seat::North)).len(), 1);
+    }
+}

@@ -1,0 +1,1642 @@
+//! The game service on a real server: complete deals in both modes, irregularities rectified
+//! (Laws 27, 31, 50, 54, 64), a disputed claim adjudicated, per-seat privacy of every streamed
+//! event, durability through a Redis flush and a server restart, racing clients, and the result
+//! of every finished deal reaching scoring through the outbox.
+
+use api::common::v1 as pb;
+use api::convert::ProtoEnum;
+use api::game::v1 as game;
+use e2e::{GameClient, TestApp};
+use futures::StreamExt;
+use laws::{Card, CardSet, Seat};
+use platform::auth::Role;
+use tonic::{Code, Status};
+
+fn key() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+fn pcall(call: &str) -> pb::Call {
+    call.parse::<laws::Call>().unwrap().into()
+}
+
+fn pcard(card: &str) -> pb::Card {
+    card.parse::<Card>().unwrap().into()
+}
+
+fn seat_of(raw: i32) -> Seat {
+    Seat::from_proto("seat", raw).unwrap()
+}
+
+fn cards(hand: &pb::SeatHand) -> CardSet {
+    CardSet::try_from(hand.hand.clone().unwrap_or_default()).unwrap()
+}
+
+fn hand(view: &game::TableView, seat: Seat) -> Option<CardSet> {
+    view.hands.iter().find(|h| seat_of(h.seat) == seat).map(cards)
+}
+
+/// A deal's setup for a rubber (or, with `club_laws`, under the Alternative Club Laws).
+fn rubber(players: &[String; 4], mode: game::PlayMode, club_laws: bool) -> game::DealSetup {
+    game::DealSetup {
+        source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
+            rubber_id: format!("rubber-{}", key()),
+            scorepad_id: format!("pad-{}", key()),
+            deal_number: 1,
+            club_laws,
+        })),
+        kind: pb::TableKind::Rubber as i32,
+        mode: mode as i32,
+        players: seated(players),
+        dealer: pb::Seat::North as i32,
+        vulnerability: pb::Vulnerability::None as i32,
+        result_only: false,
+    }
+}
+
+/// A duplicate board's setup for pair 1 (North-South) against pair 2; dealer and vulnerability
+/// come from the board number.
+fn board(players: &[String; 4], mode: game::PlayMode, session: &str, number: u32) -> game::DealSetup {
+    game::DealSetup {
+        source: Some(game::deal_setup::Source::Board(game::DuplicateBoard {
+            session_id: session.to_owned(),
+            board_number: number,
+            north_south_contestant_id: "1".to_owned(),
+            east_west_contestant_id: "2".to_owned(),
+        })),
+        kind: pb::TableKind::Duplicate as i32,
+        mode: mode as i32,
+        players: seated(players),
+        dealer: 0,
+        vulnerability: 0,
+        result_only: false,
+    }
+}
+
+/// A pairs session in the scoring service with these boards (and the hands of those given),
+/// and pairs 1 and 2.
+async fn session(app: &TestApp, boards: &[(u32, Option<&str>)]) -> String {
+    use api::scoring::v1 as scoring;
+    let request = scoring::CreateSessionRequest {
+        name: format!("pairs {}", key()),
+        contestant_kind: scoring::ContestantKind::Pairs as i32,
+        scoring_method: scoring::ScoringMethod::Matchpoints as i32,
+        boards: boards
+            .iter()
+            .map(|(number, hands)| scoring::Board {
+                number: *number,
+                dealer: 0,
+                vulnerability: 0,
+                deal: hands.map(|pbn| pbn.parse::<laws::Deal>().unwrap().into()),
+            })
+            .collect(),
+        contestants: ["1", "2"]
+            .map(|id| scoring::Contestant { contestant_id: id.to_owned(), ..Default::default() })
+            .to_vec(),
+    };
+    let created = app.scoring("front-desk", &[Role::Desk]).create_session(request).await.unwrap().into_inner();
+    created.session.unwrap().session_id
+}
+
+fn seated(players: &[String; 4]) -> Vec<pb::SeatedPlayer> {
+    Seat::ALL.iter().map(|s| pb::SeatedPlayer { seat: s.to_proto(), player_id: players[s.index()].clone() }).collect()
+}
+
+/// North: S AKQJ H T98 D 765 C 432; East: S T98 H 765 D 432 C AKQJ; South: S 765 H 432 D AKQJ
+/// C T98; West: S 432 H AKQJ D T98 C 765.
+const PBN: &str = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765";
+
+/// One table of a test, with its four players.
+struct Table<'a> {
+    app: &'a TestApp,
+    id: String,
+    players: [String; 4],
+}
+
+impl<'a> Table<'a> {
+    fn new(app: &'a TestApp) -> Table<'a> {
+        let tag = uuid::Uuid::new_v4().simple().to_string();
+        let players = ["n", "e", "s", "w"].map(|s| format!("player-{s}-{tag}"));
+        Table { app, id: format!("table-{tag}"), players }
+    }
+
+    fn player(&self, seat: Seat) -> GameClient {
+        self.app.game(&self.players[seat.index()], &[Role::Player])
+    }
+
+    fn desk(&self) -> GameClient {
+        self.app.game("front-desk", &[Role::Desk])
+    }
+
+    fn arbiter(&self) -> GameClient {
+        self.app.game("the-arbiter", &[Role::Arbiter])
+    }
+
+    async fn view(&self) -> game::TableView {
+        self.view_as(&mut self.arbiter()).await
+    }
+
+    async fn view_as(&self, client: &mut GameClient) -> game::TableView {
+        let request = game::GetTableStateRequest { table_id: self.id.clone() };
+        client.get_table_state(request).await.unwrap().into_inner().view.unwrap()
+    }
+
+    async fn version(&self) -> u64 {
+        self.view().await.version
+    }
+
+    async fn start(&self, setup: game::DealSetup, hands: Option<&str>) -> game::TableView {
+        let request = game::StartDealRequest {
+            table_id: self.id.clone(),
+            expected_version: self.version().await,
+            idempotency_key: key(),
+            setup: Some(setup),
+            hands: hands.map(|p| game::start_deal_request::Hands::DealPbn(p.to_owned())),
+        };
+        self.desk().start_deal(request).await.unwrap().into_inner().view.unwrap()
+    }
+
+    async fn call_as(&self, client: &mut GameClient, seat: Seat, call: &str) -> Result<game::TableView, Status> {
+        let request = game::MakeCallRequest {
+            table_id: self.id.clone(),
+            expected_version: self.version().await,
+            idempotency_key: key(),
+            seat: seat.to_proto(),
+            call: Some(pcall(call)),
+        };
+        Ok(client.make_call(request).await?.into_inner().view.unwrap())
+    }
+
+    async fn call(&self, seat: Seat, call: &str) -> game::TableView {
+        self.call_as(&mut self.desk(), seat, call).await.unwrap_or_else(|s| panic!("{seat} {call}: {s:?}"))
+    }
+
+    async fn calls(&self, calls: &[(Seat, &str)]) -> game::TableView {
+        let mut view = None;
+        for (seat, call) in calls {
+            view = Some(self.call(*seat, call).await);
+        }
+        view.unwrap()
+    }
+
+    async fn play_as(&self, client: &mut GameClient, seat: Seat, card: &str) -> Result<game::TableView, Status> {
+        let request = game::PlayCardRequest {
+            table_id: self.id.clone(),
+            expected_version: self.version().await,
+            idempotency_key: key(),
+            seat: seat.to_proto(),
+            card: Some(pcard(card)),
+        };
+        Ok(client.play_card(request).await?.into_inner().view.unwrap())
+    }
+
+    async fn play(&self, seat: Seat, card: &str) -> game::TableView {
+        self.play_as(&mut self.desk(), seat, card).await.unwrap_or_else(|s| panic!("{seat} {card}: {s:?}"))
+    }
+
+    async fn record(
+        &self,
+        client: &mut GameClient,
+        fact: game::IrregularityFact,
+        pointed_out_by: Option<Seat>,
+    ) -> Result<game::RecordIrregularityResponse, Status> {
+        let request = game::RecordIrregularityRequest {
+            table_id: self.id.clone(),
+            expected_version: self.version().await,
+            idempotency_key: key(),
+            fact: Some(fact),
+            pointed_out_by: pointed_out_by.map_or(0, Seat::to_proto),
+        };
+        Ok(client.record_irregularity(request).await?.into_inner())
+    }
+
+    /// Chooses the option of kind `kind` of the open decision.
+    async fn choose(
+        &self,
+        client: &mut GameClient,
+        kind: &str,
+        chooser: Option<Seat>,
+        call: Option<&str>,
+    ) -> Result<game::ChooseRectificationResponse, Status> {
+        let view = self.view().await;
+        let decision = view.pending_decisions.first().unwrap_or_else(|| panic!("no decision open for {kind}"));
+        let option = decision.options.iter().find(|o| o.kind == kind).unwrap_or_else(|| {
+            panic!("{kind} not offered: {:?}", decision.options.iter().map(|o| &o.kind).collect::<Vec<_>>())
+        });
+        let request = game::ChooseRectificationRequest {
+            table_id: self.id.clone(),
+            expected_version: view.version,
+            idempotency_key: key(),
+            decision_id: decision.decision_id.clone(),
+            option_id: option.option_id.clone(),
+            chooser_seat: chooser.map_or(0, Seat::to_proto),
+            call: call.map(pcall),
+        };
+        Ok(client.choose_rectification(request).await?.into_inner())
+    }
+
+    /// The arbiter resolves every open call.
+    async fn resolve_calls(&self) {
+        let view = self.view().await;
+        for call in view.open_arbiter_calls {
+            let request = game::ResolveArbiterCallRequest {
+                table_id: self.id.clone(),
+                expected_version: self.version().await,
+                idempotency_key: key(),
+                arbiter_call_id: call.arbiter_call_id.clone(),
+                resolution: "explained the options".into(),
+            };
+            self.arbiter().resolve_arbiter_call(request).await.unwrap();
+        }
+    }
+
+    /// Plays the deal out, each hand a legal card (the lowest of the suit led, or the lowest
+    /// card), by the players themselves at a digital table and by the table device otherwise.
+    async fn play_out(&self, digital: bool) -> game::TableView {
+        self.play_cards(digital, usize::MAX).await
+    }
+
+    /// Plays up to `count` cards as [`Table::play_out`] does.
+    async fn play_cards(&self, digital: bool, count: usize) -> game::TableView {
+        for _ in 0..count {
+            let view = self.view().await;
+            if view.phase != game::DealPhase::Play as i32 {
+                return view;
+            }
+            let seat = seat_of(view.next_to_act);
+            let held = hand(&view, seat).unwrap();
+            let led = view
+                .tricks
+                .last()
+                .filter(|t| t.cards.len() < 4)
+                .and_then(|t| t.cards.first())
+                .map(|c| Card::try_from(c.card.unwrap()).unwrap().suit);
+            let card = led.and_then(|suit| held.suit(suit).iter().next()).or_else(|| held.iter().next()).unwrap();
+            let contract = view.contract.unwrap();
+            let declarer = seat_of(contract.declarer);
+            let actor = if seat == declarer.partner() { declarer } else { seat };
+            let mut client = if digital { self.player(actor) } else { self.desk() };
+            self.play_as(&mut client, seat, &card.to_string()).await.unwrap_or_else(|s| panic!("{seat} {card}: {s:?}"));
+        }
+        self.view().await
+    }
+}
+
+fn outcome(view: &game::TableView) -> (game::DealEnding, Option<pb::DealResult>) {
+    let outcome = view.outcome.clone().unwrap_or_else(|| panic!("no outcome in {view:?}"));
+    (game::DealEnding::try_from(outcome.ending).unwrap(), outcome.result)
+}
+
+fn played(result: &Option<pb::DealResult>) -> (String, Seat, u32) {
+    match result.as_ref().and_then(|r| r.outcome) {
+        Some(pb::deal_result::Outcome::Played(played)) => {
+            let contract = laws::DeclaredContract::try_from(played.contract.unwrap()).unwrap();
+            (contract.contract.to_string(), contract.declarer, played.tricks)
+        }
+        other => panic!("not a played contract: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_digital_deal_is_dealt_from_a_committed_seed_and_refuses_what_the_laws_forbid() {
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let started = table.start(rubber(&table.players, game::PlayMode::Digital, false), None).await;
+    assert_eq!(started.phase, game::DealPhase::Auction as i32);
+    assert_eq!(started.seed_commitment.len(), 32, "the seed's SHA-256 is published at the start");
+    assert!(started.seed.is_empty());
+    assert!(started.hands.is_empty(), "the desk sees no hand of a live deal");
+
+    // Each player sees his own thirteen cards and nobody else's.
+    let mut north = table.player(Seat::North);
+    let view = table.view_as(&mut north).await;
+    assert_eq!(view.hands.len(), 1);
+    assert_eq!(hand(&view, Seat::North).unwrap().len(), 13);
+
+    // Law 17: East may not call at North's turn; a player calls only for his own seat.
+    let mut east = table.player(Seat::East);
+    let status = table.call_as(&mut east, Seat::East, "1H").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("it is North's turn to call, not East's (Law 17"), "{}", status.message());
+    let status = table.call_as(&mut east, Seat::North, "1H").await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    // A table device records calls only at a recorded table.
+    let status = table.call_as(&mut table.desk(), Seat::North, "1H").await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+
+    table.call_as(&mut north, Seat::North, "1N").await.unwrap();
+    // Law 27: an insufficient bid is refused at a digital table, naming the Law.
+    let status = table.call_as(&mut east, Seat::East, "1S").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert_eq!(status.message(), "insufficient bid 1S over 1NT (Law 27 of the Laws of Rubber Bridge)");
+    assert_eq!(
+        status.metadata().get(platform::error::LAW_METADATA_KEY).unwrap().to_str().unwrap(),
+        "Law 27 of the Laws of Rubber Bridge"
+    );
+    table.call_as(&mut east, Seat::East, "Pass").await.unwrap();
+    table.call_as(&mut table.player(Seat::South), Seat::South, "Pass").await.unwrap();
+    let view = table.call_as(&mut table.player(Seat::West), Seat::West, "Pass").await.unwrap();
+    assert_eq!(view.phase, game::DealPhase::Play as i32);
+    assert_eq!(seat_of(view.next_to_act), Seat::East, "Law 41: declarer's left-hand opponent leads");
+
+    // Dummy (South) does not play his own cards: declarer does (Law 45B).
+    let arbiter_view = table.view().await;
+    let east_hand = hand(&arbiter_view, Seat::East).unwrap();
+    let lead = east_hand.iter().next().unwrap();
+    table.play_as(&mut east, Seat::East, &lead.to_string()).await.unwrap();
+    let dummy_card = hand(&table.view().await, Seat::South).unwrap().iter().next().unwrap();
+    let _ = dummy_card;
+    let view = table.view_as(&mut table.player(Seat::West)).await;
+    assert!(hand(&view, Seat::South).is_some(), "dummy is seen once the opening lead is faced");
+    assert!(hand(&view, Seat::North).is_none() && hand(&view, Seat::East).is_none());
+
+    let view = table.play_out(true).await;
+    assert_eq!(view.phase, game::DealPhase::Finished as i32);
+    let (ending, result) = outcome(&view);
+    assert_eq!(ending, game::DealEnding::PlayedOut);
+    let (contract, declarer, tricks) = played(&result);
+    assert_eq!((contract.as_str(), declarer), ("1NT", Seat::North));
+    let won = view.tricks_won.unwrap();
+    assert_eq!(tricks, won.north_south);
+
+    // The seed is revealed: anyone can deal it again and check it against the commitment.
+    assert_eq!(view.seed.len(), 32);
+    let seed = laws::DealSeed(view.seed.clone().try_into().unwrap());
+    assert!(seed.verifies(&started.seed_commitment.clone().try_into().unwrap()));
+    let record =
+        table.arbiter().get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() }).await.unwrap();
+    let record = record.into_inner().record.unwrap();
+    assert_eq!(laws::Deal::from_seed(&seed).to_pbn(Seat::North), record.deal_pbn);
+}
+
+/// 1S by North, 2S by South, 4S by North, all pass: North declares, East leads, South is dummy.
+async fn bid_four_spades(table: &Table<'_>) -> game::TableView {
+    use Seat::*;
+    table.calls(&[(North, "1S"), (East, "Pass"), (South, "2S"), (West, "Pass"), (North, "4S")]).await;
+    table.calls(&[(East, "Pass"), (South, "Pass"), (West, "Pass")]).await
+}
+
+fn fact(kind: game::IrregularityKind, offender: Seat) -> game::IrregularityFact {
+    game::IrregularityFact { kind: kind as i32, offender: offender.to_proto(), ..Default::default() }
+}
+
+#[tokio::test]
+async fn law_27_and_31_at_a_club_table_the_arbiter_is_summoned_and_the_options_are_enforced() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, true), Some(PBN)).await;
+    table.call(North, "1S").await;
+
+    // Law 27: East bids 1H over 1S at the table; the tablet records it as it happened.
+    let view = table.call(East, "1H").await;
+    let decision = view.pending_decisions.first().expect("Law 27 gives options").clone();
+    assert_eq!(decision.irregularity_id, view.auction[1].irregularity_id);
+    assert_eq!(view.auction[1].status, game::CallStatus::Pending as i32);
+    let accept = decision.options.iter().find(|o| o.kind == "accept_by_calling").unwrap();
+    assert_eq!(accept.chooser, pb::Chooser::OffendersLho as i32);
+    assert_eq!(accept.chooser_seats, vec![South.to_proto()]);
+    assert_eq!(accept.law.as_ref().unwrap().number, 27);
+    // Club Law 13: the Arbiter is summoned at once, and nobody calls until he has dealt with it.
+    assert_eq!(view.open_arbiter_calls.len(), 1);
+    let calls = table
+        .arbiter()
+        .list_arbiter_calls(game::ListArbiterCallsRequest { table_id: table.id.clone(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .arbiter_calls;
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].irregularity_ids, vec![decision.irregularity_id.clone()]);
+    let status = table.call_as(&mut table.desk(), South, "2H").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("Club Law 13"), "{}", status.message());
+    // Only the player the Law names may choose: West may not reject East's bid.
+    let status = table.choose(&mut table.player(West), "reject_insufficient_bid", None, None).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    assert!(status.message().contains("Law 27"), "{}", status.message());
+    table.resolve_calls().await;
+
+    // Law 27A: South accepts the insufficient bid by calling over it.
+    let view = table.call_as(&mut table.player(South), South, "2H").await.unwrap();
+    assert!(view.pending_decisions.is_empty());
+    assert_eq!(view.auction[1].status, game::CallStatus::Legal as i32);
+    let options = table
+        .desk()
+        .get_rectification_options(game::GetRectificationOptionsRequest {
+            table_id: table.id.clone(),
+            decision_id: decision.decision_id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let settled = &options.decisions[0];
+    assert_eq!(settled.status, game::DecisionStatus::Chosen as i32);
+    assert_eq!(settled.chosen_option_id, accept.option_id);
+
+    // Law 31: North bids 3S at West's turn, his right-hand opponent's. West drew attention to it.
+    let recorded = table
+        .record(
+            &mut table.player(West),
+            game::IrregularityFact {
+                call: Some(pcall("3S")),
+                ..fact(game::IrregularityKind::CallOutOfRotation, North)
+            },
+            None,
+        )
+        .await
+        .unwrap();
+    let irregularity = recorded.irregularity.unwrap();
+    assert_eq!(irregularity.pointed_out_by, West.to_proto(), "a player points out for his own seat");
+    assert_eq!(irregularity.law.unwrap().number, 29);
+    let decision = recorded.decision.expect("Law 29 gives options");
+    assert!(decision.options.iter().any(|o| o.law.as_ref().unwrap().number == 31), "{decision:?}");
+    assert!(recorded.arbiter_call.is_some(), "Club Law 13");
+    table.resolve_calls().await;
+    // The Arbiter applies the rectification: the call is cancelled and the auction reverts to
+    // West (Law 29B, Law 31).
+    let chosen = table.choose(&mut table.arbiter(), "cancel_call", None, None).await.unwrap();
+    let view = chosen.view.unwrap();
+    assert_eq!(seat_of(view.next_to_act), West);
+    assert!(view.auction.iter().any(|e| e.status == game::CallStatus::Cancelled as i32));
+    // Law 31B1: West passes, so North must repeat his call out of rotation.
+    let view = table.call(West, "Pass").await;
+    let repeat = view.restrictions.iter().find(|r| r.kind == game::RestrictionKind::MustRepeatCall as i32).unwrap();
+    assert_eq!(repeat.seat, North.to_proto());
+    let status = table.call_as(&mut table.desk(), North, "2S").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert_eq!(status.message(), "North must repeat 3S (Law 31B1 of the Laws of Rubber Bridge)");
+    let view = table.calls(&[(North, "3S"), (East, "Pass"), (South, "Pass"), (West, "Pass")]).await;
+    assert_eq!(view.phase, game::DealPhase::Play as i32);
+    assert_eq!(played_contract(&view), ("3S".to_owned(), North));
+    // The table stops recording the play and enters the result, which agrees with the auction.
+    // The hands were entered, so honors are checked against them (Law 81): North holds four.
+    let status = enter_result(&table, "3S", North, 9, &[]).await.unwrap_err();
+    assert!(status.message().contains("the hands show four trump honors held by North-South"), "{}", status.message());
+    let honors = pb::Honors { side: pb::Side::NorthSouth as i32, kind: pb::HonorsKind::FourTrumpHonors as i32 };
+    let view = enter_result(&table, "3S", North, 9, &[honors]).await.unwrap();
+    let (ending, result) = outcome(&view);
+    assert_eq!(ending, game::DealEnding::ResultEntered);
+    assert_eq!(played(&result), ("3S".to_owned(), North, 9));
+    let record = table
+        .arbiter()
+        .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
+        .await
+        .unwrap()
+        .into_inner()
+        .record
+        .unwrap();
+    assert_eq!(record.irregularities.len(), 2);
+    assert_eq!(record.arbiter_calls.len(), 2);
+    assert!(record.decisions.iter().all(|d| d.status == game::DecisionStatus::Chosen as i32));
+}
+
+fn played_contract(view: &game::TableView) -> (String, Seat) {
+    let contract = laws::DeclaredContract::try_from(view.contract.unwrap()).unwrap();
+    (contract.contract.to_string(), contract.declarer)
+}
+
+async fn enter_result(
+    table: &Table<'_>,
+    contract: &str,
+    declarer: Seat,
+    tricks: u32,
+    honors: &[pb::Honors],
+) -> Result<game::TableView, Status> {
+    let contract = laws::DeclaredContract { contract: contract.parse().unwrap(), declarer };
+    let request = game::EnterResultRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        result: Some(pb::DealResult {
+            outcome: Some(pb::deal_result::Outcome::Played(pb::PlayedContract {
+                contract: Some(contract.into()),
+                tricks,
+            })),
+            honors: honors.to_vec(),
+        }),
+    };
+    Ok(table.player(declarer).enter_result(request).await?.into_inner().view.unwrap())
+}
+
+#[tokio::test]
+async fn law_54_declarer_accepts_an_opening_lead_out_of_turn_and_the_deal_is_played_out() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    // West faces the HA; East was on lead.
+    let view = table.play(West, "HA").await;
+    let decision = view.pending_decisions.first().expect("Law 54 gives declarer options").clone();
+    assert_eq!(
+        decision.options.iter().find(|o| o.kind == "accept_lead").unwrap().chooser_seats,
+        vec![North.to_proto()]
+    );
+    let record = table
+        .arbiter()
+        .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
+        .await
+        .unwrap()
+        .into_inner()
+        .record
+        .unwrap();
+    let irregularity = &record.irregularities[0];
+    assert_eq!(irregularity.fact.as_ref().unwrap().kind, game::IrregularityKind::OpeningLeadOutOfTurn as i32);
+    assert_eq!(irregularity.law.as_ref().unwrap().number, 54);
+    // The card led lies face up for everyone; dummy is not spread before the lead is accepted.
+    let kibitzer = table.view_as(&mut app.game("kibitzer", &[Role::Player])).await;
+    assert_eq!(hand(&kibitzer, West), Some(CardSet::EMPTY.with("HA".parse().unwrap())));
+    assert!(hand(&kibitzer, South).is_none());
+    // Only declarer chooses (Law 54): East may not.
+    let status = table.choose(&mut table.player(East), "accept_lead", None, None).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    let chosen = table.choose(&mut table.player(North), "accept_lead", None, None).await.unwrap();
+    let view = chosen.view.unwrap();
+    assert_eq!(view.tricks[0].leader, West.to_proto(), "Law 54B: the lead stands");
+    assert!(hand(&view, South).is_some(), "dummy is spread once the lead is accepted");
+    assert_eq!(seat_of(view.next_to_act), North);
+    let view = table.play_out(false).await;
+    let (ending, result) = outcome(&view);
+    assert_eq!(ending, game::DealEnding::PlayedOut);
+    let (_, declarer, tricks) = played(&result);
+    assert_eq!(declarer, North);
+    assert_eq!(tricks, view.tricks_won.unwrap().north_south);
+    // North held four trump honors (Law 81).
+    assert_eq!(
+        result.unwrap().honors,
+        vec![pb::Honors { side: pb::Side::NorthSouth as i32, kind: pb::HonorsKind::FourTrumpHonors as i32 }]
+    );
+}
+
+#[tokio::test]
+async fn law_64_an_established_revoke_transfers_a_trick_when_play_ends() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    table.play(East, "CA").await;
+    table.play(South, "C8").await;
+    // West holds clubs and plays a heart: a revoke, accepted as a fact and not yet noticed.
+    let view = table.play(West, "HJ").await;
+    assert!(view.auction.iter().all(|e| e.irregularity_id.is_empty()));
+    table.play(North, "C2").await;
+    // East, the offender's partner, leads to the next trick: the revoke is established (Law 63).
+    table.play(East, "CK").await;
+    let recorded = table
+        .record(
+            &mut table.player(North),
+            game::IrregularityFact { trick_number: 1, ..fact(game::IrregularityKind::Revoke, West) },
+            Some(North),
+        )
+        .await
+        .unwrap();
+    assert_eq!(recorded.irregularity.unwrap().law.unwrap().number, 64);
+    let view = table.play_out(false).await;
+    let outcome = view.outcome.clone().unwrap();
+    assert_eq!(outcome.tricks_transferred, 1, "Law 64B: the revoke trick, won by the offending side");
+    let (_, _, tricks) = played(&outcome.result);
+    assert_eq!(tricks, view.tricks_won.unwrap().north_south + 1);
+}
+
+#[tokio::test]
+async fn law_50_an_exposed_honor_is_a_major_penalty_card_and_declarer_names_the_partners_lead() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    table.play(East, "CA").await;
+    table.play(South, "C8").await;
+    // West drops the HK on the table.
+    let recorded = table
+        .record(
+            &mut table.desk(),
+            game::IrregularityFact {
+                card: Some(pcard("HK")),
+                description: "dropped".into(),
+                ..fact(game::IrregularityKind::ExposedCard, West)
+            },
+            Some(North),
+        )
+        .await
+        .unwrap();
+    let view = recorded.view.unwrap();
+    assert_eq!(view.penalty_cards.len(), 1);
+    let penalty = &view.penalty_cards[0];
+    assert_eq!(penalty.kind, game::PenaltyCardKind::Major as i32, "Law 50: an honor is a major penalty card");
+    assert_eq!(penalty.owner, West.to_proto());
+    // Everyone sees it: it lies face up (Law 50A).
+    let east = table.view_as(&mut table.player(East)).await;
+    assert_eq!(hand(&east, West), Some(CardSet::EMPTY.with("HK".parse().unwrap())));
+    table.play(West, "C5").await;
+    let view = table.play(North, "C2").await;
+    // East won the trick and has the lead while his partner has a major penalty card: declarer
+    // chooses (Law 50D2).
+    let decision = view.pending_decisions.first().unwrap();
+    assert!(decision.options.iter().all(|o| o.chooser_seats == vec![North.to_proto()]));
+    let chosen = table.choose(&mut table.player(North), "require_lead", None, None).await.unwrap();
+    let view = chosen.view.unwrap();
+    let required = view.restrictions.iter().find(|r| r.kind == game::RestrictionKind::LeadRequired as i32).unwrap();
+    assert_eq!(required.seat, East.to_proto());
+    assert_eq!(required.suits, vec![pb::Suit::Hearts as i32]);
+    assert!(view.penalty_cards.is_empty(), "Law 50D2(a): the penalty card is picked up");
+    table.play(East, "H7").await;
+    table.play(South, "H2").await;
+    table.play(West, "HJ").await;
+    let view = table.play(North, "H8").await;
+    assert!(view.restrictions.is_empty(), "the requirement is spent once East has led");
+    let view = table.play_out(false).await;
+    assert_eq!(outcome(&view).0, game::DealEnding::PlayedOut);
+}
+
+async fn claim(table: &Table<'_>, claimer: Seat, tricks: u32) -> game::ClaimResponse {
+    let request = game::ClaimRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        claimer: claimer.to_proto(),
+        tricks,
+        statement: "drawing trumps, all mine".into(),
+    };
+    table.player(claimer).claim(request).await.unwrap().into_inner()
+}
+
+async fn answer(
+    table: &Table<'_>,
+    claim_id: &str,
+    seat: Seat,
+    reply: game::ClaimReply,
+) -> game::RespondToClaimResponse {
+    let request = game::RespondToClaimRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        claim_id: claim_id.to_owned(),
+        seat: seat.to_proto(),
+        reply: reply as i32,
+    };
+    table.player(seat).respond_to_claim(request).await.unwrap().into_inner()
+}
+
+#[tokio::test]
+async fn duplicate_law_70_a_disputed_claim_is_adjudicated_by_the_director() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let session = session(&app, &[(1, None)]).await;
+    let view = table.start(board(&table.players, game::PlayMode::Recorded, &session, 1), Some(PBN)).await;
+    assert_eq!(view.setup.unwrap().dealer, North.to_proto(), "duplicate Law 2: board 1 is dealt by North");
+    bid_four_spades(&table).await;
+    table.play(East, "CA").await;
+    let claimed = claim(&table, North, 13).await;
+    let claim = claimed.claim.unwrap();
+    assert_eq!(claim.status, game::ClaimStatus::Pending as i32);
+    assert_eq!(claim.tricks_remaining, 13);
+    let view = claimed.view.unwrap();
+    assert_eq!(view.phase, game::DealPhase::Claim as i32);
+    // Law 68C: the claimer's hand is faced; East sees it now.
+    assert!(hand(&table.view_as(&mut table.player(East)).await, North).is_some());
+    let answered = answer(&table, &claim.claim_id, West, game::ClaimReply::Dispute).await;
+    assert_eq!(answered.claim.unwrap().status, game::ClaimStatus::Disputed as i32);
+    let call = answered.arbiter_call.expect("duplicate Law 68D: the Director is summoned");
+    assert_eq!(call.claim_id, claim.claim_id);
+    // Nobody plays while the Director is at the table.
+    let status = table.play_as(&mut table.desk(), South, "C9").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    let request = game::AdjudicateClaimRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        claim_id: claim.claim_id.clone(),
+        tricks: 9,
+        reasons: "a club to lose with no trump drawn first".into(),
+        law: Some(laws::Law::duplicate(70, "D1").into()),
+    };
+    // Only the Director decides.
+    let status = table.player(North).adjudicate_claim(request.clone()).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    let decided = table.arbiter().adjudicate_claim(request).await.unwrap().into_inner();
+    let claim = decided.claim.unwrap();
+    assert_eq!(claim.status, game::ClaimStatus::Adjudicated as i32);
+    let adjudication = claim.adjudication.unwrap();
+    assert_eq!((adjudication.tricks, adjudication.decided_by.as_str()), (9, "the-arbiter"));
+    assert_eq!(adjudication.law.unwrap().section, "D1");
+    let view = decided.view.unwrap();
+    assert!(view.open_arbiter_calls.is_empty(), "the decision settles the call");
+    let (ending, result) = outcome(&view);
+    assert_eq!(ending, game::DealEnding::ClaimAdjudicated);
+    assert_eq!(played(&result), ("4S".to_owned(), North, 9));
+    assert!(result.unwrap().honors.is_empty(), "no honors in duplicate");
+    // A duplicate board's hands stay hidden from the players after the deal: other tables may
+    // still have to play it.
+    let east = table.view_as(&mut table.player(East)).await;
+    assert!(hand(&east, West).is_none());
+}
+
+#[tokio::test]
+async fn a_recorded_table_may_enter_only_the_result_and_refusals_name_the_law() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let mut setup = rubber(&table.players, game::PlayMode::Recorded, false);
+    setup.result_only = true;
+    let view = table.start(setup, None).await;
+    assert_eq!(view.phase, game::DealPhase::ResultEntry as i32);
+    let status = table.call_as(&mut table.desk(), North, "1S").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    // Four aces score only at notrump (Law 81).
+    let aces = pb::Honors { side: pb::Side::NorthSouth as i32, kind: pb::HonorsKind::FourAcesAtNoTrump as i32 };
+    let status = enter_result(&table, "4S", North, 10, &[aces]).await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("Law 81"), "{}", status.message());
+    let status = enter_result(&table, "4S", North, 14, &[]).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().contains("result.played.tricks"), "{}", status.message());
+    let honors = pb::Honors { side: pb::Side::NorthSouth as i32, kind: pb::HonorsKind::FourTrumpHonors as i32 };
+    let view = enter_result(&table, "4S", North, 10, &[honors]).await.unwrap();
+    let (ending, result) = outcome(&view);
+    assert_eq!(ending, game::DealEnding::ResultEntered);
+    assert_eq!(result.unwrap().honors, vec![honors]);
+
+    // A second deal may start once the first is over; its hands are not entered, so once the
+    // auction closes the table enters the result, which must agree with the auction (Law 22).
+    let view = table.start(rubber(&table.players, game::PlayMode::Recorded, false), None).await;
+    assert_eq!(view.phase, game::DealPhase::Auction as i32);
+    let view = bid_four_spades(&table).await;
+    assert_eq!(view.phase, game::DealPhase::ResultEntry as i32);
+    let status = table.play_as(&mut table.desk(), East, "CA").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    let status = enter_result(&table, "3N", South, 9, &[]).await.unwrap_err();
+    assert!(status.message().contains("does not agree with the auction: 4S by North (Law 22B"), "{}", status.message());
+    let view = enter_result(&table, "4S", North, 11, &[]).await.unwrap();
+    assert_eq!(played(&outcome(&view).1), ("4S".to_owned(), North, 11));
+    let deals = table
+        .desk()
+        .list_deals(game::ListDealsRequest { table_id: table.id.clone(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .deals;
+    assert_eq!(deals.len(), 2);
+    assert_eq!(deals[0].deal_id, view.deal_id, "newest first");
+}
+
+#[tokio::test]
+async fn a_finished_deal_exports_as_pbn_and_an_abandoned_one_has_no_result() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    let view = table.play_out(false).await;
+    let pbn = table
+        .player(North)
+        .export_deal_pbn(game::ExportDealPbnRequest { deal_ids: vec![view.deal_id.clone()] })
+        .await
+        .unwrap()
+        .into_inner()
+        .pbn;
+    assert!(pbn.starts_with("% PBN 2.1"), "{pbn}");
+    for tag in [
+        "[Dealer \"N\"]",
+        "[Vulnerable \"None\"]",
+        &format!("[Deal \"{PBN}\"]"),
+        "[Declarer \"N\"]",
+        "[Contract \"4S\"]",
+    ] {
+        assert!(pbn.contains(tag), "{tag} missing from\n{pbn}");
+    }
+    assert!(pbn.contains("[Auction \"N\"]\n1S Pass 2S Pass\n4S Pass Pass Pass\n"), "{pbn}");
+    assert!(pbn.contains("[Play \"E\"]\n"), "{pbn}");
+    assert_eq!(pbn.lines().filter(|l| l.split(' ').count() == 4 && l.len() == 11).count(), 13, "{pbn}");
+
+    table.start(rubber(&table.players, game::PlayMode::Digital, false), None).await;
+    table.call_as(&mut table.player(North), North, "1C").await.unwrap();
+    let status = table
+        .player(North)
+        .export_deal_pbn(game::ExportDealPbnRequest { deal_ids: vec![table.view().await.deal_id] })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    let request = game::AbandonDealRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        reason: "fire alarm".into(),
+    };
+    let view = table.desk().abandon_deal(request).await.unwrap().into_inner().view.unwrap();
+    assert_eq!(view.phase, game::DealPhase::Abandoned as i32);
+    assert_eq!(outcome(&view), (game::DealEnding::Abandoned, None));
+}
+
+/// A small deterministic generator (xorshift64*), so a failing run names its seed and replays.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Watches a table until its deal ends, as one principal.
+fn collect(
+    mut client: GameClient,
+    table_id: String,
+    after: Option<u64>,
+) -> tokio::task::JoinHandle<Vec<game::TableEvent>> {
+    tokio::spawn(async move {
+        let request = game::WatchTableRequest { table_id, after_sequence: after };
+        let mut stream = client.watch_table(request).await.unwrap().into_inner();
+        let mut events = Vec::new();
+        while let Some(item) = stream.next().await {
+            let event = item.unwrap().event.unwrap();
+            let end = matches!(
+                event.event,
+                Some(game::table_event::Event::DealFinished(_) | game::table_event::Event::DealAbandoned(_))
+            );
+            events.push(event);
+            if end {
+                break;
+            }
+        }
+        events
+    })
+}
+
+/// Every card an event shows, and the seats whose hands it shows.
+fn shown(event: &game::TableEvent) -> (Vec<Card>, Vec<Seat>) {
+    use game::table_event::Event as E;
+    let card = |c: &pb::Card| Card::try_from(*c).unwrap();
+    let mut cards = Vec::new();
+    let mut seats = Vec::new();
+    let mut hands = |hands: &[pb::SeatHand], cards: &mut Vec<Card>| {
+        for hand in hands {
+            seats.push(seat_of(hand.seat));
+            cards.extend(self::cards(hand).iter());
+        }
+    };
+    match event.event.as_ref().unwrap() {
+        E::Snapshot(view) => {
+            hands(&view.hands, &mut cards);
+            cards.extend(view.tricks.iter().flat_map(|t| t.cards.iter().map(|p| card(p.card.as_ref().unwrap()))));
+            cards.extend(view.penalty_cards.iter().map(|p| card(p.card.as_ref().unwrap())));
+        }
+        E::DealStarted(started) => hands(&started.hands, &mut cards),
+        E::CardPlayed(played) => cards.push(card(played.played.as_ref().unwrap().card.as_ref().unwrap())),
+        E::CardWithdrawn(withdrawn) => cards.push(card(withdrawn.withdrawn.as_ref().unwrap().card.as_ref().unwrap())),
+        E::DummyFaced(faced) => hands(std::slice::from_ref(faced.dummy.as_ref().unwrap()), &mut cards),
+        E::TrickCompleted(done) => {
+            cards.extend(done.trick.as_ref().unwrap().cards.iter().map(|p| card(p.card.as_ref().unwrap())));
+        }
+        E::ObligationsChanged(changed) => {
+            cards.extend(changed.penalty_cards.iter().map(|p| card(p.card.as_ref().unwrap())))
+        }
+        E::IrregularityRecorded(record) => cards.extend(record.fact.as_ref().and_then(|f| f.card.as_ref()).map(card)),
+        E::DealFinished(finished) => hands(&finished.hands, &mut cards),
+        _ => {}
+    }
+    (cards, seats)
+}
+
+/// Checks what one player (or a spectator, `seat` None) was shown against the Laws of hidden
+/// information: his own hand; dummy's once the opening lead is faced; played cards; all hands
+/// once a rubber deal is over. Also: events in sequence, without gaps or repeats.
+/// `seen` are the events the watcher saw before these (a resumed watch).
+fn check_privacy(
+    seen: &[game::TableEvent],
+    events: &[game::TableEvent],
+    seat: Option<Seat>,
+    deal: &laws::Deal,
+    dummy: Seat,
+    duplicate: bool,
+) {
+    let mut played = CardSet::EMPTY;
+    let mut faced = false;
+    let mut over = false;
+    for pair in events.windows(2) {
+        assert_eq!(pair[1].sequence, pair[0].sequence + 1, "events in sequence without gaps or repeats");
+    }
+    for event in seen {
+        if let Some(game::table_event::Event::CardPlayed(p)) = &event.event {
+            played.insert(Card::try_from(p.played.as_ref().unwrap().card.unwrap()).unwrap());
+            faced = true;
+        }
+    }
+    for event in events {
+        use game::table_event::Event as E;
+        match event.event.as_ref().unwrap() {
+            E::CardPlayed(p) => {
+                played.insert(Card::try_from(p.played.as_ref().unwrap().card.unwrap()).unwrap());
+                faced = true;
+            }
+            E::DealFinished(_) => over = true,
+            E::DealStarted(started) => {
+                let expected: Vec<Seat> = seat.into_iter().collect();
+                let got: Vec<Seat> = started.hands.iter().map(|h| seat_of(h.seat)).collect();
+                assert_eq!(got, expected, "at the start a player sees exactly his own hand, a spectator none");
+                for hand in &started.hands {
+                    assert_eq!(cards(hand), deal.hand(seat_of(hand.seat)));
+                }
+            }
+            _ => {}
+        }
+        let (shown_cards, shown_seats) = shown(event);
+        let visible = |card: Card| {
+            seat.is_some_and(|s| deal.hand(s).contains(card))
+                || played.contains(card)
+                || (faced && deal.hand(dummy).contains(card))
+                || (over && !duplicate)
+        };
+        for card in shown_cards {
+            assert!(visible(card), "{seat:?} was shown the {card} of a hidden hand in {event:?}");
+        }
+        for shown_seat in shown_seats {
+            let allowed = Some(shown_seat) == seat || (faced && shown_seat == dummy) || (over && !duplicate);
+            assert!(allowed, "{seat:?} was shown {shown_seat}'s hand in {event:?}");
+        }
+    }
+}
+
+/// The next call or card of a random legal deal, by the player whose turn it is, as he sees
+/// the table; `None` once the deal is over.
+async fn random_action(table: &Table<'_>, rng: &mut Rng) -> Option<()> {
+    let view = table.view().await;
+    let setup = view.setup.clone().unwrap();
+    match game::DealPhase::try_from(view.phase).unwrap() {
+        game::DealPhase::Auction => {
+            let seat = seat_of(view.next_to_act);
+            let mut client = table.player(seat);
+            let mine = table.view_as(&mut client).await;
+            let dealer = seat_of(setup.dealer);
+            let mut auction = laws::auction::Auction::new(dealer, laws::Code::Rubber);
+            for entry in &mine.auction {
+                auction = auction.call(laws::Call::try_from(entry.call.unwrap()).unwrap()).unwrap();
+            }
+            let legal = auction.legal_calls();
+            let call = if mine.auction.len() > 10 || rng.below(100) < 55 {
+                laws::Call::Pass
+            } else {
+                legal[rng.below(legal.len())]
+            };
+            let request = game::MakeCallRequest {
+                table_id: table.id.clone(),
+                expected_version: mine.version,
+                idempotency_key: key(),
+                seat: seat.to_proto(),
+                call: Some(call.into()),
+            };
+            client.make_call(request).await.unwrap_or_else(|s| panic!("{seat} {call}: {s:?}"));
+            Some(())
+        }
+        game::DealPhase::Play => {
+            let seat = seat_of(view.next_to_act);
+            let declarer = seat_of(view.contract.unwrap().declarer);
+            let actor = if seat == declarer.partner() { declarer } else { seat };
+            let mut client = table.player(actor);
+            let mine = table.view_as(&mut client).await;
+            let held = hand(&mine, seat).expect("the actor sees the hand he plays from");
+            let led = mine.tricks.last().filter(|t| t.cards.len() < 4).and_then(|t| t.cards.first());
+            let led = led.map(|c| Card::try_from(c.card.unwrap()).unwrap().suit);
+            let choices: Vec<Card> = match led {
+                Some(suit) if held.has_suit(suit) => held.suit(suit).iter().collect(),
+                _ => held.iter().collect(),
+            };
+            let card = choices[rng.below(choices.len())];
+            let request = game::PlayCardRequest {
+                table_id: table.id.clone(),
+                expected_version: mine.version,
+                idempotency_key: key(),
+                seat: seat.to_proto(),
+                card: Some(card.into()),
+            };
+            client.play_card(request).await.unwrap_or_else(|s| panic!("{seat} {card}: {s:?}"));
+            Some(())
+        }
+        _ => None,
+    }
+}
+
+/// Plays one random legal digital deal at a fresh table, watched by the four players, a
+/// spectator and the arbiter, and checks every event each was sent.
+async fn random_deal_keeps_every_hand_private(app: &TestApp, seed: u64) {
+    let mut rng = Rng(seed | 1);
+    let table = Table::new(app);
+    let duplicate = rng.below(2) == 0;
+    let mut watchers = Vec::new();
+    for seat in Seat::ALL {
+        watchers.push((Some(seat), collect(table.player(seat), table.id.clone(), None)));
+    }
+    watchers.push((None, collect(app.game("kibitzer", &[Role::Player]), table.id.clone(), None)));
+    let official = collect(table.arbiter(), table.id.clone(), None);
+    let setup = if duplicate {
+        let number = 1 + rng.below(16) as u32;
+        board(&table.players, game::PlayMode::Digital, &session(app, &[(number, None)]).await, number)
+    } else {
+        rubber(&table.players, game::PlayMode::Digital, false)
+    };
+    // Watchers subscribe before the deal starts; give the start its own request to race with them.
+    let view = table.start(setup, None).await;
+    while random_action(&table, &mut rng).await.is_some() {}
+    let record = table
+        .arbiter()
+        .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
+        .await
+        .unwrap()
+        .into_inner()
+        .record
+        .unwrap();
+    let deal = laws::Deal::try_from(record.deal.unwrap()).unwrap();
+    let dummy = record.contract.map_or(Seat::North, |c| seat_of(c.declarer).partner());
+    let mut west = Vec::new();
+    for (seat, watcher) in watchers {
+        let events = watcher.await.unwrap();
+        check_privacy(&[], &events, seat, &deal, dummy, duplicate);
+        if seat == Some(Seat::West) {
+            west = events;
+        }
+    }
+    let events = official.await.unwrap();
+    let started = events.iter().find_map(|e| match &e.event {
+        Some(game::table_event::Event::DealStarted(s)) => Some(s.hands.len()),
+        _ => None,
+    });
+    assert_eq!(started, Some(4), "the arbiter sees all four hands (seed {seed})");
+    // A watcher that resumes after any sequence gets exactly the rest, in order.
+    let middle = events[events.len() / 2].sequence;
+    let resumed = collect(table.player(Seat::West), table.id.clone(), Some(middle)).await.unwrap();
+    assert_eq!(resumed.first().map(|e| e.sequence), Some(middle + 1));
+    assert_eq!(resumed.last().map(|e| e.sequence), events.last().map(|e| e.sequence));
+    let before: Vec<game::TableEvent> = west.iter().filter(|e| e.sequence <= middle).cloned().collect();
+    check_privacy(&before, &resumed, Some(Seat::West), &deal, dummy, duplicate);
+    let after: Vec<&game::TableEvent> = west.iter().filter(|e| e.sequence > middle).collect();
+    assert_eq!(resumed.iter().collect::<Vec<_>>(), after, "the resumed watch sees what the live one saw");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn property_no_event_sent_to_a_player_shows_a_card_he_may_not_see() {
+    let app = TestApp::spawn().await;
+    // Many random legal deals, three tables at a time.
+    for round in 0..4u64 {
+        let deals = (0..3u64).map(|i| random_deal_keeps_every_hand_private(&app, 0x9E37_79B9 * (round * 3 + i + 1)));
+        futures::future::join_all(deals).await;
+    }
+}
+
+/// A recorded 4S by North at a fresh table, played card by card up to `cards` cards.
+async fn four_spades_played<'a>(app: &'a TestApp, cards: usize) -> Table<'a> {
+    let table = Table::new(app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    table.play_cards(false, cards).await;
+    table
+}
+
+fn same_deal(a: &game::TableView, b: &game::TableView) {
+    assert_eq!(
+        a.outcome.as_ref().map(|o| (o.ending, o.result.clone())),
+        b.outcome.as_ref().map(|o| (o.ending, o.result.clone()))
+    );
+    assert_eq!(a.tricks, b.tricks);
+    assert_eq!(a.auction, b.auction);
+}
+
+#[tokio::test]
+async fn a_redis_flush_in_the_middle_of_a_deal_loses_nothing() {
+    let app = TestApp::spawn().await;
+    let quiet = four_spades_played(&app, usize::MAX).await;
+    let expected = quiet.view().await;
+    assert_eq!(expected.phase, game::DealPhase::Finished as i32);
+
+    let table = four_spades_played(&app, 25).await;
+    let before = table.view().await;
+    let watcher = collect(table.player(Seat::West), table.id.clone(), None);
+    app.flush_redis().await;
+    // Rebuilt from the journal: the same table, version and all.
+    let after = table.view().await;
+    assert_eq!(after, before);
+    let finished = table.play_out(false).await;
+    same_deal(&finished, &expected);
+    assert_eq!(finished.version, expected.version);
+    let events = watcher.await.unwrap();
+    for pair in events.windows(2) {
+        assert_eq!(pair[1].sequence, pair[0].sequence + 1, "the watcher missed nothing across the flush");
+    }
+    assert!(matches!(events.last().unwrap().event, Some(game::table_event::Event::DealFinished(_))));
+}
+
+#[tokio::test]
+async fn a_server_restart_in_the_middle_of_a_deal_loses_nothing() {
+    let mut app = TestApp::spawn().await;
+    let (expected, id, players, before) = {
+        let quiet = four_spades_played(&app, usize::MAX).await;
+        let expected = quiet.view().await;
+        let table = four_spades_played(&app, 30).await;
+        let before = table.view().await;
+        (expected, table.id.clone(), table.players.clone(), before)
+    };
+    app.restart().await;
+    let table = Table { app: &app, id, players };
+    assert_eq!(table.view().await, before, "the restarted server has the table as it was");
+    // A watcher that resumes from where it was gets the rest.
+    let watcher = collect(table.player(Seat::East), table.id.clone(), Some(before_sequence(&table).await));
+    let finished = table.play_out(false).await;
+    same_deal(&finished, &expected);
+    let events = watcher.await.unwrap();
+    assert!(matches!(events.last().unwrap().event, Some(game::table_event::Event::DealFinished(_))));
+}
+
+/// The table's last event sequence number, from a snapshot.
+async fn before_sequence(table: &Table<'_>) -> u64 {
+    let request = game::WatchTableRequest { table_id: table.id.clone(), after_sequence: None };
+    let mut stream = table.arbiter().watch_table(request).await.unwrap().into_inner();
+    stream.next().await.unwrap().unwrap().event.unwrap().sequence
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_clients_racing_one_wins_the_other_is_aborted_and_a_retry_applies_once() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Digital, false), None).await;
+    for (seat, call) in [(North, "1N"), (East, "Pass"), (South, "Pass"), (West, "Pass")] {
+        table.call_as(&mut table.player(seat), seat, call).await.unwrap();
+    }
+    let mut races = 0;
+    while races < 6 {
+        let view = table.view().await;
+        let seat = seat_of(view.next_to_act);
+        let actor = if seat == North.partner() { North } else { seat };
+        let held = hand(&view, seat).unwrap();
+        let led = view.tricks.last().filter(|t| t.cards.len() < 4).and_then(|t| t.cards.first());
+        let legal: Vec<Card> = match led.map(|c| Card::try_from(c.card.unwrap()).unwrap().suit) {
+            Some(suit) if held.has_suit(suit) => held.suit(suit).iter().collect(),
+            _ => held.iter().collect(),
+        };
+        let request = |card: Card| game::PlayCardRequest {
+            table_id: table.id.clone(),
+            expected_version: view.version,
+            idempotency_key: key(),
+            seat: seat.to_proto(),
+            card: Some(card.into()),
+        };
+        if legal.len() < 2 {
+            table.player(actor).play_card(request(legal[0])).await.unwrap();
+            continue;
+        }
+        // The same player on his phone and his tablet, at the same moment.
+        let (first, second) = (request(legal[0]), request(legal[1]));
+        let (mut phone, mut tablet) = (table.player(actor), table.player(actor));
+        let (a, b) = tokio::join!(phone.play_card(first.clone()), tablet.play_card(second.clone()));
+        let (won, lost, winner) = match (a, b) {
+            (Ok(won), Err(lost)) => (won.into_inner(), lost, first),
+            (Err(lost), Ok(won)) => (won.into_inner(), lost, second),
+            other => panic!("exactly one of two racing plays wins: {other:?}"),
+        };
+        assert_eq!(lost.code(), Code::Aborted, "{}", lost.message());
+        assert!(lost.message().contains(&format!("is at version {}", view.version + 1)), "{}", lost.message());
+        // The winner's retry (a lost answer) returns the first answer and changes nothing.
+        let again = table.player(actor).play_card(winner.clone()).await.unwrap().into_inner();
+        assert_eq!(again, won);
+        assert_eq!(table.version().await, view.version + 1);
+        // The same key for another request is refused.
+        let reused = game::PlayCardRequest { expected_version: winner.expected_version + 1, ..winner };
+        assert_eq!(table.player(actor).play_card(reused).await.unwrap_err().code(), Code::InvalidArgument);
+        races += 1;
+    }
+}
+
+fn scoring_unreachable(config: &mut platform::config::PlatformConfig, _: &mut club::Settings) {
+    // Nothing listens on the discard port: scoring is down.
+    config.endpoints.scoring = Some("http://127.0.0.1:9".to_owned());
+}
+
+/// The outbox row of `deal_id`: topic, payload, attempts, last error, delivered.
+async fn outbox_row(app: &TestApp, deal_id: &str) -> Option<(String, Vec<u8>, i32, Option<String>, bool)> {
+    use sea_orm::{ConnectionTrait, Statement};
+    let db = app.database.connect().await;
+    let row = db
+        .query_one_raw(Statement::from_sql_and_values(
+            sea_orm::DbBackend::Postgres,
+            "SELECT topic, payload, attempts, last_error, delivered_at IS NOT NULL FROM outbox WHERE aggregate_id = $1",
+            [deal_id.into()],
+        ))
+        .await
+        .unwrap();
+    let _ = db.close().await;
+    row.map(|r| {
+        (
+            r.try_get_by_index(0).unwrap(),
+            r.try_get_by_index(1).unwrap(),
+            r.try_get_by_index(2).unwrap(),
+            r.try_get_by_index(3).unwrap(),
+            r.try_get_by_index(4).unwrap(),
+        )
+    })
+}
+
+/// Waits for the outbox row of `deal_id` to satisfy `done` (the worker runs in the background).
+async fn outbox_when(
+    app: &TestApp,
+    deal_id: &str,
+    done: impl Fn(&(String, Vec<u8>, i32, Option<String>, bool)) -> bool,
+) -> (String, Vec<u8>, i32, Option<String>, bool) {
+    for _ in 0..600 {
+        if let Some(row) = outbox_row(app, deal_id).await.filter(|r| done(r)) {
+            return row;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the outbox row of deal {deal_id} never got there: {:?}", outbox_row(app, deal_id).await);
+}
+
+async fn scorepad(app: &TestApp, scorepad_id: &str) -> api::scoring::v1::Scorepad {
+    let request = api::scoring::v1::GetScorepadRequest { scorepad_id: scorepad_id.to_owned() };
+    let pad = app.scoring("front-desk", &[Role::Desk]).get_scorepad(request).await.unwrap().into_inner();
+    pad.scorepad.unwrap()
+}
+
+#[tokio::test]
+async fn a_finished_deal_reaches_scoring_exactly_once_even_when_scoring_was_down() {
+    use Seat::*;
+    let mut app = TestApp::spawn_with(scoring_unreachable).await;
+    let (deal_id, scorepad_id, result) = {
+        let table = Table::new(&app);
+        // The desk opens the rubber's scorepad; the deal is its next one.
+        let request = api::scoring::v1::CreateScorepadRequest {
+            kind: pb::TableKind::Rubber as i32,
+            table_id: table.id.clone(),
+            rubber_id: format!("rubber-{}", key()),
+            players: seated(&table.players),
+            first_dealer: North.to_proto(),
+            options: None,
+        };
+        let pad = app.scoring("front-desk", &[Role::Desk]).create_scorepad(request.clone()).await.unwrap();
+        let pad = pad.into_inner().scorepad.unwrap();
+        let next = pad.next_deal.unwrap();
+        let mut setup = rubber(&table.players, game::PlayMode::Recorded, false);
+        setup.source = Some(game::deal_setup::Source::Rubber(game::RubberDeal {
+            rubber_id: request.rubber_id.clone(),
+            scorepad_id: pad.scorepad_id.clone(),
+            deal_number: next.deal_number,
+            club_laws: false,
+        }));
+        (setup.dealer, setup.vulnerability, setup.result_only) = (next.dealer, next.vulnerability, true);
+        table.start(setup, None).await;
+        let view = enter_result(&table, "4S", North, 10, &[]).await.unwrap();
+        (view.deal_id.clone(), pad.scorepad_id, view.outcome.unwrap().result)
+    };
+
+    // Written with the deal's last event; tried again and again while scoring is down.
+    let (topic, payload, attempts, error, delivered) = outbox_when(&app, &deal_id, |r| r.2 >= 2).await;
+    assert_eq!(topic, "scoring.RecordDealResult");
+    assert!(!delivered && attempts >= 2);
+    assert!(error.is_some_and(|e| !e.is_empty()));
+    let request = <api::scoring::v1::RecordDealResultRequest as prost::Message>::decode(payload.as_slice()).unwrap();
+    assert_eq!((request.deal_id.as_str(), request.scorepad_id.as_str()), (deal_id.as_str(), scorepad_id.as_str()));
+    assert_eq!(request.deal_number, 1);
+    assert_eq!(request.source, api::scoring::v1::ResultSource::Game as i32);
+    assert_eq!(request.result, result);
+    assert!(scorepad(&app, &scorepad_id).await.deals.is_empty());
+
+    // Scoring is back: the result arrives, once.
+    app.restart_as_configured().await;
+    let (_, _, attempts, _, _) = outbox_when(&app, &deal_id, |r| r.4).await;
+    let pad = scorepad(&app, &scorepad_id).await;
+    let recorded: Vec<_> = pad.deals.iter().filter(|d| d.deal_id == deal_id).collect();
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0].result, result);
+    assert_eq!(recorded[0].source, api::scoring::v1::ResultSource::Game as i32);
+
+    // Its acknowledgement lost: delivered again, and scoring takes the repeat as a no-op.
+    {
+        use sea_orm::{ConnectionTrait, Statement};
+        let db = app.database.connect().await;
+        db.execute_raw(Statement::from_sql_and_values(
+            sea_orm::DbBackend::Postgres,
+            "UPDATE outbox SET delivered_at = NULL, next_attempt_at = now() WHERE aggregate_id = $1",
+            [deal_id.clone().into()],
+        ))
+        .await
+        .unwrap();
+        let _ = db.close().await;
+    }
+    outbox_when(&app, &deal_id, |r| r.4 && r.2 > attempts).await;
+    let again = scorepad(&app, &scorepad_id).await;
+    assert_eq!(again.deals, pad.deals);
+    assert_eq!(again.version, pad.version);
+
+    // An abandoned deal owes nothing.
+    let second = Table::new(&app);
+    second.start(rubber(&second.players, game::PlayMode::Digital, false), None).await;
+    let request = game::AbandonDealRequest {
+        table_id: second.id.clone(),
+        expected_version: second.version().await,
+        idempotency_key: key(),
+        reason: "players left".into(),
+    };
+    let abandoned = second.desk().abandon_deal(request).await.unwrap().into_inner().view.unwrap();
+    assert!(outbox_row(&app, &abandoned.deal_id).await.is_none());
+}
+
+#[tokio::test]
+async fn a_duplicate_tables_result_reaches_its_session() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let session = session(&app, &[(2, None)]).await;
+    let table = Table::new(&app);
+    table.start(board(&table.players, game::PlayMode::Digital, &session, 2), None).await;
+    // Duplicate Law 2: East deals board 2.
+    for (seat, call) in [(East, "1N"), (South, "Pass"), (West, "Pass"), (North, "Pass")] {
+        table.call_as(&mut table.player(seat), seat, call).await.unwrap();
+    }
+    let view = table.play_out(true).await;
+    let result = view.outcome.clone().unwrap().result;
+    outbox_when(&app, &view.deal_id, |r| r.4).await;
+    let request = api::scoring::v1::ListBoardResultsRequest { session_id: session, board_number: 2, page: None };
+    let results = app.scoring("front-desk", &[Role::Desk]).list_board_results(request).await.unwrap().into_inner();
+    let ours: Vec<_> = results.results.iter().filter(|r| r.deal_id == view.deal_id).collect();
+    assert_eq!(ours.len(), 1);
+    assert_eq!(ours[0].table_result, result);
+    let key = ours[0].key.clone().unwrap();
+    assert_eq!((key.north_south_contestant_id.as_str(), key.east_west_contestant_id.as_str()), ("1", "2"));
+}
+
+/// The game on the embedded default (SQLite, live state in the process): a recorded club deal
+/// with an irregularity, played out and watched, and its record exported.
+#[tokio::test]
+async fn the_game_runs_on_the_embedded_default() {
+    use Seat::*;
+    let dir = std::env::temp_dir().join(format!("bc-game-embedded-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut config = platform::config::PlatformConfig {
+        listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+        sqlite_path: dir.join("bridge-club.db"),
+        ..Default::default()
+    };
+    config.auth.local_key_file = dir.join("bridge-club.key");
+    let club = club::Club::start(&config, &club::Settings::default()).await.unwrap();
+    let issuer = club.resources.issuer.clone().unwrap();
+    let client = |subject: &str, role: Role| {
+        let token = issuer.issue(subject, &[role], std::time::Duration::from_secs(600)).unwrap();
+        let channel = platform::client::channel(&club.server.uri()).unwrap();
+        let interceptor = platform::client::ClientInterceptor::with_token(&token).unwrap();
+        GameClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor))
+    };
+    let (mut desk, mut arbiter) = (client("desk", Role::Desk), client("arbiter", Role::Arbiter));
+    let players = ["n", "e", "s", "w"].map(|s| format!("embedded-{s}"));
+    let table_id = "embedded-table".to_owned();
+    let watcher = collect(client("embedded-w", Role::Player), table_id.clone(), None);
+    let mut version = 0;
+    let start = game::StartDealRequest {
+        table_id: table_id.clone(),
+        expected_version: version,
+        idempotency_key: key(),
+        setup: Some(rubber(&players, game::PlayMode::Recorded, true)),
+        hands: Some(game::start_deal_request::Hands::DealPbn(PBN.to_owned())),
+    };
+    version = desk.start_deal(start).await.unwrap().into_inner().view.unwrap().version;
+    let calls = [(North, "1S"), (East, "Pass"), (South, "2S"), (West, "Pass"), (North, "4S"), (East, "Pass")];
+    for (seat, call) in calls.into_iter().chain([(South, "Pass"), (West, "Pass")]) {
+        let request = game::MakeCallRequest {
+            table_id: table_id.clone(),
+            expected_version: version,
+            idempotency_key: key(),
+            seat: seat.to_proto(),
+            call: Some(pcall(call)),
+        };
+        version = desk.make_call(request).await.unwrap().into_inner().view.unwrap().version;
+    }
+    // West leads out of turn; the Arbiter is summoned (Club Law 13) and rules.
+    let request = game::PlayCardRequest {
+        table_id: table_id.clone(),
+        expected_version: version,
+        idempotency_key: key(),
+        seat: West.to_proto(),
+        card: Some(pcard("HA")),
+    };
+    let view = desk.play_card(request).await.unwrap().into_inner().view.unwrap();
+    assert_eq!(view.open_arbiter_calls.len(), 1);
+    let calls = arbiter.list_arbiter_calls(game::ListArbiterCallsRequest::default()).await.unwrap().into_inner();
+    let call = calls.arbiter_calls.iter().find(|c| c.table_id == table_id).unwrap().clone();
+    let decision = view.pending_decisions[0].clone();
+    let option = decision.options.iter().find(|o| o.kind == "accept_lead").unwrap();
+    let choose = game::ChooseRectificationRequest {
+        table_id: table_id.clone(),
+        expected_version: view.version,
+        idempotency_key: key(),
+        decision_id: decision.decision_id.clone(),
+        option_id: option.option_id.clone(),
+        chooser_seat: 0,
+        call: None,
+    };
+    let view = arbiter.choose_rectification(choose).await.unwrap().into_inner().view.unwrap();
+    let resolve = game::ResolveArbiterCallRequest {
+        table_id: table_id.clone(),
+        expected_version: view.version,
+        idempotency_key: key(),
+        arbiter_call_id: call.arbiter_call_id.clone(),
+        resolution: "lead accepted".into(),
+    };
+    let mut view = arbiter.resolve_arbiter_call(resolve).await.unwrap().into_inner().view.unwrap();
+    while view.phase == game::DealPhase::Play as i32 {
+        let state = arbiter.get_table_state(game::GetTableStateRequest { table_id: table_id.clone() }).await;
+        let state = state.unwrap().into_inner().view.unwrap();
+        let seat = seat_of(state.next_to_act);
+        let held = hand(&state, seat).unwrap();
+        let led = state.tricks.last().filter(|t| t.cards.len() < 4).and_then(|t| t.cards.first());
+        let led = led.map(|c| Card::try_from(c.card.unwrap()).unwrap().suit);
+        let card = led.and_then(|s| held.suit(s).iter().next()).or_else(|| held.iter().next()).unwrap();
+        let request = game::PlayCardRequest {
+            table_id: table_id.clone(),
+            expected_version: state.version,
+            idempotency_key: key(),
+            seat: seat.to_proto(),
+            card: Some(card.into()),
+        };
+        view = desk.play_card(request).await.unwrap().into_inner().view.unwrap();
+    }
+    assert_eq!(outcome(&view).0, game::DealEnding::PlayedOut);
+    let events = watcher.await.unwrap();
+    for pair in events.windows(2) {
+        assert_eq!(pair[1].sequence, pair[0].sequence + 1);
+    }
+    let pbn = desk
+        .export_deal_pbn(game::ExportDealPbnRequest { deal_ids: vec![view.deal_id.clone()] })
+        .await
+        .unwrap()
+        .into_inner()
+        .pbn;
+    assert!(pbn.contains("[Contract \"4S\"]") && pbn.contains("[Play \"W\"]"), "{pbn}");
+    club.server.shutdown().await.unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn redis_behind_the_journal_is_caught_up_from_it() {
+    use platform::live::LiveStore;
+    let app = TestApp::spawn().await;
+    let table = four_spades_played(&app, 3).await;
+    let store = app.redis.store();
+    let live_key = format!("game:table:{{{}}}", table.id);
+    let behind = store.get(&live_key).await.unwrap().unwrap();
+    let latest = table.play_cards(false, 1).await;
+    assert_eq!(latest.version, behind.version + 1);
+    // As if the process that committed the last card had stopped before updating Redis.
+    store.put(&live_key, behind.clone()).await.unwrap();
+    assert_eq!(table.view().await, latest, "readers get the journal's state");
+    // A client that missed the last card is told the table moved on; one that saw it goes on.
+    let stale = game::PlayCardRequest {
+        table_id: table.id.clone(),
+        expected_version: behind.version,
+        idempotency_key: key(),
+        seat: latest.next_to_act,
+        card: Some(pcard("S2")),
+    };
+    store.put(&live_key, behind).await.unwrap();
+    let status = table.desk().play_card(stale).await.unwrap_err();
+    assert_eq!(status.code(), Code::Aborted, "{}", status.message());
+    let finished = table.play_out(false).await;
+    assert_eq!(finished.phase, game::DealPhase::Finished as i32);
+}
+
+#[tokio::test]
+async fn every_table_playing_a_duplicate_board_gets_the_same_cards() {
+    let app = TestApp::spawn().await;
+    let pairs = session(&app, &[(7, None)]).await;
+    let (first, second, third) = (Table::new(&app), Table::new(&app), Table::new(&app));
+    let dealt = first.start(board(&first.players, game::PlayMode::Digital, &pairs, 7), None).await;
+    let again = second.start(board(&second.players, game::PlayMode::Digital, &pairs, 7), None).await;
+    assert_eq!(dealt.seed_commitment, again.seed_commitment, "the second table receives the board");
+    let app = &app;
+    let full = |view: game::TableView| async move {
+        let mut arbiter = app.game("td", &[Role::Arbiter]);
+        let record = arbiter.get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id }).await.unwrap();
+        record.into_inner().record.unwrap().deal_pbn
+    };
+    assert_eq!(full(dealt.clone()).await, full(again).await);
+    // Duplicate Law 2: board 7 is dealt by South, both vulnerable.
+    let setup = dealt.setup.unwrap();
+    assert_eq!((setup.dealer, setup.vulnerability), (pb::Seat::South as i32, pb::Vulnerability::Both as i32));
+    // A table with physical cards entering other hands for the board is refused.
+    let request = game::StartDealRequest {
+        table_id: third.id.clone(),
+        expected_version: 0,
+        idempotency_key: key(),
+        setup: Some(board(&third.players, game::PlayMode::Recorded, &pairs, 7)),
+        hands: Some(game::start_deal_request::Hands::DealPbn(PBN.to_owned())),
+    };
+    let status = third.desk().start_deal(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("every table plays the same cards"), "{}", status.message());
+
+    // A session made from a hand record: the first table to start a board plays its cards, even
+    // at a digital table (dealt before the session, so no seed to publish).
+    let recorded = session(app, &[(3, Some(PBN))]).await;
+    let fourth = Table::new(app);
+    let view = fourth.start(board(&fourth.players, game::PlayMode::Digital, &recorded, 3), None).await;
+    assert!(view.seed_commitment.is_empty());
+    assert_eq!(full(view).await, PBN);
+    // A board of a session scoring does not know could never be scored: refused.
+    let fifth = Table::new(app);
+    let request = game::StartDealRequest {
+        table_id: fifth.id.clone(),
+        expected_version: 0,
+        idempotency_key: key(),
+        setup: Some(board(&fifth.players, game::PlayMode::Digital, "no-such-session", 1)),
+        hands: None,
+    };
+    let status = fifth.desk().start_deal(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("no session no-such-session"), "{}", status.message());
+}
+
+#[tokio::test]
+async fn each_principal_acts_only_where_the_laws_and_the_table_let_him() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let setup = rubber(&table.players, game::PlayMode::Recorded, false);
+    let start = |client: &mut GameClient| {
+        let request = game::StartDealRequest {
+            table_id: table.id.clone(),
+            expected_version: 0,
+            idempotency_key: key(),
+            setup: Some(setup.clone()),
+            hands: Some(game::start_deal_request::Hands::DealPbn(PBN.to_owned())),
+        };
+        let mut client = client.clone();
+        async move { client.start_deal(request).await }
+    };
+    // A player starts only a deal he plays.
+    let stranger = start(&mut app.game("stranger", &[Role::Player])).await.unwrap_err();
+    assert_eq!(stranger.code(), Code::PermissionDenied);
+    let view = start(&mut table.player(South)).await.unwrap().into_inner().view.unwrap();
+    assert_eq!(view.viewer.unwrap().seat, South.to_proto());
+    assert_eq!(view.hands.len(), 1, "South sees his own hand");
+
+    // A live deal's record is the arbiter's alone.
+    let record = game::GetDealRecordRequest { deal_id: view.deal_id.clone() };
+    assert_eq!(table.player(North).get_deal_record(record.clone()).await.unwrap_err().code(), Code::PermissionDenied);
+    let full = table.arbiter().get_deal_record(record).await.unwrap().into_inner().record.unwrap();
+    assert!(full.deal.is_some());
+
+    // Someone not at the table records no irregularity and calls no arbiter; a player calls the
+    // arbiter only for his own seat.
+    let fact =
+        game::IrregularityFact { description: "a hesitation".into(), ..fact(game::IrregularityKind::Other, East) };
+    let status = table.record(&mut app.game("stranger", &[Role::Player]), fact.clone(), None).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    let call = |seat: Seat| game::CallArbiterRequest {
+        table_id: table.id.clone(),
+        expected_version: view.version,
+        idempotency_key: key(),
+        seat: seat.to_proto(),
+        reason: "a question".into(),
+    };
+    assert_eq!(table.player(West).call_arbiter(call(East)).await.unwrap_err().code(), Code::PermissionDenied);
+    let answered = table.player(West).call_arbiter(call(West)).await.unwrap().into_inner();
+    assert_eq!(answered.arbiter_call.unwrap().called_by_seat, West.to_proto());
+    // Only the arbiter resolves it (the contract's roles).
+    let resolve = game::ResolveArbiterCallRequest {
+        table_id: table.id.clone(),
+        expected_version: answered.view.as_ref().unwrap().version,
+        idempotency_key: key(),
+        arbiter_call_id: answered.view.unwrap().open_arbiter_calls[0].arbiter_call_id.clone(),
+        resolution: "answered".into(),
+    };
+    assert_eq!(
+        table.player(West).resolve_arbiter_call(resolve.clone()).await.unwrap_err().code(),
+        Code::PermissionDenied
+    );
+    table.arbiter().resolve_arbiter_call(resolve).await.unwrap();
+
+    // A table device records a choice only for the player it names.
+    table.call(North, "1S").await;
+    table.call(East, "1H").await;
+    let status = table.choose(&mut table.desk(), "reject_insufficient_bid", None, None).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().starts_with("chooser_seat"), "{}", status.message());
+    let chosen = table.choose(&mut table.desk(), "reject_insufficient_bid", Some(South), None).await.unwrap();
+    assert!(chosen.next_decision.is_some(), "Law 27B: the offender now replaces his bid");
+    // A stranger enters no result.
+    let status = game::EnterResultRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        result: Some(pb::DealResult {
+            outcome: Some(pb::deal_result::Outcome::PassedOut(pb::PassedOut {})),
+            honors: vec![],
+        }),
+    };
+    let refused = app.game("stranger", &[Role::Player]).enter_result(status).await.unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied);
+}
