@@ -9,6 +9,7 @@ mod m20261122_000010_membership;
 mod m20261122_000020_scoring;
 mod m20261122_000030_game;
 mod m20261122_000040_appeals;
+mod m20261122_000050_outbox_trace;
 
 /// Applies the migrations in order.
 pub struct Migrator;
@@ -22,6 +23,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000020_scoring::Migration),
             Box::new(m20261122_000030_game::Migration),
             Box::new(m20261122_000040_appeals::Migration),
+            Box::new(m20261122_000050_outbox_trace::Migration),
         ]
     }
 }

@@ -319,6 +319,50 @@ pub fn telemetry() -> &'static (CollectedSpans, platform::telemetry::TelemetryGu
     })
 }
 
+/// The trace id of `span` (a client's root span in a test).
+pub fn trace_id(span: &tracing::Span) -> opentelemetry::trace::TraceId {
+    use opentelemetry::trace::TraceContextExt;
+    use tracing_opentelemetry::OpenTelemetrySpanExt;
+    span.context().span().span_context().trace_id()
+}
+
+/// The spans of trace `trace_id` exported so far, once they satisfy `done`: spans end, and are
+/// exported, when their work has finished, which a client may see happen before the last of them
+/// ends (a server's span ends after its response is sent; a background worker goes on). Bounded
+/// wait, not a timing assertion: the panic shows what the trace had.
+pub async fn trace_when(
+    trace_id: opentelemetry::trace::TraceId,
+    done: impl Fn(&[opentelemetry_sdk::trace::SpanData]) -> bool,
+) -> Vec<opentelemetry_sdk::trace::SpanData> {
+    let (spans, guard) = telemetry();
+    let mut in_trace = Vec::new();
+    for _ in 0..600 {
+        guard.flush();
+        in_trace = spans.all().into_iter().filter(|s| s.span_context.trace_id() == trace_id).collect();
+        if done(&in_trace) {
+            return in_trace;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("trace {trace_id} never got there: {in_trace:#?}");
+}
+
+/// Whether `span` is `ancestor` or below it in `trace`.
+pub fn descends_from(
+    trace: &[opentelemetry_sdk::trace::SpanData],
+    span: &opentelemetry_sdk::trace::SpanData,
+    ancestor: opentelemetry::trace::SpanId,
+) -> bool {
+    let mut current = Some(span);
+    while let Some(at) = current {
+        if at.span_context.span_id() == ancestor {
+            return true;
+        }
+        current = trace.iter().find(|s| s.span_context.span_id() == at.parent_span_id);
+    }
+    false
+}
+
 /// A Python interpreter with `packages` installed, for checking the platform with third-party
 /// clients and readers. The virtual environment lives in `target/python` and is created (and
 /// the packages installed from PyPI) on first use; a failure says what to install, it never

@@ -20,6 +20,7 @@ use chrono::Utc;
 use platform::ServiceError;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, TransactionTrait};
+use tracing::Instrument;
 
 use crate::entity::{appeal, outbox, ruling};
 use crate::records::{Parties, decode, encode};
@@ -50,12 +51,23 @@ fn backoff(attempts: i32) -> chrono::Duration {
 impl Appeals {
     /// Delivers outbox row `id` (see the module docs). The error is the scoring service's refusal,
     /// or UNAVAILABLE when it could not be reached and the row waits for the worker.
-    #[tracing::instrument(skip(self))]
     pub(crate) async fn deliver(&self, id: i64) -> Result<Delivered, ServiceError> {
         let row = outbox::Entity::find_by_id(id)
             .one(&self.db)
             .await?
             .ok_or_else(|| ServiceError::internal(format!("outbox row {id} is missing")))?;
+        // Under the trace of the request that owed the call, whoever delivers it: the scoring
+        // service's span joins that trace.
+        let span = platform::telemetry::delivery_span(
+            &row.topic,
+            &row.aggregate_id,
+            i64::from(row.attempts) + 1,
+            row.trace_context.as_deref(),
+        );
+        self.deliver_row(row).instrument(span).await
+    }
+
+    async fn deliver_row(&self, row: outbox::Model) -> Result<Delivered, ServiceError> {
         let call: scoring_pb::ApplyAdjustmentRequest = decode("outbox payload", &row.payload)?;
         let applied = match self.scoring.apply_adjustment(call.clone()).await {
             Ok(applied) => applied,

@@ -292,6 +292,8 @@ impl Appeals {
             next_attempt_at: Set(now + grace),
             created_at: Set(now),
             delivered_at: Set(None),
+            // Whoever delivers it (this request, a retry, the worker) continues this trace.
+            trace_context: Set(platform::telemetry::capture_trace_context()),
             ..Default::default()
         })
         .exec(txn)

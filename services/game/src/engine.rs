@@ -13,7 +13,7 @@
 //! process keeps the replayed state of the versions it has seen, so a command replays nothing
 //! unless another process moved the table on.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
@@ -149,6 +149,35 @@ pub struct Applied<'a> {
     pub events: &'a [Event],
 }
 
+/// The tables with a deal in progress as this process last saw them: noted whenever it loads a
+/// table or commits a command, reported as the `game.live_tables` gauge (ARCHITECTURE.md,
+/// "Observability": live tables). It costs a set lookup per table read. A process counts only
+/// the tables it has served: with several replicas, a deal finished by another one stays counted
+/// here until this one reads the table again, and a table served by two is counted by both.
+#[derive(Debug, Default)]
+pub struct LiveTables(Mutex<HashSet<String>>);
+
+impl LiveTables {
+    /// Notes that `table_id`'s deal is (or is not) in progress.
+    pub fn note(&self, table_id: &str, in_progress: bool) {
+        let mut tables = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if !in_progress {
+            tables.remove(table_id);
+        } else if !tables.contains(table_id) {
+            tables.insert(table_id.to_owned());
+        }
+    }
+
+    /// How many tables have a deal in progress.
+    pub fn count(&self) -> u64 {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).len() as u64
+    }
+
+    fn seen(&self, table: &Loaded) {
+        self.note(&table.table_id, table.deal.as_ref().is_some_and(|deal| !deal.state.is_over()));
+    }
+}
+
 /// The game service's state: the database, the live store, and the replayed deals this process
 /// has seen.
 pub struct Engine {
@@ -159,6 +188,8 @@ pub struct Engine {
     cache: Mutex<HashMap<String, Arc<LoadedDeal>>>,
     /// Woken when a deal finishes, so the outbox worker delivers at once.
     pub outbox: Arc<tokio::sync::Notify>,
+    /// The tables with a deal in progress, as this process last saw them.
+    pub live_tables: LiveTables,
 }
 
 const CACHE_LIMIT: usize = 4096;
@@ -166,7 +197,13 @@ const CACHE_LIMIT: usize = 4096;
 impl Engine {
     /// An engine over these stores.
     pub fn new(db: DatabaseConnection, live: SharedLiveStore) -> Engine {
-        Engine { db, live, cache: Mutex::new(HashMap::new()), outbox: Arc::new(tokio::sync::Notify::new()) }
+        Engine {
+            db,
+            live,
+            cache: Mutex::new(HashMap::new()),
+            outbox: Arc::new(tokio::sync::Notify::new()),
+            live_tables: LiveTables::default(),
+        }
     }
 
     fn cached(&self, deal_id: &str, steps: usize) -> Option<Arc<LoadedDeal>> {
@@ -196,7 +233,10 @@ impl Engine {
 
     fn loaded_from_live(&self, table_id: &str, live: LiveTable) -> Result<Loaded, ServiceError> {
         let deal = if live.deal_id.is_empty() { None } else { Some(self.deal_from(&live.deal_id, live.actions)?) };
-        Ok(Loaded { table_id: table_id.to_owned(), version: live.version, last_sequence: live.last_sequence, deal })
+        let loaded =
+            Loaded { table_id: table_id.to_owned(), version: live.version, last_sequence: live.last_sequence, deal };
+        self.live_tables.seen(&loaded);
+        Ok(loaded)
     }
 
     /// The table as Redis has it, rebuilt from the journal if Redis has nothing (flushed,
@@ -235,12 +275,14 @@ impl Engine {
             return Ok(Loaded { table_id: table_id.to_owned(), version: 0, last_sequence: 0, deal: None });
         };
         let actions = store::deal_actions(&self.db, table_id, &tail.deal_id).await?;
-        Ok(Loaded {
+        let loaded = Loaded {
             table_id: table_id.to_owned(),
             version: tail.version,
             last_sequence: tail.sequence,
             deal: Some(self.deal_from(&tail.deal_id, actions)?),
-        })
+        };
+        self.live_tables.seen(&loaded);
+        Ok(loaded)
     }
 
     /// Rebuilds the table's live state from the journal and writes it to Redis.
@@ -388,6 +430,8 @@ impl Engine {
             arbiter_calls,
             idempotency: (scope.clone(), idempotency_key.to_owned(), hash.clone(), response_bytes),
             outbox: outbox.clone(),
+            // The result's delivery, and scoring writing it, continue this command's trace.
+            trace_context: outbox.as_ref().and_then(|_| platform::telemetry::capture_trace_context()),
         };
         match store::commit(&self.db, commit).await {
             Ok(()) => {}
@@ -404,6 +448,7 @@ impl Engine {
         if let Some(deal) = &next.deal {
             self.remember(deal);
         }
+        self.live_tables.seen(&next);
         self.publish(&loaded, &next, journaled.into_iter().map(|(_, _, e)| e).collect()).await;
         if outbox.is_some() {
             self.outbox.notify_one();
@@ -643,6 +688,29 @@ mod tests {
         assert_eq!(deal.state.step(), 2);
         assert_eq!(deal.players[2], "p2");
         assert!(deal.state.open_decision().is_some(), "Law 27: the insufficient bid awaits its rectification");
+    }
+
+    fn table(id: &str, actions: Option<Vec<StoredAction>>) -> Loaded {
+        let deal = actions.map(|actions| Arc::new(replay("deal", actions).unwrap()));
+        Loaded { table_id: id.into(), version: 1, last_sequence: 1, deal }
+    }
+
+    #[test]
+    fn live_tables_count_the_tables_whose_deal_is_in_progress() {
+        let tables = LiveTables::default();
+        tables.seen(&table("t1", Some(vec![start()])));
+        tables.seen(&table("t2", Some(vec![start(), call(Seat::North, "1S")])));
+        tables.seen(&table("t2", Some(vec![start(), call(Seat::North, "1S")])));
+        tables.seen(&table("t3", None));
+        assert_eq!(tables.count(), 2, "t1 and t2 have a deal in progress, t3 none; t2 seen twice counts once");
+        // Law 22A: four passes end the auction and the deal is thrown in: no longer in progress.
+        let passed_out = [Seat::North, Seat::East, Seat::South, Seat::West].map(|s| call(s, "Pass"));
+        let mut actions = vec![start()];
+        actions.extend(passed_out);
+        let over = table("t1", Some(actions));
+        assert!(over.deal.as_ref().unwrap().state.is_over());
+        tables.seen(&over);
+        assert_eq!(tables.count(), 1);
     }
 
     #[test]

@@ -43,7 +43,8 @@ pub struct Settings {
     pub outbox: outbox::OutboxSettings,
 }
 
-/// The game service on `resources`, with its outbox worker running.
+/// The game service on `resources`, with its outbox worker running and its live tables reported
+/// (the `game.live_tables` gauge).
 pub async fn service(
     resources: &Resources,
     settings: &Settings,
@@ -51,6 +52,12 @@ pub async fn service(
 ) -> Result<GameServiceServer<grpc::GameApi>, StartError> {
     let engine = Arc::new(engine::Engine::new(resources.db.clone(), resources.live.clone()));
     outbox::spawn(&engine, peers.clone(), settings.outbox.clone());
+    let weak = Arc::downgrade(&engine);
+    platform::telemetry::observe_gauge(
+        "game.live_tables",
+        "tables with a deal in progress, as this process last saw them",
+        move || weak.upgrade().map(|engine| engine.live_tables.count()),
+    );
     Ok(GameServiceServer::new(grpc::GameApi::new(engine, peers.clone())))
 }
 

@@ -6,6 +6,10 @@
 //! Several processes may run the worker: each claims a row by moving its `attempts` counter on
 //! from the value it read (the counter is the row's version), so a row is in one worker's hands
 //! at a time.
+//!
+//! A row keeps the trace context of the command that finished the deal, and each attempt runs
+//! under it ([`platform::telemetry::delivery_span`]): scoring writing the result shows in the
+//! trace of the card played or the result entered.
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -14,6 +18,7 @@ use prost::Message;
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use serde::{Deserialize, Serialize};
+use tracing::Instrument;
 
 use api::scoring::v1 as scoring;
 use api::scoring::v1::scoring_service_client::ScoringServiceClient;
@@ -111,7 +116,14 @@ pub async fn deliver_due(db: &DatabaseConnection, peers: &Peers, settings: &Outb
             continue;
         }
         let attempts = row.attempts + 1;
-        match send(peers, &row).await {
+        // Under the trace of the command that finished the deal: scoring's span joins it.
+        let span = platform::telemetry::delivery_span(
+            &row.topic,
+            &row.aggregate_id,
+            i64::from(attempts),
+            row.trace_context.as_deref(),
+        );
+        match send(peers, &row).instrument(span).await {
             Ok(()) => {
                 outbox::Entity::update_many()
                     .col_expr(outbox::Column::DeliveredAt, Expr::value(store::now()))

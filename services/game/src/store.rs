@@ -189,6 +189,8 @@ pub struct Commit {
     pub idempotency: (String, String, String, Vec<u8>),
     /// A message owed to scoring: topic and encoded request.
     pub outbox: Option<(String, Vec<u8>)>,
+    /// The trace context of the command that owes it ([`platform::telemetry::capture_trace_context`]).
+    pub trace_context: Option<String>,
 }
 
 /// Why a commit did not happen.
@@ -303,6 +305,7 @@ pub async fn commit(db: &DatabaseConnection, commit: Commit) -> Result<(), Commi
             next_attempt_at: Set(at),
             created_at: Set(at),
             delivered_at: Set(None),
+            trace_context: Set(commit.trace_context),
         })
         .exec(&txn)
         .await?;

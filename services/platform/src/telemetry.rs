@@ -4,8 +4,10 @@
 //! is configured. W3C trace context crosses every gRPC hop: [`GrpcTraceLayer`] extracts it from
 //! every incoming request and opens the request's span under it; [`inject_trace_context`]
 //! (used by every platform client, see [`crate::client`]) writes the current span's context
-//! into every outgoing request. So one trace shows a card played, the deal finishing, and the
-//! score being written.
+//! into every outgoing request. Work a request leaves to a background worker (an outbox row)
+//! keeps the request's context with it ([`capture_trace_context`]) and is done under it
+//! ([`delivery_span`]). So one trace shows a card played, the deal finishing, and the score
+//! being written.
 
 use std::sync::OnceLock;
 use std::task::{Context, Poll};
@@ -14,6 +16,7 @@ use std::time::Instant;
 use opentelemetry::global;
 use opentelemetry::metrics::{Counter, Histogram};
 use opentelemetry::propagation::{Extractor, Injector};
+use opentelemetry::trace::TraceContextExt as _;
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_otlp::WithExportConfig;
 use opentelemetry_sdk::Resource;
@@ -149,6 +152,58 @@ pub fn inject_trace_context(metadata: &mut tonic::metadata::MetadataMap) {
     global::get_text_map_propagator(|propagator| propagator.inject_context(&context, &mut MetadataInjector(metadata)));
 }
 
+/// The current span's W3C trace context (`traceparent` and any `tracestate`) as one string, to be
+/// stored with work that another task does later (an outbox row): see [`resume_trace`]. `None`
+/// when there is no trace to continue (spans are not exported, or no span is current).
+pub fn capture_trace_context() -> Option<String> {
+    let context = tracing::Span::current().context();
+    if !context.span().span_context().is_valid() {
+        return None;
+    }
+    let mut fields = std::collections::HashMap::<String, String>::new();
+    global::get_text_map_propagator(|propagator| propagator.inject_context(&context, &mut fields));
+    // Sorted, so that the same context is always the same string.
+    let fields: std::collections::BTreeMap<String, String> = fields.into_iter().collect();
+    if fields.is_empty() { None } else { serde_json::to_string(&fields).ok() }
+}
+
+/// Puts `span` (new, not yet entered) under the trace context `stored` by
+/// [`capture_trace_context`], so that the work it covers, and every peer it calls through
+/// [`crate::app::Peers`], shows in the trace of the request that owed it. The span the caller is
+/// in (a background worker's round, a retry's request) is kept as a link. A missing or unreadable
+/// `stored` leaves `span` where it is.
+pub fn resume_trace(span: &tracing::Span, stored: Option<&str>) {
+    let Some(fields) = stored.and_then(|s| serde_json::from_str::<std::collections::HashMap<String, String>>(s).ok())
+    else {
+        return;
+    };
+    let parent = global::get_text_map_propagator(|propagator| propagator.extract(&fields));
+    let remote = parent.span().span_context().clone();
+    if !remote.is_valid() {
+        return;
+    }
+    let here = tracing::Span::current().context().span().span_context().clone();
+    if span.set_parent(parent).is_ok() && here.is_valid() && here.trace_id() != remote.trace_id() {
+        span.add_link(here);
+    }
+}
+
+/// The span of attempt `attempt` (from 1) to deliver an outbox row (`topic` about
+/// `aggregate_id`), under the trace of the request that wrote the row ([`resume_trace`] with the
+/// row's stored context). Every outbox delivery opens it around the call to the peer, so the
+/// peer's server span is its child.
+pub fn delivery_span(topic: &str, aggregate_id: &str, attempt: i64, stored: Option<&str>) -> tracing::Span {
+    let span = tracing::info_span!(
+        "outbox.deliver",
+        otel.name = %format!("outbox.deliver {topic}"),
+        outbox.topic = %topic,
+        outbox.aggregate_id = %aggregate_id,
+        outbox.attempt = attempt,
+    );
+    resume_trace(&span, stored);
+    span
+}
+
 struct RequestMetrics {
     requests: Counter<u64>,
     duration: Histogram<f64>,
@@ -167,6 +222,36 @@ fn request_metrics() -> &'static RequestMetrics {
                 .build(),
         }
     })
+}
+
+/// Reports `read()` as the gauge `name` whenever metrics are collected (an observable gauge on
+/// the platform's meter, exported with the others when an OTLP endpoint is configured). `read`
+/// returning `None` reports nothing: what it measured is gone (a service that was shut down), so
+/// hold it weakly. Call when a service starts.
+pub fn observe_gauge(
+    name: &'static str,
+    description: &'static str,
+    read: impl Fn() -> Option<u64> + Send + Sync + 'static,
+) {
+    observe_gauge_on(&global::meter("bridge-club"), name, description, read);
+}
+
+fn observe_gauge_on(
+    meter: &opentelemetry::metrics::Meter,
+    name: &'static str,
+    description: &'static str,
+    read: impl Fn() -> Option<u64> + Send + Sync + 'static,
+) {
+    // The SDK keeps the callback for the provider's lifetime; the handle need not be kept.
+    let _ = meter
+        .u64_observable_gauge(name)
+        .with_description(description)
+        .with_callback(move |observer| {
+            if let Some(value) = read() {
+                observer.observe(value, &[]);
+            }
+        })
+        .build();
 }
 
 /// Server layer: opens a span for each request under the caller's trace context, and counts
@@ -244,5 +329,107 @@ where
             }
             .instrument(span),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use opentelemetry::metrics::MeterProvider as _;
+    use opentelemetry::trace::{SpanContext, TraceContextExt as _};
+    use opentelemetry_sdk::error::OTelSdkResult;
+    use opentelemetry_sdk::metrics::data::{AggregatedMetrics, MetricData, ResourceMetrics};
+    use opentelemetry_sdk::metrics::exporter::PushMetricExporter;
+    use opentelemetry_sdk::metrics::{PeriodicReader, Temporality};
+    use tracing_subscriber::layer::SubscriberExt;
+
+    use super::*;
+
+    fn span_context(span: &tracing::Span) -> SpanContext {
+        span.context().span().span_context().clone()
+    }
+
+    #[test]
+    fn work_done_later_under_a_stored_context_joins_the_trace_that_stored_it() {
+        global::set_text_map_propagator(TraceContextPropagator::new());
+        let provider = SdkTracerProvider::builder().build();
+        let subscriber =
+            tracing_subscriber::registry().with(tracing_opentelemetry::layer().with_tracer(provider.tracer("test")));
+        tracing::subscriber::with_default(subscriber, || {
+            let request = tracing::info_span!("request");
+            let stored = request.in_scope(capture_trace_context).expect("a traced request has a context to store");
+            let owed_by = span_context(&request);
+            assert!(stored.contains(&owed_by.trace_id().to_string()), "{stored}");
+            assert!(stored.contains(&owed_by.span_id().to_string()), "{stored}");
+
+            // A worker's round, in a trace of its own, delivers the row.
+            let round = tracing::info_span!("worker round");
+            let delivery = round.in_scope(|| delivery_span("scoring.RecordDealResult", "deal-1", 1, Some(&stored)));
+            assert_eq!(span_context(&delivery).trace_id(), owed_by.trace_id());
+            assert_ne!(span_context(&round).trace_id(), owed_by.trace_id());
+
+            // Nothing stored, or something unreadable: the delivery stays in the worker's trace.
+            for stored in [None, Some("not a context"), Some("{}")] {
+                let delivery = round.in_scope(|| delivery_span("scoring.RecordDealResult", "deal-1", 1, stored));
+                assert_eq!(span_context(&delivery).trace_id(), span_context(&round).trace_id(), "{stored:?}");
+            }
+        });
+        // Spans not exported (no OpenTelemetry layer): nothing to store.
+        let untraced = tracing::info_span!("untraced");
+        assert_eq!(untraced.in_scope(capture_trace_context), None);
+    }
+
+    /// Keeps the `test.live_things` gauge's values of every export (one list per export).
+    #[derive(Debug, Clone, Default)]
+    struct Exports(Arc<std::sync::Mutex<Vec<Vec<u64>>>>);
+
+    impl PushMetricExporter for Exports {
+        fn export(&self, metrics: &ResourceMetrics) -> impl std::future::Future<Output = OTelSdkResult> + Send {
+            let values = metrics
+                .scope_metrics()
+                .flat_map(|scope| scope.metrics())
+                .filter(|metric| metric.name() == "test.live_things")
+                .flat_map(|metric| match metric.data() {
+                    AggregatedMetrics::U64(MetricData::Gauge(gauge)) => {
+                        gauge.data_points().map(|point| point.value()).collect::<Vec<_>>()
+                    }
+                    other => panic!("not a u64 gauge: {other:?}"),
+                })
+                .collect();
+            self.0.lock().unwrap().push(values);
+            std::future::ready(Ok(()))
+        }
+        fn force_flush(&self) -> OTelSdkResult {
+            Ok(())
+        }
+        fn shutdown_with_timeout(&self, _: std::time::Duration) -> OTelSdkResult {
+            Ok(())
+        }
+        fn temporality(&self) -> Temporality {
+            Temporality::Cumulative
+        }
+    }
+
+    #[test]
+    fn a_gauge_reports_what_it_reads_at_each_collection_and_nothing_once_its_source_is_gone() {
+        let exports = Exports::default();
+        // Collected when flushed (the periodic export is a day away).
+        let reader = PeriodicReader::builder(exports.clone()).with_interval(std::time::Duration::from_secs(86_400));
+        let provider = SdkMeterProvider::builder().with_reader(reader.build()).build();
+        let source = Arc::new(AtomicU64::new(3));
+        let weak = Arc::downgrade(&source);
+        observe_gauge_on(&provider.meter("test"), "test.live_things", "things", move || {
+            weak.upgrade().map(|s| s.load(Ordering::Relaxed))
+        });
+        provider.force_flush().unwrap();
+        source.store(5, Ordering::Relaxed);
+        provider.force_flush().unwrap();
+        drop(source);
+        provider.force_flush().unwrap();
+        // The last collection observed nothing (the SDK may skip exporting it at all).
+        let exported: Vec<Vec<u64>> = exports.0.lock().unwrap().iter().filter(|v| !v.is_empty()).cloned().collect();
+        assert_eq!(exported, [vec![3], vec![5]]);
     }
 }

@@ -871,3 +871,69 @@ async fn an_arbiters_adjusted_score_reaches_the_score_and_survives_a_restart_and
     let Some(pb::appeal_event::Event::RulingRecorded(ruling)) = first.event else { panic!("the ruling") };
     assert_eq!(Some(ruling), recorded.ruling);
 }
+
+/// The appeals worker tries owed calls every second (its first try after two).
+fn quick_delivery(_: &mut platform::config::PlatformConfig, settings: &mut club::Settings) {
+    settings.appeals.delivery_interval_seconds = 1;
+}
+
+/// Scoring down (nothing listens on the discard port), the worker as in [`quick_delivery`].
+fn scoring_down(config: &mut platform::config::PlatformConfig, settings: &mut club::Settings) {
+    config.endpoints.scoring = Some("http://127.0.0.1:9".to_owned());
+    quick_delivery(config, settings);
+}
+
+/// ARCHITECTURE.md, "Observability": a committee decision that could not reach the scoring service
+/// is applied later by the background worker of another process, and the scoring service's
+/// `ApplyAdjustment` still shows in the trace of the member's `DecideAppeal`.
+#[tokio::test]
+async fn a_decision_the_worker_applies_later_shows_in_the_trace_of_the_request_that_made_it() {
+    e2e::telemetry();
+    let mut app = TestApp::spawn_with(quick_delivery).await;
+    publish_policy(&app, 1, minutes(30).unwrap()).await;
+    let pad = scorepad(&app, common::TableKind::Rubber).await;
+    record(&app, &pad.scorepad_id, 1, played(Seat::North, "4S", 9)).await;
+    let ruling = rule(&app, common::TableKind::Rubber, &pad.scorepad_id, "deal-1").await;
+    let appeal = appeal_and_hear(&app, &ruling, "nora", &[], &["chair"]).await;
+
+    app.restart_with(scoring_down).await;
+    let root = tracing::info_span!("test.client");
+    let trace_id = e2e::trace_id(&root);
+    let request = overrule("later", &appeal, played(Seat::North, "4S", 10), &["chair"]);
+    let status = {
+        use tracing::Instrument;
+        app.appeals("chair", &[Role::Committee]).decide_appeal(request).instrument(root).await.unwrap_err()
+    };
+    assert_eq!(status.code(), Code::Unavailable, "{}", status.message());
+
+    app.restart_with(quick_delivery).await;
+    let decided = "/bridgeclub.appeals.v1.AppealsService/DecideAppeal";
+    let applied = "/bridgeclub.scoring.v1.ScoringService/ApplyAdjustment";
+    let delivery = "outbox.deliver scoring.ApplyAdjustment/decision";
+    let trace = e2e::trace_when(trace_id, |spans| {
+        spans.iter().any(|s| s.name == applied) && spans.iter().any(|s| s.name == "test.client")
+    })
+    .await;
+    let named = |name: &str| trace.iter().find(|s| s.name == name).unwrap();
+    let handler = named(decided);
+    assert_eq!(handler.parent_span_id, named("test.client").span_context.span_id());
+    let scoring = named(applied);
+    let attempts: Vec<_> = trace.iter().filter(|s| s.name == delivery).collect();
+    assert!(attempts.len() >= 2, "the request's own attempt and the worker's: {attempts:#?}");
+    let by = attempts
+        .iter()
+        .find(|attempt| e2e::descends_from(&trace, scoring, attempt.span_context.span_id()))
+        .expect("scoring's span is a delivery's call");
+    assert!(e2e::descends_from(&trace, by, handler.span_context.span_id()), "{trace:#?}");
+
+    let now = app
+        .appeals("chair", &[Role::Committee])
+        .get_appeal(pb::GetAppealRequest { appeal_id: appeal.appeal_id.clone() })
+        .await
+        .unwrap()
+        .into_inner()
+        .appeal
+        .unwrap();
+    assert_eq!(now.status, pb::AppealStatus::Decided as i32);
+    assert_eq!(totals(&get_pad(&app, &pad.scorepad_id).await), (120 + 300, 0), "the decision reached the score");
+}

@@ -179,8 +179,19 @@ async fn the_embedded_default_runs_on_sqlite_with_in_process_live_state() {
 
     let channel = platform::client::channel(&club.server.uri()).unwrap();
     let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
-    let status = health.check(tonic_health::pb::HealthCheckRequest { service: String::new() }).await.unwrap();
-    assert_eq!(status.into_inner().status, tonic_health::pb::health_check_response::ServingStatus::Serving as i32);
+    // The server as a whole, and each of the four services it runs.
+    for service in [
+        "",
+        "bridgeclub.membership.v1.MembershipService",
+        "bridgeclub.game.v1.GameService",
+        "bridgeclub.scoring.v1.ScoringService",
+        "bridgeclub.appeals.v1.AppealsService",
+    ] {
+        let request = tonic_health::pb::HealthCheckRequest { service: service.to_owned() };
+        let status = health.check(request).await.unwrap_or_else(|s| panic!("{service:?}: {s:?}"));
+        let serving = tonic_health::pb::health_check_response::ServingStatus::Serving as i32;
+        assert_eq!(status.into_inner().status, serving, "{service:?}");
+    }
 
     club.server.shutdown().await.unwrap();
     std::fs::remove_dir_all(dir).unwrap();

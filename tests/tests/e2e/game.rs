@@ -11,6 +11,7 @@ use futures::StreamExt;
 use laws::{Card, CardSet, Seat};
 use platform::auth::Role;
 use tonic::{Code, Status};
+use tracing::Instrument;
 
 fn key() -> String {
     uuid::Uuid::new_v4().to_string()
@@ -1639,4 +1640,217 @@ async fn each_principal_acts_only_where_the_laws_and_the_table_let_him() {
     };
     let refused = app.game("stranger", &[Role::Player]).enter_result(status).await.unwrap_err();
     assert_eq!(refused.code(), Code::PermissionDenied);
+}
+
+/// A rubber's scorepad at `table` in the scoring service, North dealing first.
+async fn rubber_pad(table: &Table<'_>) -> api::scoring::v1::Scorepad {
+    let request = api::scoring::v1::CreateScorepadRequest {
+        kind: pb::TableKind::Rubber as i32,
+        table_id: table.id.clone(),
+        rubber_id: format!("rubber-{}", key()),
+        players: seated(&table.players),
+        first_dealer: Seat::North.to_proto(),
+        options: None,
+    };
+    let pad = table.app.scoring("front-desk", &[Role::Desk]).create_scorepad(request).await.unwrap();
+    pad.into_inner().scorepad.unwrap()
+}
+
+/// Starts the pad's next deal at `table`, its number, dealer and vulnerability from the pad as
+/// the contract says (`Scorepad.next_deal`); `None` once the rubber is over.
+async fn start_next_deal(
+    table: &Table<'_>,
+    pad: &api::scoring::v1::Scorepad,
+    mode: game::PlayMode,
+) -> Option<game::TableView> {
+    let next = pad.next_deal?;
+    let mut setup = rubber(&table.players, mode, false);
+    setup.source = Some(game::deal_setup::Source::Rubber(game::RubberDeal {
+        rubber_id: pad.rubber_id.clone(),
+        scorepad_id: pad.scorepad_id.clone(),
+        deal_number: next.deal_number,
+        club_laws: false,
+    }));
+    (setup.dealer, setup.vulnerability) = (next.dealer, next.vulnerability);
+    setup.result_only = mode == game::PlayMode::Recorded;
+    Some(table.start(setup, None).await)
+}
+
+/// The pad once scoring has recorded deal `deal_id` (it travels through the game's outbox).
+async fn pad_with(app: &TestApp, scorepad_id: &str, deal_id: &str) -> api::scoring::v1::Scorepad {
+    outbox_when(app, deal_id, |r| r.4).await;
+    let pad = scorepad(app, scorepad_id).await;
+    assert!(pad.deals.iter().any(|d| d.deal_id == deal_id), "deal {deal_id} acknowledged but not on the pad");
+    pad
+}
+
+/// ARCHITECTURE.md, "Observability": one trace shows a card played (here a result entered), the
+/// deal finishing, and the score being written, though the result reaches scoring through the
+/// outbox and a background worker.
+#[tokio::test]
+async fn one_trace_shows_the_deal_finishing_and_scoring_writing_its_result() {
+    use Seat::*;
+    e2e::telemetry();
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let pad = rubber_pad(&table).await;
+    start_next_deal(&table, &pad, game::PlayMode::Recorded).await.unwrap();
+
+    let root = tracing::info_span!("test.client");
+    let trace_id = e2e::trace_id(&root);
+    let view = enter_result(&table, "4S", North, 10, &[]).instrument(root).await.unwrap();
+    pad_with(&app, &pad.scorepad_id, &view.deal_id).await;
+
+    let entered = "/bridgeclub.game.v1.GameService/EnterResult";
+    let recorded = "/bridgeclub.scoring.v1.ScoringService/RecordDealResult";
+    let delivery = "outbox.deliver scoring.RecordDealResult";
+    let trace = e2e::trace_when(trace_id, |spans| {
+        [entered, recorded, delivery].iter().all(|name| spans.iter().any(|s| s.name == *name))
+            && spans.iter().any(|s| s.name == "test.client")
+    })
+    .await;
+    let named = |name: &str| trace.iter().find(|s| s.name == name).unwrap();
+    let client = named("test.client");
+    let handler = named(entered);
+    assert_eq!(handler.parent_span_id, client.span_context.span_id(), "the game handler is the client's call");
+    let deliveries: Vec<_> = trace.iter().filter(|s| s.name == delivery).collect();
+    assert_eq!(deliveries.len(), 1, "delivered once, at the first attempt");
+    assert!(
+        e2e::descends_from(&trace, deliveries[0], handler.span_context.span_id()),
+        "the delivery continues the handler that wrote the outbox row: {trace:#?}"
+    );
+    assert!(
+        deliveries[0].links.links.iter().any(|link| link.span_context.trace_id() != trace_id),
+        "the delivery links the worker's round that made it: {:#?}",
+        deliveries[0]
+    );
+    let scoring: Vec<_> = trace.iter().filter(|s| s.name == recorded).collect();
+    assert_eq!(scoring.len(), 1);
+    assert_eq!(
+        scoring[0].parent_span_id,
+        deliveries[0].span_context.span_id(),
+        "scoring's span is the delivery's call"
+    );
+}
+
+/// A result entered at a recorded table: contract, declarer, tricks and honors.
+type Entered<'a> = (&'a str, Seat, u32, &'a [pb::Honors]);
+
+/// Issue 6, "Done when": a rubber played through the game service ends with the right totals and
+/// bonus. Each deal is started from the pad's next deal (number, dealer, vulnerability), played
+/// digitally or entered as a result, and reaches the pad through the outbox; the totals are worked
+/// by hand from Law 81's table.
+#[tokio::test]
+async fn a_rubber_played_through_the_game_service_ends_with_the_law_81_totals_and_bonus() {
+    use Seat::*;
+    use api::scoring::v1 as scoring;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let mut pad = rubber_pad(&table).await;
+    let ns_four_honors = pb::Honors { side: pb::Side::NorthSouth as i32, kind: pb::HonorsKind::FourTrumpHonors as i32 };
+    // (contract, declarer, tricks, honors) entered at a recorded table; `None`: a digital deal,
+    // passed out by the players themselves.
+    let deals: [Option<Entered>; 6] = [
+        None,
+        Some(("4S", South, 11, std::slice::from_ref(&ns_four_honors))),
+        Some(("2H", East, 8, &[])),
+        Some(("3NTX", North, 7, &[])),
+        Some(("2S", West, 9, &[])),
+        Some(("6D", South, 12, &[])),
+    ];
+    let mut dealt = Vec::new();
+    for deal in deals {
+        let mode = if deal.is_some() { game::PlayMode::Recorded } else { game::PlayMode::Digital };
+        let started = start_next_deal(&table, &pad, mode).await.expect("the rubber is still on");
+        let setup = started.setup.clone().unwrap();
+        let dealer = seat_of(setup.dealer);
+        dealt.push((dealer, pb::Vulnerability::try_from(setup.vulnerability).unwrap()));
+        let view = match deal {
+            Some((contract, declarer, tricks, honors)) => {
+                enter_result(&table, contract, declarer, tricks, honors).await.unwrap()
+            }
+            None => {
+                let mut view = started;
+                for seat in [dealer, dealer.next(), dealer.next().next(), dealer.next().next().next()] {
+                    view = table.call_as(&mut table.player(seat), seat, "Pass").await.unwrap();
+                }
+                view
+            }
+        };
+        assert_eq!(view.phase, game::DealPhase::Finished as i32, "{view:?}");
+        pad = pad_with(&app, &pad.scorepad_id, &view.deal_id).await;
+    }
+
+    // Law 9: the deal passes clockwise, a passed-out deal included (Law 22A: the next dealer
+    // deals). Law 73: a side is vulnerable once it has won a game: North-South from deal 3, both
+    // from deal 6.
+    use pb::Vulnerability as V;
+    assert_eq!(
+        dealt,
+        [
+            (North, V::None),
+            (East, V::None),
+            (South, V::NorthSouth),
+            (West, V::NorthSouth),
+            (North, V::NorthSouth),
+            (East, V::Both)
+        ]
+    );
+    assert_eq!(pad.status, scoring::ScorepadStatus::Finished as i32, "North-South won two games (Law 74)");
+    assert!(pad.next_deal.is_none(), "no deal after the rubber");
+    assert!(start_next_deal(&table, &pad, game::PlayMode::Recorded).await.is_none());
+    assert!(pad.deals.iter().all(|d| d.source == scoring::ResultSource::Game as i32 && !d.struck));
+    let games: Vec<i32> = pad.games.iter().map(|g| g.winner).collect();
+    let (ns, ew) = (pb::Side::NorthSouth as i32, pb::Side::EastWest as i32);
+    assert_eq!(games, [ns, ew, ns], "games to North-South (4S), East-West (2H then 2S), North-South (6D)");
+
+    // Law 81, by hand:
+    // 1. passed out: nothing.
+    // 2. 4S by South, 11 tricks, not vulnerable: 4 x 30 = 120 below (game), one overtrick 30
+    //    above, South's four trump honors 100 above. North-South 250.
+    // 3. 2H by East, 8 tricks: 2 x 30 = 60 below (a partscore toward game 2). East-West 60.
+    // 4. 3NT doubled by North, 7 tricks (two down), vulnerable: 200 + 300 = 500 above to
+    //    East-West. East-West 560.
+    // 5. 2S by West, 9 tricks, not vulnerable: 60 below (60 + 60 = 120: game), one overtrick 30
+    //    above. East-West 650.
+    // 6. 6D by South, 12 tricks, vulnerable: 6 x 20 = 120 below (game and rubber), small slam
+    //    vulnerable 750 above, rubber bonus two games to one 500 (Law 74). North-South
+    //    250 + 120 + 750 + 500 = 1620.
+    let entries = |side: i32| -> Vec<(u32, i32, u32, i32)> {
+        pad.entries
+            .iter()
+            .filter(|e| e.side == side && !e.struck)
+            .map(|e| (e.deal_number, e.line, e.points, e.item))
+            .collect()
+    };
+    use scoring::ScoreItem as I;
+    let (below, above) = (scoring::ScoreLine::Below as i32, scoring::ScoreLine::Above as i32);
+    let number = |i: usize| pad.deals.iter().filter(|d| !d.struck).nth(i).unwrap().deal_number;
+    let mut north_south = entries(ns);
+    north_south.sort();
+    let mut expected = vec![
+        (number(1), below, 120, I::TrickPoints as i32),
+        (number(1), above, 30, I::Overtricks as i32),
+        (number(1), above, 100, I::Honors as i32),
+        (number(5), below, 120, I::TrickPoints as i32),
+        (number(5), above, 750, I::Slam as i32),
+        (0, above, 500, I::RubberBonus as i32),
+    ];
+    expected.sort();
+    assert_eq!(north_south, expected);
+    let mut east_west = entries(ew);
+    east_west.sort();
+    let mut expected = vec![
+        (number(2), below, 60, I::TrickPoints as i32),
+        (number(3), above, 500, I::Undertricks as i32),
+        (number(4), below, 60, I::TrickPoints as i32),
+        (number(4), above, 30, I::Overtricks as i32),
+    ];
+    expected.sort();
+    assert_eq!(east_west, expected);
+    let (north_south, east_west) = (pad.north_south.unwrap(), pad.east_west.unwrap());
+    assert_eq!((north_south.total, east_west.total), (1620, 650));
+    assert_eq!((north_south.games_won, east_west.games_won), (2, 1));
+    let net = pad.net.unwrap();
+    assert_eq!((net.winner, net.margin), (ns, 970), "1620 - 650");
 }

@@ -1,4 +1,5 @@
-//! The one schema history applies on both backends, and re-applying it is a no-op.
+//! The one schema history applies on both backends (tables created, columns added), and
+//! re-applying it is a no-op.
 
 use e2e::TestDatabase;
 use sea_orm::{ConnectionTrait, Statement};
@@ -20,6 +21,12 @@ async fn migrations_apply_on_postgres_twice() {
     for expected in ["idempotency_keys", "outbox", "seaql_migrations"] {
         assert!(names.iter().any(|n| n == expected), "{expected} missing from {names:?}");
     }
+    let columns = table_names(
+        &db,
+        "SELECT column_name::text FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'outbox'",
+    )
+    .await;
+    assert!(columns.iter().any(|c| c == "trace_context"), "outbox.trace_context missing from {columns:?}");
     db.close().await.unwrap();
 }
 
@@ -34,6 +41,8 @@ async fn migrations_apply_on_sqlite_twice() {
     for expected in ["idempotency_keys", "outbox", "seaql_migrations"] {
         assert!(names.iter().any(|n| n == expected), "{expected} missing from {names:?}");
     }
+    let columns = table_names(&db, "SELECT name FROM pragma_table_info('outbox')").await;
+    assert!(columns.iter().any(|c| c == "trace_context"), "outbox.trace_context missing from {columns:?}");
     db.close().await.unwrap();
     std::fs::remove_dir_all(dir).unwrap();
 }

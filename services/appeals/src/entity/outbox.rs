@@ -28,6 +28,8 @@ pub struct Model {
     pub created_at: DateTimeUtc,
     /// When it was answered (applied or refused for good).
     pub delivered_at: Option<DateTimeUtc>,
+    /// The W3C trace context of the request that wrote it; its delivery continues that trace.
+    pub trace_context: Option<String>,
 }
 
 /// No relations.

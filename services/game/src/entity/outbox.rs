@@ -27,6 +27,8 @@ pub struct Model {
     pub created_at: DateTimeWithTimeZone,
     /// When the peer acknowledged it.
     pub delivered_at: Option<DateTimeWithTimeZone>,
+    /// The W3C trace context of the request that wrote it; its delivery continues that trace.
+    pub trace_context: Option<String>,
 }
 
 /// No relations.
