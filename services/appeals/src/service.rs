@@ -289,8 +289,8 @@ impl Appeals {
             payload: Set(encode(call)),
             attempts: Set(0),
             last_error: Set(None),
-            next_attempt_at: Set(now + grace),
-            created_at: Set(now),
+            next_attempt_at: Set((now + grace).into()),
+            created_at: Set(now.into()),
             delivered_at: Set(None),
             // Whoever delivers it (this request, a retry, the worker) continues this trace.
             trace_context: Set(platform::telemetry::capture_trace_context()),

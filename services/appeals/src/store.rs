@@ -16,7 +16,7 @@ use sea_orm::{
     QuerySelect,
 };
 
-use crate::entity::{committee_member, event, event_audience, idempotency_key, policy, stream};
+use crate::entity::{committee_member, event, event_audience, policy, stream};
 use crate::records::{duration, encode, timestamp};
 
 /// The one notice stream of the service.
@@ -235,45 +235,7 @@ pub async fn events_of_target(db: &impl ConnectionTrait, key: &str) -> Result<Ve
         .await?)
 }
 
-/// The answer stored for `(scope, key)`, if the command ran before. A key used before for a
-/// different request is refused: the client reused it by mistake, and answering the first
-/// request would hide that.
-pub async fn stored_response<M: prost::Message + Default>(
-    db: &impl ConnectionTrait,
-    scope: &str,
-    key: &str,
-    hash: &str,
-) -> Result<Option<M>, ServiceError> {
-    let row = idempotency_key::Entity::find_by_id((scope.to_owned(), key.to_owned())).one(db).await?;
-    match row {
-        None => Ok(None),
-        Some(row) if row.request_hash != hash => Err(ServiceError::invalid(
-            "idempotency_key",
-            format!("{key:?} was already used for a different request; choose a new key"),
-        )),
-        Some(row) => crate::records::decode("answer", &row.response).map(Some),
-    }
-}
-
-/// Stores the answer to `(scope, key)`.
-pub async fn store_response<M: prost::Message>(
-    txn: &impl ConnectionTrait,
-    scope: &str,
-    key: &str,
-    hash: &str,
-    response: &M,
-) -> Result<(), ServiceError> {
-    idempotency_key::Entity::insert(idempotency_key::ActiveModel {
-        scope: Set(scope.to_owned()),
-        key: Set(key.to_owned()),
-        request_hash: Set(hash.to_owned()),
-        response: Set(encode(response)),
-        created_at: Set(Utc::now()),
-    })
-    .exec_without_returning(txn)
-    .await?;
-    Ok(())
-}
+pub use platform::store::{store_response, stored_response};
 
 /// Records that `subject` acted with the committee role.
 pub async fn note_committee_member(db: &impl ConnectionTrait, subject: &str) -> Result<(), ServiceError> {

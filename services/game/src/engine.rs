@@ -18,7 +18,6 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use prost::Message;
-use sha2::{Digest, Sha256};
 
 use api::convert::ProtoEnum;
 use api::game::v1 as game;
@@ -318,14 +317,8 @@ impl Engine {
             return Err(ServiceError::invalid("idempotency_key", "missing; every command carries one"));
         }
         let scope = format!("game/{table_id}/{}", principal.subject);
-        let hash = {
-            let mut hasher = Sha256::new();
-            hasher.update(method.as_bytes());
-            hasher.update([0]);
-            hasher.update(&request);
-            hex(&hasher.finalize())
-        };
-        if let Some(answer) = self.remembered::<R>(&scope, idempotency_key, &hash).await? {
+        let hash = platform::store::request_hash(method, &request);
+        if let Some(answer) = platform::store::stored_response::<R>(&self.db, &scope, idempotency_key, &hash).await? {
             return Ok(answer);
         }
 
@@ -437,7 +430,9 @@ impl Engine {
             Ok(()) => {}
             Err(CommitError::Conflict) => {
                 // The same key at the same moment: the other one won and its answer stands.
-                if let Some(answer) = self.remembered::<R>(&scope, idempotency_key, &hash).await? {
+                if let Some(answer) =
+                    platform::store::stored_response::<R>(&self.db, &scope, idempotency_key, &hash).await?
+                {
                     return Ok(answer);
                 }
                 let current = self.rebuild(table_id).await?;
@@ -454,24 +449,6 @@ impl Engine {
             self.outbox.notify_one();
         }
         Ok(response)
-    }
-
-    async fn remembered<R: Message + Default>(
-        &self,
-        scope: &str,
-        key: &str,
-        hash: &str,
-    ) -> Result<Option<R>, ServiceError> {
-        let Some(row) = store::remembered(&self.db, scope, key).await? else { return Ok(None) };
-        if row.request_hash != hash {
-            return Err(ServiceError::invalid(
-                "idempotency_key",
-                format!("{key:?} was already used for a different request; use a new key for a new command"),
-            ));
-        }
-        R::decode(row.response.as_slice())
-            .map(Some)
-            .map_err(|e| ServiceError::internal(format!("remembered answer for {key}: {e}")))
     }
 
     /// Moves Redis to the new state and publishes the events; if Redis moved in between (a
@@ -507,10 +484,6 @@ fn stale(current: &Loaded, expected: u64) -> ServiceError {
         "table {} is at version {}, not {expected}: another command came first; read the table and try again",
         current.table_id, current.version
     ))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The deal's row, written when it starts.

@@ -103,15 +103,6 @@ pub async fn events_after(
         .collect()
 }
 
-/// The answer remembered for (`scope`, `key`).
-pub async fn remembered(
-    db: &impl ConnectionTrait,
-    scope: &str,
-    key: &str,
-) -> Result<Option<idempotency::Model>, DbErr> {
-    idempotency::Entity::find_by_id((scope.to_owned(), key.to_owned())).one(db).await
-}
-
 /// A deal's row.
 pub async fn deal(db: &impl ConnectionTrait, deal_id: &str) -> Result<Option<deals::Model>, DbErr> {
     deals::Entity::find_by_id(deal_id.to_owned()).one(db).await
@@ -288,7 +279,7 @@ pub async fn commit(db: &DatabaseConnection, commit: Commit) -> Result<(), Commi
         key: Set(key),
         request_hash: Set(hash),
         response: Set(response),
-        created_at: Set(at),
+        created_at: Set(at.with_timezone(&chrono::Utc)),
     })
     .exec(&txn)
     .await?;

@@ -8,7 +8,6 @@ use std::time::Duration;
 use bytes::Bytes;
 use futures::StreamExt;
 use prost::Message;
-use sha2::{Digest, Sha256};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
@@ -72,7 +71,7 @@ pub struct Key {
     pub scope: &'static str,
     /// The client's key.
     pub key: String,
-    /// SHA-256 of the encoded request, hex.
+    /// [`platform::store::request_hash`] of the command and its request.
     pub request_hash: String,
 }
 
@@ -82,7 +81,7 @@ impl Key {
         (!key.is_empty()).then(|| Key {
             scope,
             key: key.to_owned(),
-            request_hash: hex::encode(Sha256::digest(request.encode_to_vec())),
+            request_hash: platform::store::request_hash(scope, &request.encode_to_vec()),
         })
     }
 }

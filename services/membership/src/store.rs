@@ -170,7 +170,7 @@ impl Store {
                 key: Set(idempotent.key.clone()),
                 request_hash: Set(idempotent.request_hash.clone()),
                 response: Set(idempotent.response.clone()),
-                created_at: Set(datetime(entry.at)),
+                created_at: Set(datetime(entry.at).with_timezone(&chrono::Utc)),
             }
             .insert(&txn)
             .await?;
@@ -428,7 +428,7 @@ impl Store {
                 key: Set(key.to_owned()),
                 request_hash: Set(hash.to_owned()),
                 response: Set(response.encode_to_vec()),
-                created_at: Set(model.registered_at),
+                created_at: Set(model.registered_at.with_timezone(&chrono::Utc)),
             };
             if let Err(e) = stored.insert(&txn).await {
                 let _ = txn.rollback().await;

@@ -9,6 +9,7 @@
 //! - [`error`]: the one mapping of service errors to `tonic::Status`;
 //! - [`db`]: Postgres or SQLite through sea-orm, migrated at start-up;
 //! - [`live`]: live state in Redis (or in process) with versioned compare-and-set and fan-out;
+//! - [`store`]: the platform's own tables (idempotency keys, the outbox) and their one use;
 //! - [`client`]: channels to other services that carry trace context and a token.
 
 pub mod app;
@@ -19,6 +20,7 @@ pub mod db;
 pub mod error;
 pub mod live;
 pub mod server;
+pub mod store;
 pub mod telemetry;
 
 pub use error::{ServiceError, ServiceResult};

@@ -910,8 +910,12 @@ async fn a_decision_the_worker_applies_later_shows_in_the_trace_of_the_request_t
     let decided = "/bridgeclub.appeals.v1.AppealsService/DecideAppeal";
     let applied = "/bridgeclub.scoring.v1.ScoringService/ApplyAdjustment";
     let delivery = "outbox.deliver scoring.ApplyAdjustment/decision";
+    // A span is exported when it ends: the worker's delivery span ends after scoring's, so wait
+    // for both attempts, not only for scoring's span.
     let trace = e2e::trace_when(trace_id, |spans| {
-        spans.iter().any(|s| s.name == applied) && spans.iter().any(|s| s.name == "test.client")
+        spans.iter().any(|s| s.name == applied)
+            && spans.iter().any(|s| s.name == "test.client")
+            && spans.iter().filter(|s| s.name == delivery).count() >= 2
     })
     .await;
     let named = |name: &str| trace.iter().find(|s| s.name == name).unwrap();

@@ -5,9 +5,9 @@ pub mod appeal;
 pub mod committee_member;
 pub mod event;
 pub mod event_audience;
-pub mod idempotency_key;
-pub mod outbox;
 pub mod policy;
 pub mod ruling;
 pub mod ruling_party;
 pub mod stream;
+
+pub use platform::store::{idempotency_keys as idempotency_key, outbox};

@@ -4,6 +4,6 @@
 pub mod arbiter_calls;
 pub mod boards;
 pub mod deals;
-pub mod idempotency;
 pub mod journal;
-pub mod outbox;
+
+pub use platform::store::{idempotency_keys as idempotency, outbox};

@@ -3,10 +3,11 @@
 
 pub mod applications;
 pub mod draws;
-pub mod idempotency;
 pub mod journal;
 pub mod players;
 pub mod room_events;
 pub mod rubbers;
 pub mod table_events;
 pub mod tables;
+
+pub use platform::store::idempotency_keys as idempotency;

@@ -1,31 +1,31 @@
-//! `outbox` (a platform table): messages owed to another service, delivered until acknowledged.
+//! `outbox`: calls owed to another service, delivered until acknowledged.
 
 use sea_orm::entity::prelude::*;
 
-/// One message.
+/// One owed call.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "outbox")]
 pub struct Model {
-    /// Its id.
+    /// The row's id.
     #[sea_orm(primary_key)]
     pub id: i64,
-    /// The service that owes it (`game`).
+    /// The service that owes it (`game`, `appeals`).
     pub source: String,
-    /// What it is (`scoring.RecordDealResult`, `scoring.RecordBoardResult`).
+    /// What it is (`scoring.RecordDealResult`, ...).
     pub topic: String,
-    /// The deal it is about.
+    /// What it is about: a deal, a ruling, an appeal.
     pub aggregate_id: String,
     /// The encoded request.
     pub payload: Vec<u8>,
-    /// Delivery attempts so far.
+    /// Delivery attempts so far (also the row's version: a worker claims a row by moving it on).
     pub attempts: i32,
-    /// Why the last attempt failed.
+    /// Why the last attempt failed, or the refusal that ended it.
     pub last_error: Option<String>,
     /// Not before.
     pub next_attempt_at: DateTimeWithTimeZone,
     /// When it was written.
     pub created_at: DateTimeWithTimeZone,
-    /// When the peer acknowledged it.
+    /// When the peer acknowledged it (applied, or refused for good).
     pub delivered_at: Option<DateTimeWithTimeZone>,
     /// The W3C trace context of the request that wrote it; its delivery continues that trace.
     pub trace_context: Option<String>,

@@ -1,22 +1,23 @@
-//! The platform's `idempotency_keys`: the first answer to a command, by scope and key.
+//! `idempotency_keys`: the first answer to each command with an idempotency key.
 
 use sea_orm::entity::prelude::*;
 
-/// One stored answer.
+/// One remembered answer.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "idempotency_keys")]
 pub struct Model {
-    /// The command and the principal (`appeals.RecordRuling/<subject>`).
+    /// Whose key: the command and, where keys are per principal or per table, those
+    /// (`appeals.RecordRuling/<subject>`, `game/<table>/<principal>`).
     #[sea_orm(primary_key, auto_increment = false)]
     pub scope: String,
-    /// The client's key.
+    /// The client's idempotency key.
     #[sea_orm(primary_key, auto_increment = false)]
     pub key: String,
-    /// The hash of the request, so a key reused for another request is refused.
+    /// [`super::request_hash`] of the request the key was first used for.
     pub request_hash: String,
-    /// The encoded response.
+    /// The encoded first response.
     pub response: Vec<u8>,
-    /// When.
+    /// When it was stored.
     pub created_at: DateTimeUtc,
 }
 
