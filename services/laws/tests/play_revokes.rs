@@ -393,8 +393,18 @@ fn law_62d_a_twelfth_trick_revoke_is_corrected_even_when_established_and_rubber_
             assert!(!text.contains(&card.to_string()), "{text} shows the {card}");
         }
     }
+    // The official is given each card still in the partner's hand (a card he already played
+    // lies face up).
     let concealed: Vec<Card> = decision.offers.iter().filter_map(|o| o.option.concealed_card()).collect();
-    assert_eq!(concealed.len(), 2);
+    let named: Vec<Card> = required
+        .iter()
+        .filter_map(|o| match o {
+            PlayOption::PartnerPlays(PlayRequirement::OneOfTwo { card, .. }) if hidden.contains(*card) => Some(*card),
+            _ => None,
+        })
+        .collect();
+    assert!(!concealed.is_empty());
+    assert_eq!(concealed, named);
     let labels: Vec<String> = decision.offers.iter().map(|o| o.option.to_string()).collect();
     assert_ne!(labels[0], labels[1], "declarer can tell the two options apart: {labels:?}");
     let step = step.rectify(required[1]).unwrap_or_else(|e| panic!("{e}"));

@@ -326,6 +326,7 @@ impl PlayOption {
     /// faced hand (Law 41D), so every player sees it anyway.
     pub const fn concealed_card(&self) -> Option<Card> {
         match self {
+            PlayOption::PartnerPlays(PlayRequirement::OneOfTwo { which: TwelfthTrickCard::AlreadyPlayed, .. }) => None,
             PlayOption::PartnerPlays(PlayRequirement::OneOfTwo { card, .. }) => Some(*card),
             _ => None,
         }
@@ -677,6 +678,11 @@ impl fmt::Display for Situation {
                     "{changed}'s card on trick {} was changed or withdrawn; the cards played after it may be withdrawn",
                     trick + 1
                 )
+            }
+            // A card called that dummy does not hold is in a hand some players may not see:
+            // the text does not name it.
+            Situation::IncompleteDesignation { designation: Designation::Card(_) } => {
+                f.write_str("declarer called for a card dummy does not hold")
             }
             Situation::IncompleteDesignation { designation } => {
                 write!(f, "declarer's call of {designation} from dummy does not designate one card")

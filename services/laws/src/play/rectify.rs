@@ -570,7 +570,7 @@ impl Play {
         Ok(next)
     }
 
-    pub(crate) fn set_revoke_status(&mut self, offender: Seat, trick: u8, card: Card, status: RevokeStatus) {
+    fn set_revoke_status(&mut self, offender: Seat, trick: u8, card: Card, status: RevokeStatus) {
         if let Some(revoke) = self.revokes.iter_mut().find(|r| {
             r.offender == offender && r.trick == trick && r.card == card && r.status == RevokeStatus::Unestablished
         }) {

@@ -297,14 +297,18 @@ impl Play {
     }
 
     /// Takes `seat`'s card on trick `t` back into his hand without further rectification,
-    /// reopening the trick if it was complete; a revoke it was is no longer one.
+    /// reopening the trick if it was complete; a revoke it was is forgotten.
     pub(crate) fn withdraw_card(&mut self, seat: Seat, t: usize) -> Option<Card> {
         if t < self.cur() {
             self.reopen(t);
         }
         let card = self.tricks[t].take(seat)?;
         self.hands[seat.index()].insert(card);
-        self.set_revoke_status(seat, t as u8, card, RevokeStatus::Corrected);
+        // A card no longer played is no revoke; nobody had drawn attention to it (then Law 62
+        // would be correcting it instead).
+        self.revokes.retain(|r| {
+            !(r.offender == seat && r.trick as usize == t && r.card == card && r.status == RevokeStatus::Unestablished)
+        });
         Some(card)
     }
 }
