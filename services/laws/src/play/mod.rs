@@ -15,6 +15,9 @@
 //!   drawn, [`Play::draw_attention_to_revoke`]), exposed cards ([`Play::expose`]). Irregularities
 //!   become a pending [`Decision`] whose options name their Law and chooser;
 //!   [`Play::rectify`] applies the chosen one and the engine enforces its effects afterwards.
+//!   A played card is taken back only as Law 47 allows ([`Play::retract`]: a changed
+//!   designation, dummy's card declarer did not name, misinformation), and declarer's
+//!   incomplete designations from dummy are read as Law 46 says ([`Play::designate_from_dummy`]).
 //!
 //! Claims and concessions ([`Play::claim`], [`Play::respond_to_claim`], [`Play::adjudicate`],
 //! [`Play::revise_claim`]) follow each code's procedure (Laws 68-71, Club Laws 69-70). The
@@ -22,7 +25,12 @@
 //!
 //! For per-seat views the game service uses [`Play::visible_to`] (own hand and every card face
 //! up), [`Play::dummy_visible`], [`Play::tricks`] and [`Play::penalty_cards`]; a revoke not yet
-//! pointed out ([`Play::revokes`], [`PlayEvent::Revoke`]) is hidden information.
+//! pointed out ([`Play::revokes`], [`PlayEvent::Revoke`]) is hidden information. A decision's
+//! texts (situation, options, effects) name only cards every player sees: played, face up or
+//! in dummy; a card of a hidden hand that an option needs (rubber Law 62's twelfth-trick
+//! options) is described without being named and given by
+//! [`PlayOption::concealed_card`](crate::irregularities::play::PlayOption::concealed_card),
+//! for the official alone.
 //!
 //! ```
 //! use laws::play::Play;

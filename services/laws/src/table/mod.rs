@@ -1597,6 +1597,20 @@ impl DealInProgress {
                     _ => Retraction::MistakenExplanation { by: offender },
                 };
                 let recorded = play.retract(holder, retraction)?;
+                let taken_back = recorded.events.iter().any(|event| match event {
+                    PlayEvent::CardWithdrawn { card: c, .. } | PlayEvent::CardReturned { card: c, .. } => *c == card,
+                    _ => false,
+                });
+                if matches!(retraction, Retraction::ToldItWasHisTurn { .. } | Retraction::MistakenExplanation { .. })
+                    && !taken_back
+                {
+                    return Err(PlayError::RetractionRefused {
+                        seat: holder,
+                        reason: "the card named is not the card he played",
+                        law: retraction.law(self.setup.code),
+                    }
+                    .into());
+                }
                 self.play = Some(recorded.play);
                 Ok(self.add_record(fact.clone(), pointed_out_by, retraction.law(self.setup.code)))
             }

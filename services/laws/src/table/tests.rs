@@ -601,6 +601,10 @@ fn law_47e1_a_lead_out_of_turn_the_opponents_asked_for_is_retracted_and_its_deci
     // West leads at East's turn: declarer's decision (Law 56).
     let (table, _) = card(&table, Seat::West, "HA");
     let lead = table.open_decision().unwrap().id;
+    // The fact names the card retracted: another of West's cards is not it.
+    let wrong = play_fact(FactKind::MisinformedOfTurn, Seat::North, "HK");
+    let err = table.apply(&Action::Irregularity { fact: wrong, pointed_out_by: None }).unwrap_err();
+    assert!(matches!(err, TableError::Play(PlayError::RetractionRefused { .. })), "{err}");
     // North had told West it was his lead: the card is retracted without penalty (Law 47D).
     let fact = play_fact(FactKind::MisinformedOfTurn, Seat::North, "HA");
     let (table, events) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(Seat::East) });
