@@ -890,6 +890,11 @@ fn shown(event: &game::TableEvent) -> (Vec<Card>, Vec<Seat>) {
             hands(&view.hands, &mut cards);
             cards.extend(view.tricks.iter().flat_map(|t| t.cards.iter().map(|p| card(p.card.as_ref().unwrap()))));
             cards.extend(view.penalty_cards.iter().map(|p| card(p.card.as_ref().unwrap())));
+            let options = view.pending_decisions.iter().flat_map(|d| &d.options);
+            cards.extend(options.flat_map(|o| o.official_cards.iter().map(card)));
+        }
+        E::RectificationOffered(decision) | E::RectificationChosen(decision) => {
+            cards.extend(decision.options.iter().flat_map(|o| o.official_cards.iter().map(card)));
         }
         E::DealStarted(started) => hands(&started.hands, &mut cards),
         E::CardPlayed(played) => cards.push(card(played.played.as_ref().unwrap().card.as_ref().unwrap())),
