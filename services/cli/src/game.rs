@@ -286,6 +286,16 @@ pub fn decisions_text(decisions: &[game::RectificationDecision]) -> String {
             if !option.call_requirement.is_empty() {
                 let _ = writeln!(out, "      needs --call: {}", option.call_requirement);
             }
+            if !option.official_cards.is_empty() {
+                // Only the arbiter is sent these (rubber Law 62: cards of a hidden hand).
+                let cards: Vec<String> = option
+                    .official_cards
+                    .iter()
+                    .filter_map(|c| laws::Card::try_from(*c).ok())
+                    .map(|c| c.to_string())
+                    .collect();
+                let _ = writeln!(out, "      cards (arbiter only): {}", cards.join(" "));
+            }
         }
     }
     out
@@ -311,6 +321,7 @@ mod tests {
             chooser: pb::Chooser::Official as i32,
             chooser_seats: vec![],
             call_requirement: String::new(),
+            official_cards: vec![],
         };
         game::RectificationDecision {
             decision_id: "deal/d1".into(),
@@ -338,6 +349,15 @@ mod tests {
             text.contains("[2] cancel_call  chooser CHOOSER_OFFICIAL   (Law 29B of the Laws of Rubber Bridge)"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_arbiter_is_shown_the_cards_of_a_hidden_hand_an_option_concerns() {
+        // Rubber Law 62: the description names the partner's card without showing it.
+        let mut decision = decision();
+        decision.options[0].official_cards = vec!["HK".parse::<laws::Card>().unwrap().into()];
+        let text = decisions_text(&[decision]);
+        assert!(text.contains("cards (arbiter only): HK"), "{text}");
     }
 
     #[test]

@@ -383,7 +383,7 @@ impl GameService for GameApi {
                 Ok(game::RecordIrregularityResponse {
                     irregularity: record.map(|r| context.irregularity(r)),
                     arbiter_call: arbiter_call.map(|c| context.arbiter_call(c)),
-                    decision: decision.map(|d| context.decision(d)),
+                    decision: decision.map(|d| context.decision(d, context.viewer_of(&principal))),
                     view: view(&applied, &principal),
                 })
             },
@@ -590,7 +590,7 @@ impl GameService for GameApi {
             "" => None,
             id => Some(translate::record_number(&deal.deal_id, Record::Decision, "decision_id", id)?),
         };
-        let decisions = context.decisions(only);
+        let decisions = context.decisions(only, context.viewer_of(&principal));
         if only.is_some() && decisions.is_empty() {
             return Err(ServiceError::not_found(format!("rectification decision {}", request.decision_id)).into());
         }
@@ -643,8 +643,9 @@ impl GameService for GameApi {
                 let state = context.state;
                 let number =
                     translate::record_number(context.deal_id, Record::Decision, "decision_id", &request.decision_id)?;
-                let chosen = state.decisions().iter().find(|d| d.id == number).map(|d| context.decision(d));
-                let next = state.open_decision().filter(|d| d.id > number).map(|d| context.decision(d));
+                let viewer = context.viewer_of(&principal);
+                let chosen = state.decisions().iter().find(|d| d.id == number).map(|d| context.decision(d, viewer));
+                let next = state.open_decision().filter(|d| d.id > number).map(|d| context.decision(d, viewer));
                 Ok(game::ChooseRectificationResponse {
                     decision: chosen,
                     next_decision: next,

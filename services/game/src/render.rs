@@ -257,6 +257,7 @@ impl DealContext<'_> {
                 trick_number: fact.trick.map_or(0, u32::from),
                 description: fact.description.clone(),
                 deliberate: fact.deliberate,
+                designation: fact.designation.map(translate::designation_proto),
             }),
             pointed_out_by: seat_proto(record.pointed_out_by),
             recorded_by: self.actor(record.step),
@@ -286,8 +287,15 @@ impl DealContext<'_> {
         }
     }
 
-    /// The decision as the contract has it.
-    pub fn decision(&self, decision: &DecisionRecord) -> game::RectificationDecision {
+    /// Who `principal` is at this deal.
+    pub fn viewer_of(&self, principal: &Principal) -> Viewer {
+        viewer(principal, &translate::players(self.setup))
+    }
+
+    /// The decision as the contract has it for `viewer`: an option's cards of hands not every
+    /// player may see (rubber Law 62's twelfth-trick options) only for the official. The
+    /// descriptions never name them.
+    pub fn decision(&self, decision: &DecisionRecord, viewer: Viewer) -> game::RectificationDecision {
         let settled = decision.settled.as_ref();
         game::RectificationDecision {
             decision_id: self.id(Record::Decision, decision.id),
@@ -306,6 +314,11 @@ impl DealContext<'_> {
                     call_requirement: match option.call {
                         CallRequirement::None => String::new(),
                         requirement => requirement.to_string(),
+                    },
+                    official_cards: if viewer == Viewer::Official {
+                        option.official_cards.iter().map(|c| (*c).into()).collect()
+                    } else {
+                        Vec::new()
                     },
                 })
                 .collect(),
@@ -419,7 +432,7 @@ impl DealContext<'_> {
             penalty_cards: state.penalty_cards().iter().map(penalty_card_proto).collect(),
             claim: self.last_claim(),
             open_arbiter_calls: state.open_official_calls().map(|c| self.arbiter_call(c)).collect(),
-            pending_decisions: state.open_decision().map(|d| self.decision(d)).into_iter().collect(),
+            pending_decisions: state.open_decision().map(|d| self.decision(d, viewer)).into_iter().collect(),
             outcome: state.outcome().map(|o| self.outcome(o)),
             seed_commitment: self.seed_commitment(),
             seed: self.seed_for(viewer),
@@ -427,8 +440,9 @@ impl DealContext<'_> {
         }
     }
 
-    /// Every rectification decision of the deal still open, or the one named.
-    pub fn decisions(&self, only: Option<u32>) -> Vec<game::RectificationDecision> {
+    /// Every rectification decision of the deal still open, or the one named, as `viewer` may
+    /// see them.
+    pub fn decisions(&self, only: Option<u32>, viewer: Viewer) -> Vec<game::RectificationDecision> {
         self.state
             .decisions()
             .iter()
@@ -436,7 +450,7 @@ impl DealContext<'_> {
                 Some(id) => d.id == id,
                 None => d.settled.is_none(),
             })
-            .map(|d| self.decision(d))
+            .map(|d| self.decision(d, viewer))
             .collect()
     }
 
@@ -521,8 +535,15 @@ impl DealContext<'_> {
         self.state.official_calls().iter().find(|c| c.id == id).map(|c| self.arbiter_call(c)).unwrap_or_default()
     }
 
+    /// A decision with everything in it, as journaled ([`filter_event`] removes what a watcher
+    /// may not see).
     fn decision_by_id(&self, id: u32) -> game::RectificationDecision {
-        self.state.decisions().iter().find(|d| d.id == id).map(|d| self.decision(d)).unwrap_or_default()
+        self.state
+            .decisions()
+            .iter()
+            .find(|d| d.id == id)
+            .map(|d| self.decision(d, Viewer::Official))
+            .unwrap_or_default()
     }
 
     fn claim_by_id(&self, id: u32) -> game::Claim {
@@ -559,7 +580,7 @@ impl DealContext<'_> {
             contract: self.contract(),
             tricks: self.tricks(),
             irregularities: state.irregularities().iter().map(|r| self.irregularity(r)).collect(),
-            decisions: state.decisions().iter().map(|d| self.decision(d)).collect(),
+            decisions: state.decisions().iter().map(|d| self.decision(d, viewer)).collect(),
             arbiter_calls: state.official_calls().iter().map(|c| self.arbiter_call(c)).collect(),
             claims: state.claims().into_iter().map(|(info, record)| self.claim(info, record)).collect(),
             outcome: state.outcome().map(|o| self.outcome(o)),
@@ -570,8 +591,9 @@ impl DealContext<'_> {
     }
 }
 
-/// A journaled event as `principal` may see it: a player only his own hand at the start, and the
-/// hands and seed at the end only where [`sees_finished_deal`] allows.
+/// A journaled event as `principal` may see it: a player only his own hand at the start, the
+/// hands and seed at the end only where [`sees_finished_deal`] allows, and an option's cards of
+/// hidden hands (rubber Law 62) only the official.
 pub fn filter_event(stored: &StoredEvent, principal: &Principal) -> game::TableEvent {
     use game::table_event::Event as E;
     let mut event = stored.event.clone().unwrap_or_default();
@@ -593,6 +615,11 @@ pub fn filter_event(stored: &StoredEvent, principal: &Principal) -> game::TableE
         Some(E::DealFinished(finished)) if !sees_finished_deal(viewer, code) => {
             finished.hands.clear();
             finished.seed.clear();
+        }
+        Some(E::RectificationOffered(decision) | E::RectificationChosen(decision)) if viewer != Viewer::Official => {
+            for option in &mut decision.options {
+                option.official_cards.clear();
+            }
         }
         _ => {}
     }
@@ -670,6 +697,37 @@ mod tests {
         assert!(seats(&filter_event(&started, &principal("desk", &[Role::Desk]))).is_empty());
         // A player's token for someone else's seat shows nothing: the subject decides the seat.
         assert!(seats(&filter_event(&started, &principal("z", &[Role::Player]))).is_empty());
+    }
+
+    #[test]
+    fn an_options_cards_of_a_hidden_hand_reach_the_arbiter_only() {
+        // Rubber Law 62: declarer may require the revoker's partner to play either of his two
+        // cards; the option describes the card without naming it and carries it for the arbiter.
+        let hidden: pb::Card = "HK".parse::<laws::Card>().unwrap().into();
+        let option = game::RectificationOption {
+            kind: "partner_plays".into(),
+            description: "require the offender's partner to play his card of the higher-ranking of his two suits"
+                .into(),
+            official_cards: vec![hidden],
+            ..Default::default()
+        };
+        let decision = game::RectificationDecision { options: vec![option], ..Default::default() };
+        let offered = stored(game::table_event::Event::RectificationOffered(decision.clone()), Code::Rubber);
+        let chosen = stored(game::table_event::Event::RectificationChosen(decision), Code::Rubber);
+        let cards = |event: game::TableEvent| match event.event {
+            Some(
+                game::table_event::Event::RectificationOffered(d) | game::table_event::Event::RectificationChosen(d),
+            ) => d.options.into_iter().flat_map(|o| o.official_cards).collect::<Vec<_>>(),
+            _ => panic!("a decision"),
+        };
+        for event in [&offered, &chosen] {
+            for who in
+                [principal("s", &[Role::Player]), principal("w", &[Role::Player]), principal("desk", &[Role::Desk])]
+            {
+                assert!(cards(filter_event(event, &who)).is_empty(), "{} sees no hidden card", who.subject);
+            }
+            assert_eq!(cards(filter_event(event, &principal("arbiter", &[Role::Arbiter]))), vec![hidden]);
+        }
     }
 
     #[test]

@@ -6,9 +6,10 @@
 use api::common::v1 as pb;
 use api::convert::{ProtoEnum, required};
 use api::game::v1 as game;
+use laws::irregularities::play::Designation;
 use laws::score::honors::{Honors, HonorsClaim};
 use laws::table::{Action, Actor, DealResult, Fact, FactKind, Hands, Mode, Setup};
-use laws::{Call, Card, Code, Deal, DealSeed, DeclaredContract, Seat, Side, Vulnerability};
+use laws::{Call, Card, Code, Deal, DealSeed, DeclaredContract, Rank, Seat, Side, Suit, Vulnerability};
 use platform::ServiceError;
 
 use crate::stored::stored_action::Command;
@@ -159,6 +160,11 @@ pub fn fact_kind(field: &str, raw: i32) -> Result<FactKind, ServiceError> {
         Ok(K::Misinformation) => FactKind::Misinformation,
         Ok(K::DummyIrregularity) => FactKind::DummyIrregularity,
         Ok(K::Other) => FactKind::Other,
+        Ok(K::ChangeOfDesignation) => FactKind::ChangeOfDesignation,
+        Ok(K::UndesignatedDummyCard) => FactKind::UndesignatedDummyCard,
+        Ok(K::IncompleteDesignation) => FactKind::IncompleteDesignation,
+        Ok(K::MisinformedOfTurn) => FactKind::MisinformedOfTurn,
+        Ok(K::RetractionAfterMisexplanation) => FactKind::RetractionAfterMisexplanation,
         Ok(K::Unspecified) => {
             return Err(ServiceError::invalid(field, "not given; the kind of irregularity is required"));
         }
@@ -187,7 +193,58 @@ pub fn fact_kind_proto(kind: FactKind) -> game::IrregularityKind {
         FactKind::Misinformation => K::Misinformation,
         FactKind::DummyIrregularity => K::DummyIrregularity,
         FactKind::Other => K::Other,
+        FactKind::ChangeOfDesignation => K::ChangeOfDesignation,
+        FactKind::UndesignatedDummyCard => K::UndesignatedDummyCard,
+        FactKind::IncompleteDesignation => K::IncompleteDesignation,
+        FactKind::MisinformedOfTurn => K::MisinformedOfTurn,
+        FactKind::RetractionAfterMisexplanation => K::RetractionAfterMisexplanation,
     }
+}
+
+/// The laws' designation of a card from dummy the contract gives (Law 46).
+pub fn designation(field: &str, designation: game::CardDesignation) -> Result<Designation, ServiceError> {
+    use game::DesignationKind as K;
+    Ok(match K::try_from(designation.kind) {
+        Ok(K::High) => Designation::High,
+        Ok(K::Win) => Designation::Win,
+        Ok(K::Low) => Designation::Low,
+        Ok(K::Suit) => Designation::Suit(Suit::from_proto(&format!("{field}.suit"), designation.suit)?),
+        Ok(K::Rank) => Designation::Rank(Rank::from_proto(&format!("{field}.rank"), designation.rank)?),
+        Ok(K::Card) => Designation::Card(card(&format!("{field}.card"), designation.card)?),
+        Ok(K::Anything) => Designation::Anything,
+        Ok(K::Unspecified) => {
+            return Err(ServiceError::invalid(&format!("{field}.kind"), "not given; the form of the call is required"));
+        }
+        Err(_) => {
+            return Err(ServiceError::invalid(&format!("{field}.kind"), format!("unknown value {}", designation.kind)));
+        }
+    })
+}
+
+/// The contract's designation of a card from dummy the laws give.
+pub fn designation_proto(designation: Designation) -> game::CardDesignation {
+    use game::DesignationKind as K;
+    let mut proto = game::CardDesignation::default();
+    let kind = match designation {
+        Designation::High => K::High,
+        Designation::Win => K::Win,
+        Designation::Low => K::Low,
+        Designation::Suit(suit) => {
+            proto.suit = suit.to_proto();
+            K::Suit
+        }
+        Designation::Rank(rank) => {
+            proto.rank = rank.to_proto();
+            K::Rank
+        }
+        Designation::Card(card) => {
+            proto.card = Some(card.into());
+            K::Card
+        }
+        Designation::Anything => K::Anything,
+    };
+    proto.kind = kind as i32;
+    proto
 }
 
 /// The laws' result of a contract `DealResult` (what the desk enters).
@@ -250,6 +307,7 @@ pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
                     card: fact.card.map(|c| card("fact.card", Some(c))).transpose()?,
                     trick,
                     deliberate: fact.deliberate,
+                    designation: fact.designation.map(|d| designation("fact.designation", d)).transpose()?,
                     description: fact.description,
                 },
                 pointed_out_by: optional_seat("pointed_out_by", request.pointed_out_by)?,
@@ -326,11 +384,31 @@ mod tests {
 
     #[test]
     fn every_irregularity_kind_of_the_contract_has_a_laws_kind_and_back() {
-        for raw in 1..=17 {
+        for raw in 1..=22 {
             let kind = fact_kind("kind", raw).unwrap();
             assert_eq!(fact_kind_proto(kind) as i32, raw);
         }
         assert!(fact_kind("kind", 0).is_err());
         assert!(fact_kind("kind", 99).is_err());
+    }
+
+    #[test]
+    fn every_designation_from_dummy_goes_to_the_contract_and_back() {
+        let all = [
+            Designation::High,
+            Designation::Win,
+            Designation::Low,
+            Designation::Suit(Suit::Hearts),
+            Designation::Rank(Rank::Queen),
+            Designation::Card(Card::new(Suit::Spades, Rank::Ace)),
+            Designation::Anything,
+        ];
+        for d in all {
+            assert_eq!(designation("d", designation_proto(d)).unwrap(), d);
+        }
+        let missing =
+            designation("d", game::CardDesignation { kind: game::DesignationKind::Suit as i32, ..Default::default() });
+        assert!(matches!(missing, Err(ServiceError::InvalidArgument(_))), "a suit designation needs its suit");
+        assert!(designation("d", game::CardDesignation::default()).is_err());
     }
 }

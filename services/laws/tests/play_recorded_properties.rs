@@ -1,12 +1,16 @@
 //! Properties of recorded play with random irregularities: whatever happens at the table, the
 //! engine keeps one pack in four hands and the tricks, every option it offers can be chosen,
-//! every card it calls legal is accepted, and replaying the same actions gives the same state.
+//! every card it calls legal is accepted, no decision's text names a card of a hand the table
+//! cannot see, and replaying the same actions gives the same state. The irregularities include
+//! retractions of played cards (Law 47, with Laws 45C4(b), 45D and 46) and incomplete
+//! designations from dummy (Law 46).
 
 mod play_common;
 
+use laws::irregularities::play::{Designation, Retraction};
 use laws::penalty::{LeadPenalty, PenaltyCard, PenaltyCardKind, PendingLeadPenalty};
 use laws::play::{Claim, ClaimResponse, DrawnBy, Exposure, Play, PlayError};
-use laws::{Card, CardSet, Code, Contract, Deal, DealSeed, DeclaredContract, Law, Seat, Suit};
+use laws::{Card, CardSet, Code, Contract, Deal, DealSeed, DeclaredContract, Law, Rank, Seat, Suit};
 use proptest::prelude::*;
 
 /// One thing that can happen at the table.
@@ -28,6 +32,11 @@ enum Action {
     Respond(usize, usize),
     /// The official adjudicates a disputed claim.
     Adjudicate(u8),
+    /// A player's card is taken back on one of Law 47's grounds (the kind, then a card picked
+    /// from the hand for a change of designation or dummy's card named).
+    Retract(usize, u8, prop::sample::Index),
+    /// Declarer calls for dummy's card incompletely or invalidly (Law 46).
+    Designate(u8, prop::sample::Index),
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -40,6 +49,8 @@ fn action() -> impl Strategy<Value = Action> {
         1 => (0usize..4, 0u8..14).prop_map(|(s, t)| Action::Claim(s, t)),
         1 => (0usize..5, 0usize..4).prop_map(|(r, s)| Action::Respond(r, s)),
         1 => (0u8..14).prop_map(Action::Adjudicate),
+        2 => (0usize..4, 0u8..4, any::<prop::sample::Index>()).prop_map(|(s, k, i)| Action::Retract(s, k, i)),
+        2 => (0u8..7, any::<prop::sample::Index>()).prop_map(|(k, i)| Action::Designate(k, i)),
     ]
 }
 
@@ -131,7 +142,58 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
             Err(PlayError::NothingToAdjudicate { .. } | PlayError::TooManyTricks { .. }) => None,
             Err(e) => panic!("adjudicate: {e}"),
         },
+        Action::Retract(seat, kind, pick) => {
+            let seat = Seat::from_index(*seat);
+            let from = |holder: Seat| {
+                let hand: Vec<Card> = play.hand(holder).iter().collect();
+                (!hand.is_empty()).then(|| *pick.get(&hand))
+            };
+            let (seat, retraction) = match kind {
+                0 => (seat, Retraction::ChangeOfDesignation { card: from(seat)? }),
+                1 => (play.dummy(), Retraction::UndesignatedDummyCard { named: from(play.dummy())? }),
+                2 => (seat, Retraction::ToldItWasHisTurn { by: seat.lho() }),
+                _ => (seat, Retraction::MistakenExplanation { by: seat.rho() }),
+            };
+            match play.retract(seat, retraction) {
+                Ok(recorded) => Some(recorded.play),
+                Err(
+                    PlayError::RetractionRefused { .. }
+                    | PlayError::CannotRecord { .. }
+                    | PlayError::DecisionPending { .. }
+                    | PlayError::PlayOver { .. }
+                    | PlayError::PlaySuspended { .. },
+                ) => None,
+                Err(e) => panic!("{seat} {retraction}: {e}"),
+            }
+        }
+        Action::Designate(kind, pick) => {
+            let designation = match kind {
+                0 => Designation::High,
+                1 => Designation::Win,
+                2 => Designation::Low,
+                3 => Designation::Suit(*pick.get(&Suit::ALL)),
+                4 => Designation::Rank(*pick.get(&Rank::ALL)),
+                5 => Designation::Card(*pick.get(&Card::pack().collect::<Vec<_>>())),
+                _ => Designation::Anything,
+            };
+            match play.designate_from_dummy(designation) {
+                Ok(recorded) => Some(recorded.play),
+                Err(
+                    PlayError::CannotRecord { .. }
+                    | PlayError::DecisionPending { .. }
+                    | PlayError::PlayOver { .. }
+                    | PlayError::PlaySuspended { .. },
+                ) => None,
+                Err(e) => panic!("{designation}: {e}"),
+            }
+        }
     }
+}
+
+/// The cards a decision's texts name (as the engine writes cards: suit letter and rank).
+fn cards_named(text: &str) -> impl Iterator<Item = Card> + '_ {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter_map(|token| token.parse::<Card>().ok().filter(|card| card.to_string() == token))
 }
 
 fn check_invariants(play: &Play) -> Result<(), TestCaseError> {
@@ -159,6 +221,26 @@ fn check_invariants(play: &Play) -> Result<(), TestCaseError> {
     }
     for pc in play.penalty_cards() {
         prop_assert!(play.is_defender(pc.owner), "only defenders have penalty cards (Law 48)");
+    }
+    if let Some(decision) = play.decision() {
+        prop_assert!(!decision.offers.is_empty(), "a decision always has an option: {}", decision.situation);
+        // Every player reads the decision: it may name played and face-up cards only; a card of
+        // a hidden hand is carried for the official alone (PlayOption::concealed_card).
+        let held = Seat::ALL.iter().fold(CardSet::EMPTY, |set, seat| set.union(play.hand(*seat)));
+        let hidden = held.difference(play.face_up_cards());
+        let mut texts = vec![decision.situation.to_string()];
+        for offer in &decision.offers {
+            texts.push(offer.option.to_string());
+            texts.extend(offer.effects.iter().map(ToString::to_string));
+            if let Some(card) = offer.option.concealed_card() {
+                prop_assert!(held.contains(card), "a concealed card is still held");
+            }
+        }
+        for text in &texts {
+            for card in cards_named(text) {
+                prop_assert!(!hidden.contains(card), "\"{}\" shows the {} of a hidden hand", text, card);
+            }
+        }
     }
     if play.decision().is_none() && !play.is_complete() && !play.is_suspended() {
         let seat = play.next_to_play().unwrap_or_else(|| panic!("someone is due"));

@@ -379,7 +379,34 @@ fn law_62d_a_twelfth_trick_revoke_is_corrected_even_when_established_and_rubber_
     assert_eq!(decision.law, Law::rubber(62, ""));
     let required: Vec<PlayOption> = decision.offers.iter().map(|o| o.option).collect();
     assert_eq!(required.len(), 3, "either of his two cards, or no requirement: {required:?}");
-    let PlayOption::PartnerPlays(PlayRequirement::Card(chosen)) = required[1] else { panic!("a card") };
+    let PlayOption::PartnerPlays(PlayRequirement::OneOfTwo { card: chosen, .. }) = required[1] else {
+        panic!("a card")
+    };
+    // Every player reads the options: they name the partner's cards without showing them
+    // (higher- or lower-ranking suit, or the card he already played), and only the official is
+    // given the cards themselves.
+    let partner = offender.partner();
+    let hidden = step.hand(partner);
+    for offer in &decision.offers {
+        let text = format!("{offer} {}", offer.effects.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "));
+        for card in hidden.iter() {
+            assert!(!text.contains(&card.to_string()), "{text} shows the {card}");
+        }
+    }
+    // The official is given each card still in the partner's hand (a card he already played
+    // lies face up).
+    let concealed: Vec<Card> = decision.offers.iter().filter_map(|o| o.option.concealed_card()).collect();
+    let named: Vec<Card> = required
+        .iter()
+        .filter_map(|o| match o {
+            PlayOption::PartnerPlays(PlayRequirement::OneOfTwo { card, .. }) if hidden.contains(*card) => Some(*card),
+            _ => None,
+        })
+        .collect();
+    assert!(!concealed.is_empty());
+    assert_eq!(concealed, named);
+    let labels: Vec<String> = decision.offers.iter().map(|o| o.option.to_string()).collect();
+    assert_ne!(labels[0], labels[1], "declarer can tell the two options apart: {labels:?}");
     let step = step.rectify(required[1]).unwrap_or_else(|e| panic!("{e}"));
     // The offender substitutes a card of the suit led; then the partner must play the card.
     let mut step = step;

@@ -1,7 +1,8 @@
 //! The game service on a real server: complete deals in both modes, irregularities rectified
-//! (Laws 27, 31, 50, 54, 64), a disputed claim adjudicated, per-seat privacy of every streamed
-//! event, durability through a Redis flush and a server restart, racing clients, and the result
-//! of every finished deal reaching scoring through the outbox.
+//! (Laws 27, 31, 45C4(b), 45D, 46, 47, 50, 54, 62, 64), a disputed claim adjudicated, per-seat
+//! privacy of every streamed event and of the options of a decision, durability through a Redis
+//! flush and a server restart, racing clients, and the result of every finished deal reaching
+//! scoring through the outbox.
 
 use api::common::v1 as pb;
 use api::convert::ProtoEnum;
@@ -890,6 +891,11 @@ fn shown(event: &game::TableEvent) -> (Vec<Card>, Vec<Seat>) {
             hands(&view.hands, &mut cards);
             cards.extend(view.tricks.iter().flat_map(|t| t.cards.iter().map(|p| card(p.card.as_ref().unwrap()))));
             cards.extend(view.penalty_cards.iter().map(|p| card(p.card.as_ref().unwrap())));
+            let options = view.pending_decisions.iter().flat_map(|d| &d.options);
+            cards.extend(options.flat_map(|o| o.official_cards.iter().map(card)));
+        }
+        E::RectificationOffered(decision) | E::RectificationChosen(decision) => {
+            cards.extend(decision.options.iter().flat_map(|o| o.official_cards.iter().map(card)));
         }
         E::DealStarted(started) => hands(&started.hands, &mut cards),
         E::CardPlayed(played) => cards.push(card(played.played.as_ref().unwrap().card.as_ref().unwrap())),
@@ -1853,4 +1859,367 @@ async fn a_rubber_played_through_the_game_service_ends_with_the_law_81_totals_an
     assert_eq!((north_south.games_won, east_west.games_won), (2, 1));
     let net = pad.net.unwrap();
     assert_eq!((net.winner, net.margin), (ns, 970), "1620 - 650");
+}
+
+/// The open decision's option whose description starts with `prefix`, chosen by `client`.
+async fn choose_described(
+    table: &Table<'_>,
+    client: &mut GameClient,
+    prefix: &str,
+    chooser: Option<Seat>,
+) -> Result<game::ChooseRectificationResponse, Status> {
+    let view = table.view().await;
+    let decision = view.pending_decisions.first().unwrap_or_else(|| panic!("no decision open for {prefix}"));
+    let option = decision.options.iter().find(|o| o.description.starts_with(prefix)).unwrap_or_else(|| {
+        panic!("{prefix} not offered: {:?}", decision.options.iter().map(|o| &o.description).collect::<Vec<_>>())
+    });
+    let request = game::ChooseRectificationRequest {
+        table_id: table.id.clone(),
+        expected_version: view.version,
+        idempotency_key: key(),
+        decision_id: decision.decision_id.clone(),
+        option_id: option.option_id.clone(),
+        chooser_seat: chooser.map_or(0, Seat::to_proto),
+        call: None,
+    };
+    Ok(client.choose_rectification(request).await?.into_inner())
+}
+
+#[tokio::test]
+async fn duplicate_law_45c4b_a_changed_designation_lets_the_opponent_withdraw_and_law_46_deems_dummys_card() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let session = session(&app, &[(1, None)]).await;
+    table.start(board(&table.players, game::PlayMode::Recorded, &session, 1), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    table.play(East, "CA").await;
+    table.play(South, "CT").await;
+    table.play(West, "C5").await;
+    // Declarer said "ten" meaning the nine, a slip of the tongue (Law 45C4(b)): the tablet
+    // records the card designated instead.
+    let recorded = table
+        .record(
+            &mut table.player(North),
+            game::IrregularityFact {
+                card: Some(pcard("C9")),
+                ..fact(game::IrregularityKind::ChangeOfDesignation, North)
+            },
+            Some(North),
+        )
+        .await
+        .unwrap();
+    let irregularity = recorded.irregularity.unwrap();
+    assert_eq!(irregularity.fact.unwrap().kind, game::IrregularityKind::ChangeOfDesignation as i32);
+    let law = irregularity.law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (47, "C"));
+    assert!(recorded.arbiter_call.is_some(), "duplicate Law 9B1(a): the Director is summoned");
+    let decision = recorded.decision.expect("West may withdraw his card (Law 45C4(b), 47D)");
+    assert!(decision.options.iter().all(|o| o.kind == "withdraw_after_change"));
+    assert!(decision.options.iter().all(|o| o.chooser_seats == vec![West.to_proto()]));
+    let view = recorded.view.unwrap();
+    let trick: Vec<(i32, Card)> =
+        view.tricks[0].cards.iter().map(|p| (p.seat, Card::try_from(p.card.unwrap()).unwrap())).collect();
+    assert_eq!(
+        trick,
+        vec![
+            (East.to_proto(), "CA".parse().unwrap()),
+            (South.to_proto(), "C9".parse().unwrap()),
+            (West.to_proto(), "C5".parse().unwrap())
+        ]
+    );
+    table.resolve_calls().await;
+    // Declarer may not choose for West; West withdraws his five.
+    let status = choose_described(&table, &mut table.player(North), "West withdraw", None).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    let chosen = choose_described(&table, &mut table.player(West), "West withdraw", None).await.unwrap();
+    let view = chosen.view.unwrap();
+    assert_eq!(seat_of(view.next_to_act), West);
+    assert!(view.penalty_cards.is_empty(), "Law 47D: without further rectification");
+    assert!(hand(&view, West).unwrap().contains("C5".parse().unwrap()));
+    table.play(West, "C6").await;
+    table.play(North, "C2").await;
+    // East leads a diamond; declarer calls "low" (Law 46B1(c)): dummy's lowest diamond is played.
+    table.play(East, "D2").await;
+    let recorded = table
+        .record(
+            &mut table.desk(),
+            game::IrregularityFact {
+                designation: Some(game::CardDesignation {
+                    kind: game::DesignationKind::Low as i32,
+                    ..Default::default()
+                }),
+                ..fact(game::IrregularityKind::IncompleteDesignation, North)
+            },
+            None,
+        )
+        .await
+        .unwrap();
+    let law = recorded.irregularity.unwrap().law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (46, "B1(c)"));
+    let view = recorded.view.unwrap();
+    assert_eq!(view.tricks[1].cards[1].card, Some(pcard("DJ")));
+    table.resolve_calls().await;
+    // West follows; then dummy's card turns out not to be the one declarer named (Law 45D1).
+    table.play(West, "D8").await;
+    let recorded = table
+        .record(
+            &mut table.desk(),
+            game::IrregularityFact {
+                card: Some(pcard("DQ")),
+                ..fact(game::IrregularityKind::UndesignatedDummyCard, South)
+            },
+            Some(West),
+        )
+        .await
+        .unwrap();
+    let law = recorded.irregularity.unwrap().law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (45, "D1"));
+    assert!(recorded.decision.unwrap().options.iter().all(|o| o.chooser_seats == vec![West.to_proto()]));
+    // Rebuilt from the journal, the table is the same: the new facts replay exactly.
+    let before = table.view().await;
+    app.flush_redis().await;
+    assert_eq!(table.view().await, before);
+}
+
+#[tokio::test]
+async fn rubber_law_47d_a_lead_made_because_an_opponent_said_it_was_his_turn_and_a_play_after_misexplanation() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    for (seat, card) in [(East, "CA"), (South, "CT"), (West, "C5"), (North, "C2")] {
+        table.play(seat, card).await;
+    }
+    // West leads at East's turn (Law 56: declarer's decision)...
+    let view = table.play(West, "HA").await;
+    assert_eq!(view.pending_decisions.len(), 1);
+    // ... because North told him it was his lead: retracted without penalty (Law 47D).
+    let recorded = table
+        .record(
+            &mut table.player(East),
+            game::IrregularityFact {
+                card: Some(pcard("HA")),
+                ..fact(game::IrregularityKind::MisinformedOfTurn, North)
+            },
+            Some(East),
+        )
+        .await
+        .unwrap();
+    let law = recorded.irregularity.unwrap().law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (47, "D"));
+    let view = recorded.view.unwrap();
+    assert!(view.pending_decisions.is_empty(), "the lead may not be accepted");
+    assert!(view.penalty_cards.is_empty());
+    assert_eq!(seat_of(view.next_to_act), East);
+    // East leads; dummy plays the ace after West's mistaken explanation and takes it back.
+    table.play(East, "D2").await;
+    table.play(South, "DA").await;
+    let recorded = table
+        .record(
+            &mut table.desk(),
+            game::IrregularityFact {
+                card: Some(pcard("DA")),
+                ..fact(game::IrregularityKind::RetractionAfterMisexplanation, West)
+            },
+            Some(North),
+        )
+        .await
+        .unwrap();
+    let view = recorded.view.unwrap();
+    assert_eq!(view.tricks[1].cards.len(), 1);
+    assert_eq!(seat_of(view.next_to_act), South);
+    // The misinformation must be an opponent's: North is dummy's partner.
+    table.play(South, "DJ").await;
+    let status = table
+        .record(
+            &mut table.desk(),
+            game::IrregularityFact {
+                card: Some(pcard("DJ")),
+                ..fact(game::IrregularityKind::RetractionAfterMisexplanation, North)
+            },
+            None,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("Law 47D"), "{}", status.message());
+}
+
+/// A deal and the cards of 3NT by South, recorded up to a defender's revoke on the twelfth trick
+/// before his partner plays, the partner holding two suits and none of the suit led; found among
+/// seeded deals. Also the revoker.
+fn twelfth_trick_revoke() -> (laws::Deal, Vec<(Seat, Card)>, Seat) {
+    use laws::play::Play;
+    let contract: laws::Contract = "3NT".parse().unwrap();
+    let revoke_here = |play: &Play| -> Option<(Seat, Card)> {
+        let seat = play.next_to_play()?;
+        let led = play.current_trick()?.suit_led()?;
+        let hand = play.hand(seat);
+        let partner = play.hand(seat.partner());
+        let waiting = play.current_trick()?.card(seat.partner()).is_none();
+        let suits = laws::Suit::ALL.iter().filter(|s| partner.has_suit(**s)).count();
+        if !play.is_defender(seat) || !hand.has_suit(led) || hand.suit(led) == hand || !waiting {
+            return None;
+        }
+        if suits < 2 || partner.has_suit(led) {
+            return None;
+        }
+        hand.iter().find(|c| c.suit != led).map(|c| (seat, c))
+    };
+    for n in 0..=255u8 {
+        for stride in [1usize, 2, 3] {
+            let deal = laws::Deal::from_seed(&laws::DealSeed([n; 32]));
+            let declared = laws::DeclaredContract { contract, declarer: Seat::South };
+            let mut play = Play::new(deal, declared, laws::Code::Rubber, vec![], vec![]).unwrap();
+            let mut cards = Vec::new();
+            let mut k = n as usize;
+            while play.completed_tricks() < 11 {
+                let legal: Vec<Card> = play.legal_cards().iter().collect();
+                k = k.wrapping_mul(31).wrapping_add(stride);
+                let card = legal[k % legal.len()];
+                cards.push((play.next_to_play().unwrap(), card));
+                play = play.card(card).unwrap();
+            }
+            for lead in play.legal_cards().iter() {
+                let mut sequence = cards.clone();
+                sequence.push((play.next_to_play().unwrap(), lead));
+                let led = play.card(lead).unwrap();
+                if let Some(revoke) = revoke_here(&led) {
+                    sequence.push(revoke);
+                    return (deal, sequence, revoke.0);
+                }
+                for second in led.legal_cards().iter() {
+                    let after = led.card(second).unwrap();
+                    if let Some(revoke) = revoke_here(&after) {
+                        sequence.push((led.next_to_play().unwrap(), second));
+                        sequence.push(revoke);
+                        return (deal, sequence, revoke.0);
+                    }
+                }
+            }
+        }
+    }
+    panic!("no suitable deal among the seeds");
+}
+
+/// The cards a text names as the service writes them (suit letter and rank).
+fn cards_named(text: &str) -> Vec<Card> {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter_map(|token| token.parse::<Card>().ok().filter(|card| card.to_string() == token))
+        .collect()
+}
+
+/// The events of a table from the start of its journal up to the first event `done` accepts,
+/// as `client` is sent them.
+async fn events_until(
+    client: &mut GameClient,
+    table_id: &str,
+    done: impl Fn(&game::TableEvent) -> bool,
+) -> Vec<game::TableEvent> {
+    let request = game::WatchTableRequest { table_id: table_id.to_owned(), after_sequence: Some(0) };
+    let mut stream = client.watch_table(request).await.unwrap().into_inner();
+    let mut events = Vec::new();
+    loop {
+        let next = tokio::time::timeout(std::time::Duration::from_secs(20), stream.next()).await;
+        let event = next.expect("the event arrives").unwrap().unwrap().event.unwrap();
+        let last = done(&event);
+        events.push(event);
+        if last {
+            return events;
+        }
+    }
+}
+
+#[tokio::test]
+async fn rubber_law_62_the_twelfth_trick_options_show_the_partners_cards_to_the_arbiter_only() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let (deal, cards, revoker) = twelfth_trick_revoke();
+    let partner = revoker.partner();
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(&deal.to_pbn(North))).await;
+    table
+        .calls(&[(North, "Pass"), (East, "Pass"), (South, "3NT"), (West, "Pass"), (North, "Pass"), (East, "Pass")])
+        .await;
+    for (seat, card) in &cards {
+        table.play(*seat, &card.to_string()).await;
+    }
+    // Declarer draws attention to the revoke at once: it is corrected (Law 62), and declarer
+    // may require the partner to play either of the two cards he could legally play.
+    let recorded = table
+        .record(
+            &mut table.player(South),
+            game::IrregularityFact { trick_number: 12, ..fact(game::IrregularityKind::Revoke, revoker) },
+            Some(South),
+        )
+        .await
+        .unwrap();
+    let decision = recorded.decision.expect("rubber Law 62: declarer's choice");
+    let kinds: Vec<&str> = decision.options.iter().map(|o| o.kind.as_str()).collect();
+    assert_eq!(kinds, ["partner_plays", "partner_plays", "waive"]);
+    let held = table.view().await;
+    let hidden = hand(&held, partner).unwrap();
+    assert_eq!(hidden.len(), 2);
+    // Every player and a spectator read the options: no card of the partner's hand in them, and
+    // no cards carried for the official.
+    let mut readers: Vec<GameClient> = Seat::ALL.iter().map(|s| table.player(*s)).collect();
+    readers.push(app.game("kibitzer", &[Role::Player]));
+    readers.push(table.desk());
+    for reader in &mut readers {
+        let view = table.view_as(reader).await;
+        let decision = view.pending_decisions.first().unwrap();
+        for option in &decision.options {
+            assert!(option.official_cards.is_empty(), "{option:?}");
+            for card in cards_named(&option.description) {
+                assert!(!hidden.contains(card), "{} shows the {card}", option.description);
+            }
+        }
+        let listed = reader
+            .get_rectification_options(game::GetRectificationOptionsRequest {
+                table_id: table.id.clone(),
+                decision_id: String::new(),
+            })
+            .await;
+        if let Ok(listed) = listed {
+            assert!(listed.into_inner().decisions.iter().flat_map(|d| &d.options).all(|o| o.official_cards.is_empty()));
+        }
+    }
+    let distinct: Vec<&str> = decision.options.iter().map(|o| o.description.as_str()).collect();
+    assert_ne!(distinct[0], distinct[1], "declarer can tell the two options apart");
+    // The arbiter is given the cards.
+    let view = table.view().await;
+    let official: CardSet = view.pending_decisions[0]
+        .options
+        .iter()
+        .flat_map(|o| o.official_cards.iter().map(|c| Card::try_from(*c).unwrap()))
+        .collect();
+    assert_eq!(official, hidden);
+    // So is the stream: each watcher gets the offer filtered for him.
+    let offered = |event: &game::TableEvent| match &event.event {
+        Some(game::table_event::Event::RectificationOffered(d)) => d.options.iter().any(|o| o.kind == "partner_plays"),
+        _ => false,
+    };
+    let cards_in = |events: &[game::TableEvent]| -> usize {
+        events
+            .iter()
+            .filter_map(|e| match &e.event {
+                Some(game::table_event::Event::RectificationOffered(d)) => Some(d),
+                _ => None,
+            })
+            .flat_map(|d| &d.options)
+            .map(|o| o.official_cards.len())
+            .sum()
+    };
+    let west = events_until(&mut table.player(West), &table.id, offered).await;
+    assert_eq!(cards_in(&west), 0, "West is sent no card of the hidden hand");
+    let arbiter = events_until(&mut table.arbiter(), &table.id, offered).await;
+    assert_eq!(cards_in(&arbiter), 2);
+    // Declarer chooses; the requirement binding the partner names no card either.
+    let chosen = table.choose(&mut table.player(South), "partner_plays", None, None).await.unwrap();
+    let view = chosen.view.unwrap();
+    let required = view.restrictions.iter().find(|r| r.kind == game::RestrictionKind::PlayCardRequired as i32).unwrap();
+    assert_eq!(required.seat, partner.to_proto());
+    assert!(cards_named(&required.description).iter().all(|c| !hidden.contains(*c)), "{}", required.description);
 }

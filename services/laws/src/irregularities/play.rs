@@ -21,11 +21,11 @@
 
 use std::fmt;
 
-use crate::cards::{Card, Suit};
+use crate::cards::{Card, Rank, Suit};
 use crate::irregularities::Chooser;
-use crate::law::Law;
+use crate::law::{Code, Law};
 use crate::penalty::{LeadPenalty, PenaltyCardKind};
-use crate::seat::Seat;
+use crate::seat::{Seat, Side};
 
 /// A set of suits, such as the suits declarer forbids under Law 51B2(b) ("one or more of such
 /// suits") or the suits in which a defender has penalty cards.
@@ -213,9 +213,46 @@ pub enum PlayRequirement {
     Suit(Suit),
     /// Play no card of this other suit (Law 57A4 duplicate, 57C rubber).
     NotSuit(Suit),
-    /// Play this card: one of the two cards he could legally have played to the twelfth trick
-    /// (rubber Law 62, after his partner's revoke on that trick).
+    /// Play this card: a penalty card declarer designated (Law 50D1(a), Law 51A), which lies
+    /// face up.
     Card(Card),
+    /// Play `card`, one of the two cards he could legally have played to the twelfth trick
+    /// (rubber Law 62, after his partner's revoke on that trick). The card is in a hand nobody
+    /// else sees, so it is described by `which` and shown only to the official
+    /// ([`PlayOption::concealed_card`]).
+    OneOfTwo {
+        /// The card.
+        card: Card,
+        /// How the option names it without showing it.
+        which: TwelfthTrickCard,
+    },
+}
+
+/// Which of his two cards declarer requires of the revoker's partner on the twelfth trick
+/// (rubber Law 62: "either of the two cards he could legally have played"), named so that the
+/// option tells nobody what the cards are. The partner holds cards of two suits and none of
+/// the suit led, or the Law gives no choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TwelfthTrickCard {
+    /// The card he already played to the trick (it lies face up).
+    AlreadyPlayed,
+    /// The card he still holds besides the one he played.
+    Other,
+    /// His card of the higher-ranking of his two suits (Law 2: spades, hearts, diamonds, clubs).
+    HigherSuit,
+    /// His card of the lower-ranking of his two suits.
+    LowerSuit,
+}
+
+impl fmt::Display for TwelfthTrickCard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TwelfthTrickCard::AlreadyPlayed => "the card he already played to the trick",
+            TwelfthTrickCard::Other => "his other card",
+            TwelfthTrickCard::HigherSuit => "his card of the higher-ranking of his two suits",
+            TwelfthTrickCard::LowerSuit => "his card of the lower-ranking of his two suits",
+        })
+    }
 }
 
 impl fmt::Display for PlayRequirement {
@@ -226,6 +263,7 @@ impl fmt::Display for PlayRequirement {
             PlayRequirement::Suit(suit) => write!(f, "play a card of {suit}"),
             PlayRequirement::NotSuit(suit) => write!(f, "play no card of {suit}"),
             PlayRequirement::Card(card) => write!(f, "play the {card}"),
+            PlayRequirement::OneOfTwo { which, .. } => write!(f, "play {which}"),
         }
     }
 }
@@ -271,6 +309,28 @@ pub enum PlayOption {
     KeepCard,
     /// Do not exercise an optional right (rubber Law 62 on the twelfth trick: declarer "may").
     Waive,
+    /// After a card was changed or withdrawn, the players named withdraw the cards they played
+    /// to the trick after it, to substitute others without further rectification; an empty set
+    /// keeps every card (duplicate Law 45C4(b), 45D1 and 47D; rubber Law 45D, 46 and 47C).
+    WithdrawAfterChange(Seats),
+    /// This card of dummy's is played: declarer completes an incomplete or invalid designation,
+    /// or a defender designates dummy's card after "play anything" (Law 46).
+    DesignateFromDummy(Card),
+}
+
+impl PlayOption {
+    /// The card this option names that lies in a hand not every player may see, if any: only
+    /// the official may be shown it. The option's description never names it (rubber Law 62's
+    /// twelfth-trick options name the card as [`TwelfthTrickCard`] does). Every other card an
+    /// option names has been played, exposed as a penalty card (Law 50A) or lies in dummy's
+    /// faced hand (Law 41D), so every player sees it anyway.
+    pub const fn concealed_card(&self) -> Option<Card> {
+        match self {
+            PlayOption::PartnerPlays(PlayRequirement::OneOfTwo { which: TwelfthTrickCard::AlreadyPlayed, .. }) => None,
+            PlayOption::PartnerPlays(PlayRequirement::OneOfTwo { card, .. }) => Some(*card),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for PlayOption {
@@ -303,6 +363,11 @@ impl fmt::Display for PlayOption {
             PlayOption::WithdrawCard => f.write_str("withdraw the card played"),
             PlayOption::KeepCard => f.write_str("keep the card played"),
             PlayOption::Waive => f.write_str("make no requirement"),
+            PlayOption::WithdrawAfterChange(seats) if seats.is_empty() => {
+                f.write_str("keep every card played after the change")
+            }
+            PlayOption::WithdrawAfterChange(seats) => write!(f, "{seats} withdraw the card played after the change"),
+            PlayOption::DesignateFromDummy(card) => write!(f, "designate dummy's {card}"),
         }
     }
 }
@@ -399,6 +464,19 @@ pub enum Effect {
         /// The offender.
         seat: Seat,
     },
+    /// The player substitutes another card for the one he withdrew, without further
+    /// rectification (duplicate Law 47D, rubber Law 47C).
+    SubstituteCard {
+        /// The player.
+        seat: Seat,
+    },
+    /// The offending side may not use what the withdrawn cards showed (rubber Law 47 footnote;
+    /// duplicate Law 16C2; Club Law 47: the Arbiter may adjust the score if it gave substantial
+    /// information).
+    InformationUnauthorized {
+        /// The side for which the information is unauthorised.
+        side: Side,
+    },
 }
 
 impl fmt::Display for Effect {
@@ -425,6 +503,10 @@ impl fmt::Display for Effect {
             Effect::PlayStands { seat, card } => write!(f, "{seat}'s {card} stands"),
             Effect::CardPlayed { seat, card } => write!(f, "{seat}'s {card} is played"),
             Effect::SubstituteLegalCard { seat } => write!(f, "{seat} substitutes a legal card"),
+            Effect::SubstituteCard { seat } => write!(f, "{seat} plays another card"),
+            Effect::InformationUnauthorized { side } => {
+                write!(f, "{side} may not use what the withdrawn cards showed")
+            }
         }
     }
 }
@@ -525,6 +607,30 @@ pub enum Situation {
         /// His partner.
         partner: Seat,
     },
+    /// A played card was changed or withdrawn ([`Retraction`]); the opponents of its player
+    /// who played to the trick after it may withdraw their cards and substitute others
+    /// (duplicate Law 45C4(b), 45D1 and 47D; rubber Law 45D, 46 and 47C). When one does, the
+    /// other side's players who played after him get the same right, and so on.
+    ChangeOfPlay {
+        /// The player whose card was changed or withdrawn (or, later, the opponent who withdrew
+        /// his card after it).
+        changed: Seat,
+        /// The trick (0-12).
+        trick: u8,
+        /// The players who may withdraw their card.
+        later: Seats,
+        /// The side whose irregularity started it (for Law 16C2 / rubber Law 47 footnote).
+        offending: Side,
+        /// The Law that gives the right.
+        law: Law,
+    },
+    /// Declarer designated dummy's card incompletely or invalidly and the Law does not deem a
+    /// card: declarer completes the designation, or after "play anything" either defender
+    /// designates the card (Law 46).
+    IncompleteDesignation {
+        /// What declarer said.
+        designation: Designation,
+    },
 }
 
 impl fmt::Display for Situation {
@@ -566,6 +672,130 @@ impl fmt::Display for Situation {
             Situation::TwelfthTrickRevoke { offender, .. } => {
                 write!(f, "{offender} revoked on the twelfth trick before his partner played")
             }
+            Situation::ChangeOfPlay { changed, trick, .. } => {
+                write!(
+                    f,
+                    "{changed}'s card on trick {} was changed or withdrawn; the cards played after it may be withdrawn",
+                    trick + 1
+                )
+            }
+            // A card called that dummy does not hold is in a hand some players may not see:
+            // the text does not name it.
+            Situation::IncompleteDesignation { designation: Designation::Card(_) } => {
+                f.write_str("declarer called for a card dummy does not hold")
+            }
+            Situation::IncompleteDesignation { designation } => {
+                write!(f, "declarer's call of {designation} from dummy does not designate one card")
+            }
+        }
+    }
+}
+
+/// Why a played card is taken back, among the grounds of Law 47 that a table records as a fact
+/// ([`crate::play::Play::retract`]). The other grounds are part of rectifications the engine
+/// applies itself: to comply with a rectification or to correct an illegal play (duplicate Law
+/// 47A-B, rubber Law 47A: Laws 52, 58 and 62, where a defender's withdrawn card becomes a
+/// penalty card), and the proper lead after a lead out of turn (duplicate Law 47F1, Law 53B).
+/// Otherwise a card once played may not be withdrawn (duplicate Law 47F2; rubber Law 45).
+/// None of these grounds makes a penalty card: the card goes back to the hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Retraction {
+    /// The player changes an unintended designation to `card`: declarer's designation of a card
+    /// from dummy, after a slip of the tongue, until he next plays a card from either hand
+    /// (duplicate Law 45C4(b), 47C); any player's inadvertent designation, changed without pause
+    /// for thought (rubber Law 45D, 47B). An opponent who played after it may withdraw his card.
+    ChangeOfDesignation {
+        /// The card designated instead.
+        card: Card,
+    },
+    /// Dummy placed in the played position a card declarer did not name, and attention was
+    /// drawn to it before each side played to the next trick: it is withdrawn and `named` is
+    /// played instead; a defender who played after it may withdraw his card (duplicate Law
+    /// 45D1; rubber Law 46).
+    UndesignatedDummyCard {
+        /// The card declarer named.
+        named: Card,
+    },
+    /// The player led or played out of turn because an opponent, `by`, mistakenly told him it
+    /// was his turn: the card is retracted without further rectification, his left-hand
+    /// opponent may not accept it, and it establishes no revoke (duplicate Law 47E1; rubber Law
+    /// 47D).
+    ToldItWasHisTurn {
+        /// The opponent who told him.
+        by: Seat,
+    },
+    /// The player retracts the card he played because of a mistaken explanation of a call or
+    /// play by an opponent, `by`, before a corrected explanation: without further
+    /// rectification, only if no card has been played since, and an opening lead not once
+    /// dummy has faced a card (duplicate Law 47E2(a); too late, the Director may adjust, Law
+    /// 47E2(b)). Rubber Law 47D: to correct a play after misinformation by an opponent.
+    MistakenExplanation {
+        /// The opponent who explained.
+        by: Seat,
+    },
+}
+
+impl Retraction {
+    /// The Law that allows the retraction in `code`.
+    pub const fn law(&self, code: Code) -> Law {
+        let duplicate = matches!(code, Code::Duplicate);
+        match self {
+            Retraction::ChangeOfDesignation { .. } if duplicate => Law::duplicate(47, "C"),
+            Retraction::ChangeOfDesignation { .. } => Law::rubber(47, "B"),
+            Retraction::UndesignatedDummyCard { .. } if duplicate => Law::duplicate(45, "D1"),
+            Retraction::UndesignatedDummyCard { .. } => Law::rubber(46, ""),
+            Retraction::ToldItWasHisTurn { .. } if duplicate => Law::duplicate(47, "E1"),
+            Retraction::MistakenExplanation { .. } if duplicate => Law::duplicate(47, "E2(a)"),
+            Retraction::ToldItWasHisTurn { .. } | Retraction::MistakenExplanation { .. } => Law::rubber(47, "D"),
+        }
+    }
+}
+
+impl fmt::Display for Retraction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Retraction::ChangeOfDesignation { card } => {
+                write!(f, "a change of an unintended designation to the {card}")
+            }
+            Retraction::UndesignatedDummyCard { named } => {
+                write!(f, "dummy placed a card declarer did not name instead of the {named}")
+            }
+            Retraction::ToldItWasHisTurn { by } => write!(f, "{by} mistakenly told him it was his turn"),
+            Retraction::MistakenExplanation { by } => write!(f, "a mistaken explanation by {by}"),
+        }
+    }
+}
+
+/// How declarer called for a card from dummy (Law 46). The proper form names suit and rank
+/// (duplicate Law 46A); the others are incomplete or invalid designations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Designation {
+    /// "High", or words of like meaning (duplicate Law 46B1(a)).
+    High,
+    /// "Win" the trick (duplicate Law 46B1(b)).
+    Win,
+    /// "Low", or words of like meaning (duplicate Law 46B1(c)).
+    Low,
+    /// A suit but not a rank (duplicate Law 46B2).
+    Suit(Suit),
+    /// A rank but not a suit (duplicate Law 46B3).
+    Rank(Rank),
+    /// A card; when it is not in dummy the call is invalid (duplicate Law 46B4).
+    Card(Card),
+    /// Neither suit nor rank, as "play anything" (duplicate Law 46B5).
+    Anything,
+}
+
+impl fmt::Display for Designation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Designation::High => f.write_str("\"high\""),
+            Designation::Win => f.write_str("\"win\""),
+            Designation::Low => f.write_str("\"low\""),
+            Designation::Suit(suit) => write!(f, "{suit} without a rank"),
+            Designation::Rank(rank) => write!(f, "the rank {rank} without a suit"),
+            Designation::Card(card) => write!(f, "the {card}"),
+            Designation::Anything => f.write_str("\"play anything\""),
         }
     }
 }

@@ -213,7 +213,7 @@ impl Play {
                 law: self.claim_law((70, "A"), (68, ""), claimer),
             });
         }
-        let mut next = self.clone();
+        let mut next = self.successor();
         let established = next.establish_for_claim(claimer.side());
         next.faced = next.faced.with(claimer);
         next.claims.push(ClaimRecord {
@@ -254,7 +254,7 @@ impl Play {
         let duplicate = self.code == Code::Duplicate;
         let refuse = |seat, action, law| Err(PlayError::ClaimResponseRefused { seat, action, law });
         let pending = record.status == ClaimStatus::Pending;
-        let mut next = self.clone();
+        let mut next = self.successor();
         let last = next.claims.len() - 1;
         match response {
             ClaimResponse::Agree(seat) => {
@@ -354,7 +354,7 @@ impl Play {
         if tricks > record.remaining {
             return Err(PlayError::TooManyTricks { tricks, remaining: record.remaining, law });
         }
-        let mut next = self.clone();
+        let mut next = self.successor();
         let last = next.claims.len() - 1;
         next.claims[last].awarded = Some(tricks);
         next.finish_claim(ClaimStatus::Adjudicated);
@@ -397,7 +397,7 @@ impl Play {
         if tricks > most {
             return Err(PlayError::RevisionTooLarge { side, most, law });
         }
-        let mut next = self.clone();
+        let mut next = self.successor();
         let last = next.claims.len() - 1;
         next.claims[last].revisions.push(ClaimRevision { side, tricks, ground, law });
         Ok(next)

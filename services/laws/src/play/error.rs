@@ -234,6 +234,17 @@ pub enum PlayError {
         /// The Law.
         law: Law,
     },
+    /// A played card may not be taken back on the ground given (Law 47; duplicate Law 47F2:
+    /// "except as this Law specifies, a card once played may not be withdrawn").
+    #[error("{seat} may not take back his card: {reason} ({law})")]
+    RetractionRefused {
+        /// The hand the card was played from.
+        seat: Seat,
+        /// Why not.
+        reason: &'static str,
+        /// The Law.
+        law: Law,
+    },
     /// The engine does not model this sequence at a physical table.
     #[error("{what} cannot be recorded here ({law})")]
     CannotRecord {
@@ -270,6 +281,7 @@ impl CitesLaw for PlayError {
             | PlayError::RevisionTooLarge { law, .. }
             | PlayError::NoRevoke { law, .. }
             | PlayError::RevokeAlreadyNoticed { law, .. }
+            | PlayError::RetractionRefused { law, .. }
             | PlayError::CannotRecord { law, .. } => *law,
         }
     }

@@ -111,13 +111,15 @@ impl Play {
                 let rest = n.allowed.difference(n.allowed.suit(suit));
                 (!rest.is_empty()).then_some(rest)
             }
-            PlayRequirement::Card(card) if n.allowed.contains(card) => Some(CardSet::EMPTY.with(card)),
+            PlayRequirement::Card(card) | PlayRequirement::OneOfTwo { card, .. } if n.allowed.contains(card) => {
+                Some(CardSet::EMPTY.with(card))
+            }
             _ => None,
         };
         if let Some(to) = to {
             let suit = match requirement {
                 PlayRequirement::Suit(suit) | PlayRequirement::NotSuit(suit) => suit,
-                PlayRequirement::Card(card) => card.suit,
+                PlayRequirement::Card(card) | PlayRequirement::OneOfTwo { card, .. } => card.suit,
                 PlayRequirement::Highest | PlayRequirement::Lowest => led,
             };
             n.narrow(to, || Failure::PlayRequirement { requirement, suit, law });

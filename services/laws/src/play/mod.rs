@@ -15,6 +15,9 @@
 //!   drawn, [`Play::draw_attention_to_revoke`]), exposed cards ([`Play::expose`]). Irregularities
 //!   become a pending [`Decision`] whose options name their Law and chooser;
 //!   [`Play::rectify`] applies the chosen one and the engine enforces its effects afterwards.
+//!   A played card is taken back only as Law 47 allows ([`Play::retract`]: a changed
+//!   designation, dummy's card declarer did not name, misinformation), and declarer's
+//!   incomplete designations from dummy are read as Law 46 says ([`Play::designate_from_dummy`]).
 //!
 //! Claims and concessions ([`Play::claim`], [`Play::respond_to_claim`], [`Play::adjudicate`],
 //! [`Play::revise_claim`]) follow each code's procedure (Laws 68-71, Club Laws 69-70). The
@@ -22,7 +25,12 @@
 //!
 //! For per-seat views the game service uses [`Play::visible_to`] (own hand and every card face
 //! up), [`Play::dummy_visible`], [`Play::tricks`] and [`Play::penalty_cards`]; a revoke not yet
-//! pointed out ([`Play::revokes`], [`PlayEvent::Revoke`]) is hidden information.
+//! pointed out ([`Play::revokes`], [`PlayEvent::Revoke`]) is hidden information. A decision's
+//! texts (situation, options, effects) name only cards every player sees: played, face up or
+//! in dummy; a card of a hidden hand that an option needs (rubber Law 62's twelfth-trick
+//! options) is described without being named and given by
+//! [`PlayOption::concealed_card`](crate::irregularities::play::PlayOption::concealed_card),
+//! for the official alone.
 //!
 //! ```
 //! use laws::play::Play;
@@ -52,10 +60,12 @@
 //! ```
 
 mod claim;
+mod designate;
 mod error;
 mod legal;
 mod record;
 mod rectify;
+mod retract;
 mod revoke;
 mod solver;
 mod trick;
@@ -63,6 +73,7 @@ mod trick;
 pub use claim::{
     Claim, ClaimRecord, ClaimResponse, ClaimRevision, ClaimStatus, OutstandingTrumpTest, RevisionGround, SEARCH_LIMIT,
 };
+pub use designate::{DesignationOutcome, DesignationRuling};
 pub use error::PlayError;
 pub use record::{DrawnBy, Exposure, PlayEvent, Recorded};
 pub use revoke::{
@@ -78,6 +89,7 @@ use crate::penalty::{PenaltyCard, PenaltyCardKind, PendingLeadPenalty};
 use crate::seat::{Seat, Side};
 
 use record::Events;
+use retract::LastRecord;
 
 /// A restriction on one player's leads: a suit he must lead at his next lead, and suits he may
 /// not lead while he retains the lead (Law 26, Law 50D2, Law 51B; Law 59 when he cannot
@@ -153,6 +165,10 @@ pub struct Play {
     /// Hands faced besides dummy's: a claimer's (Law 68C, Law 69-70 rubber).
     faced: Seats,
     claims: Vec<ClaimRecord>,
+    /// The card recorded by the last action and the play before it, while nothing else has
+    /// happened since: a lead or play out of turn made because an opponent said it was the
+    /// player's turn is retracted as though never made (duplicate Law 47E1; rubber Law 47D).
+    last_record: Option<Box<LastRecord>>,
 }
 
 impl Play {
@@ -201,6 +217,7 @@ impl Play {
             queued: None,
             faced: Seats::EMPTY,
             claims: Vec::new(),
+            last_record: None,
         };
         for card in penalty_cards.into_iter().filter(|pc| pc.owner.side() == defenders) {
             if !deal.hand(card.owner).contains(card.card) {
@@ -495,6 +512,14 @@ impl Play {
         self.completed as usize
     }
 
+    /// A copy to make the next state from: the last card recorded is no longer the last thing
+    /// that happened (Law 47E1 looks back only that far).
+    fn successor(&self) -> Play {
+        let mut next = self.clone();
+        next.last_record = None;
+        next
+    }
+
     /// Digital play: plays `card` for the hand due to play (declarer names dummy's cards).
     /// Refused, with the Law, if the card is in another hand (Law 44; leads and plays out of
     /// turn are Laws 53-57), already played (Law 45), a revoke (Law 44C, Law 61), against a
@@ -523,7 +548,7 @@ impl Play {
         if let Some(failure) = self.obligations(seat, Some(card)).failure {
             return Err(failure.refusal(seat, card));
         }
-        let mut next = self.clone();
+        let mut next = self.successor();
         next.play_with_check(seat, card, &mut Events::discard());
         Ok(next)
     }
@@ -531,6 +556,15 @@ impl Play {
     /// Plays `card` from `seat`'s hand as a fact: a card that fails an obligation is recorded
     /// as a revoke (Law 61A) and stands until attention is drawn to it.
     fn play_with_check(&mut self, seat: Seat, card: Card, events: &mut Events) {
+        let trick = self.completed;
+        self.note_revoke(seat, card, events);
+        self.establish(seat, trick, events);
+        self.put_card(seat, card, events);
+    }
+
+    /// Records a revoke (Law 61A) if `card` from `seat` fails an obligation on the trick in
+    /// progress.
+    fn note_revoke(&mut self, seat: Seat, card: Card, events: &mut Events) {
         let trick = self.completed;
         if let Some(failure) = self.obligations(seat, Some(card)).failure {
             self.revokes.push(Revoke {
@@ -545,8 +579,6 @@ impl Play {
             });
             events.push(PlayEvent::Revoke { seat, trick });
         }
-        self.establish(seat, trick, events);
-        self.put_card(seat, card, events);
     }
 
     /// Law 63A1 (duplicate) / Law 63 (rubber): a revoke becomes established when the offender

@@ -68,6 +68,18 @@ pub enum PlayEvent {
         /// The Law.
         law: Law,
     },
+    /// A played card was taken back into its hand without further rectification (Law 47; the
+    /// withdrawals of Laws 45C4(b), 45D and 46).
+    CardWithdrawn {
+        /// The hand.
+        seat: Seat,
+        /// The card.
+        card: Card,
+        /// The trick (0-12) it had been played to.
+        trick: u8,
+        /// The Law.
+        law: Law,
+    },
     /// A revoke was committed. Hidden information: the Laws act on it only when attention is
     /// drawn (Law 62), so publish it to nobody but the official until then.
     Revoke {
@@ -94,7 +106,7 @@ impl Events {
         Events(None)
     }
 
-    const fn keep() -> Events {
+    pub(crate) const fn keep() -> Events {
         Events(Some(Vec::new()))
     }
 
@@ -104,7 +116,7 @@ impl Events {
         }
     }
 
-    fn into_vec(self) -> Vec<PlayEvent> {
+    pub(crate) fn into_vec(self) -> Vec<PlayEvent> {
         self.0.unwrap_or_default()
     }
 }
@@ -170,12 +182,13 @@ impl Play {
         if !self.hands[seat.index()].contains(card) {
             return Err(PlayError::CardNotHeld { seat, card, law: self.cite(45, "", "A") });
         }
-        let mut next = self.clone();
+        let mut next = self.successor();
         let mut events = Events::keep();
         match self.pending.clone() {
             Some(situation) => next.record_while_pending(situation, seat, card, &mut events)?,
             None => next.record_card(seat, card, &mut events)?,
         }
+        next.remember_if_out_of_turn(self, seat, card);
         if let Some(situation) = next.pending.clone().filter(|s| Some(s) != self.pending.as_ref()) {
             events.push(PlayEvent::DecisionRequired { situation });
         }
@@ -239,7 +252,7 @@ impl Play {
         if !self.hands[seat.index()].contains(card) {
             return Err(PlayError::CardNotHeld { seat, card, law: self.cite(45, "", "A") });
         }
-        let mut next = self.clone();
+        let mut next = self.successor();
         let mut events = Events::keep();
         next.proper_lead_instead(offender, led, seat, card, &mut events)?;
         Ok(Recorded { play: next, events: events.into_vec() })
@@ -396,7 +409,7 @@ impl Play {
         if let Some(card) = cards.iter().find(|c| !self.hands[seat.index()].contains(**c)) {
             return Err(PlayError::CardNotHeld { seat, card: *card, law: self.cite(45, "", "A") });
         }
-        let mut next = self.clone();
+        let mut next = self.successor();
         let mut events = Events::keep();
         if self.hand_faced(seat) {
             // A faced hand's cards are face up already: a claimer faced them under the Law, so

@@ -3,14 +3,14 @@
 use crate::cards::{Card, CardSet, Suit};
 use crate::irregularities::Chooser;
 use crate::irregularities::play::{
-    Decision, Effect, LeadChoice, Offer, PlayOption, PlayRequirement, Seats, Situation, Suits,
+    Decision, Effect, LeadChoice, Offer, PlayOption, PlayRequirement, Seats, Situation, Suits, TwelfthTrickCard,
 };
 use crate::law::{Code, Law};
 use crate::penalty::{LeadPenalty, PenaltyCardKind};
 use crate::seat::Seat;
 
 use super::record::Events;
-use super::{LeadRestriction, Play, PlayError, PlayRestriction, RevokeStatus};
+use super::{DesignationOutcome, LeadRestriction, Play, PlayError, PlayRestriction, RevokeStatus};
 
 impl Play {
     /// The decision for `situation`: who chooses, and each option with its Law and effects.
@@ -235,11 +235,20 @@ impl Play {
             }
             Situation::TwelfthTrickRevoke { partner, .. } => {
                 let law = Law::rubber(62, "");
-                let mut offers: Vec<Offer> = self
-                    .twelfth_trick_cards(partner)
+                let cards = self.twelfth_trick_cards(partner);
+                let played = self.tricks[11].card(partner);
+                let higher = cards.iter().max_by_key(|c| c.suit.index());
+                let mut offers: Vec<Offer> = cards
                     .iter()
                     .map(|card| {
-                        let requirement = PlayRequirement::Card(card);
+                        // Named without showing the partner's hand to the table.
+                        let which = match played {
+                            Some(p) if p == card => TwelfthTrickCard::AlreadyPlayed,
+                            Some(_) => TwelfthTrickCard::Other,
+                            None if Some(card) == higher => TwelfthTrickCard::HigherSuit,
+                            None => TwelfthTrickCard::LowerSuit,
+                        };
+                        let requirement = PlayRequirement::OneOfTwo { card, which };
                         offer(
                             PlayOption::PartnerPlays(requirement),
                             law,
@@ -249,6 +258,60 @@ impl Play {
                     .collect();
                 offers.push(offer(PlayOption::Waive, law, Vec::new()));
                 Decision { situation: situation.clone(), chooser: Chooser::Declarer, seats: declarer, law, offers }
+            }
+            Situation::ChangeOfPlay { trick, later, offending, law, .. } => {
+                let t = self.tricks[trick as usize];
+                let declaring = self.contract.declaring_side();
+                let choosing = later.iter().next().map_or(declaring, Seat::side);
+                Decision {
+                    situation: situation.clone(),
+                    // The side whose irregularity started it chooses as "the offender" (as
+                    // in Law 62C2); the other side as the non-offending side.
+                    chooser: if choosing == offending { Chooser::Offender } else { Chooser::NonOffendingSide },
+                    seats: if choosing == declaring { declarer } else { later },
+                    law,
+                    offers: later
+                        .subsets()
+                        .map(|seats| {
+                            let mut effects: Vec<Effect> = Vec::new();
+                            for seat in seats.iter() {
+                                if let Some(card) = t.card(seat) {
+                                    effects.push(Effect::CardReturned { seat, card });
+                                    effects.push(Effect::SubstituteCard { seat });
+                                }
+                            }
+                            if !seats.is_empty() {
+                                effects.push(Effect::InformationUnauthorized { side: offending });
+                            }
+                            offer(PlayOption::WithdrawAfterChange(seats), law, effects)
+                        })
+                        .collect(),
+                }
+            }
+            Situation::IncompleteDesignation { designation } => {
+                let dummy = self.dummy();
+                let ruling = self.designation_ruling(designation);
+                let (cards, chooser, seats) = match ruling.outcome {
+                    DesignationOutcome::Deemed(card) => (CardSet::EMPTY.with(card), Chooser::Declarer, declarer),
+                    DesignationOutcome::DeclarerDesignates(cards) => (cards, Chooser::Declarer, declarer),
+                    DesignationOutcome::DefenderDesignates(cards) => (cards, Chooser::NonOffendingSide, defenders),
+                };
+                Decision {
+                    situation: situation.clone(),
+                    chooser,
+                    seats,
+                    law: ruling.law,
+                    offers: cards
+                        .iter()
+                        .map(|card| {
+                            offer(
+                                PlayOption::DesignateFromDummy(card),
+                                ruling.law,
+                                vec![Effect::CardPlayed { seat: dummy, card }],
+                            )
+                        })
+                        .collect(),
+                }
             }
         }
     }
@@ -368,7 +431,7 @@ impl Play {
         let Some(law) = decision.offers.iter().find(|o| o.option == option).map(|o| o.law) else {
             return Err(PlayError::OptionNotOffered { option, law: decision.law });
         };
-        let mut next = self.clone();
+        let mut next = self.successor();
         next.pending = None;
         let events = &mut Events::discard();
         match (situation, option) {
@@ -461,7 +524,7 @@ impl Play {
             (Situation::OffendingSideMayWithdraw { .. }, PlayOption::KeepCard) => next.after_revoke_withdrawals(),
             (Situation::TwelfthTrickRevoke { partner, .. }, PlayOption::PartnerPlays(requirement)) => {
                 let t = next.cur();
-                if let PlayRequirement::Card(card) = requirement
+                if let PlayRequirement::OneOfTwo { card, .. } = requirement
                     && let Some(played) = next.tricks[t].card(partner).filter(|p| *p != card)
                 {
                     next.tricks[t].take(partner);
@@ -472,6 +535,35 @@ impl Play {
                 }
             }
             (Situation::TwelfthTrickRevoke { .. }, PlayOption::Waive) => {}
+            (Situation::ChangeOfPlay { trick, offending, .. }, PlayOption::WithdrawAfterChange(seats)) => {
+                let t = trick as usize;
+                // The first card withdrawn: the other side's players who played after it may
+                // now change theirs (duplicate Law 47D, rubber Law 47C; duplicate Law 45D1:
+                // "if declarer's RHO changes his play, declarer may withdraw a card he had
+                // subsequently played to that trick").
+                let first = next.tricks[t].in_order().map(|(s, _)| s).find(|s| seats.contains(*s));
+                let answer: Seats = first.map_or(Seats::EMPTY, |first| {
+                    next.tricks[t].played_after(first).filter(|s| s.side() != first.side()).collect()
+                });
+                for seat in seats.iter() {
+                    next.withdraw_card(seat, t);
+                }
+                if let Some(first) = first
+                    && !answer.is_empty()
+                {
+                    next.pending = Some(Situation::ChangeOfPlay {
+                        changed: first,
+                        trick,
+                        later: answer,
+                        offending,
+                        law: next.cite(47, "C", "D"),
+                    });
+                }
+            }
+            (Situation::IncompleteDesignation { .. }, PlayOption::DesignateFromDummy(card)) => {
+                let dummy = next.dummy();
+                next.play_with_check(dummy, card, events);
+            }
             (_, option) => return Err(PlayError::OptionNotOffered { option, law: decision.law }),
         }
         next.settle();

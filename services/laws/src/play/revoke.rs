@@ -518,7 +518,7 @@ impl Play {
             });
         }
         let over = self.is_complete();
-        let mut next = self.clone();
+        let mut next = self.successor();
         let revoke = &mut next.revokes[index];
         revoke.attention = Some(if over { Attention::AfterPlay } else { Attention::DuringPlay });
         revoke.asked_by_dummy_out_of_rights = by == DrawnBy::DummyOutOfRights;

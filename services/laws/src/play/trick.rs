@@ -98,6 +98,22 @@ impl Trick {
         }
     }
 
+    /// Puts `card` from `seat` at `position` in the order of play (0 first), the cards played
+    /// after it moving down: a card substituted for one withdrawn takes its place (Law 45C4(b),
+    /// 45D, 46).
+    pub(crate) fn put_at(&mut self, seat: Seat, card: Card, position: usize) {
+        self.cards[seat.index()] = Some(card);
+        let count = self.order.iter().flatten().filter(|s| **s != seat).count();
+        let position = position.min(count);
+        let mut order = [None; 4];
+        let mut others = self.order.iter().flatten().filter(|s| **s != seat).copied();
+        for (i, slot) in order.iter_mut().enumerate() {
+            *slot = if i == position { Some(seat) } else { others.next() };
+        }
+        self.order = order;
+        self.winner = None;
+    }
+
     /// Takes `seat`'s card back out of the trick (a withdrawal under Laws 47, 52, 53, 62).
     pub(crate) fn take(&mut self, seat: Seat) -> Option<Card> {
         let card = self.cards[seat.index()].take()?;

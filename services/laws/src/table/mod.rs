@@ -67,7 +67,9 @@ use crate::irregularities::auction::{
     AuctionChoice, CallRequirement, IrregularityKind as AuctionIrregularity, OptionKind, PassDuration,
     Restriction as AuctionRestriction,
 };
-use crate::irregularities::play::{Decision, LeadChoice, PlayOption, PlayRequirement, Situation};
+use crate::irregularities::play::{
+    Decision, Designation, LeadChoice, PlayOption, PlayRequirement, Retraction, Situation,
+};
 use crate::law::{Code, Law};
 use crate::penalty::{LeadPenalty, PenaltyCard};
 use crate::play::{Claim, ClaimRecord, ClaimResponse, ClaimStatus, DrawnBy, Exposure, Play, PlayError, PlayEvent};
@@ -185,6 +187,23 @@ pub enum FactKind {
     DummyIrregularity,
     /// Anything else.
     Other,
+    /// A played card's unintended designation changed: declarer's designation of a card from
+    /// dummy (duplicate Law 45C4(b), 47C), any player's (rubber Law 45D, 47B). The card is the
+    /// one designated instead; the card changed is the one its hand played to the trick.
+    ChangeOfDesignation,
+    /// Dummy placed in the played position a card declarer did not name (duplicate Law 45D;
+    /// rubber Law 46). The card is the one declarer named.
+    UndesignatedDummyCard,
+    /// An incomplete or invalid designation of a card from dummy (Law 46). The designation is
+    /// what declarer said.
+    IncompleteDesignation,
+    /// A lead or play out of turn because an opponent, the offender, mistakenly said it was
+    /// the player's turn: retracted (duplicate Law 47E1; rubber Law 47D). The card is the one
+    /// retracted.
+    MisinformedOfTurn,
+    /// A card retracted because of an opponent's mistaken explanation, the opponent being the
+    /// offender (duplicate Law 47E2(a); rubber Law 47D). The card is the one retracted.
+    RetractionAfterMisexplanation,
 }
 
 impl FactKind {
@@ -222,6 +241,11 @@ impl fmt::Display for FactKind {
             FactKind::Misinformation => "misinformation",
             FactKind::DummyIrregularity => "dummy exceeding his rights",
             FactKind::Other => "an irregularity",
+            FactKind::ChangeOfDesignation => "a change of designation",
+            FactKind::UndesignatedDummyCard => "a card dummy played that declarer did not name",
+            FactKind::IncompleteDesignation => "an incomplete designation from dummy",
+            FactKind::MisinformedOfTurn => "a player misinformed that it was his turn",
+            FactKind::RetractionAfterMisexplanation => "a card retracted after a mistaken explanation",
         })
     }
 }
@@ -244,6 +268,8 @@ pub struct Fact {
     /// For an exposed card: exposed deliberately (Law 50B: then a major penalty card whatever
     /// its rank).
     pub deliberate: bool,
+    /// For an incomplete designation: what declarer said (Law 46).
+    pub designation: Option<Designation>,
     /// In words, as the table tells it.
     pub description: String,
 }
@@ -298,6 +324,10 @@ pub struct RectificationOption {
     pub chooser_seats: Vec<Seat>,
     /// The call a choice of it must carry (auction options).
     pub call: CallRequirement,
+    /// The cards the option concerns that lie in a hand not every player may see (rubber Law
+    /// 62's twelfth-trick options: [`PlayOption::concealed_card`]). The description never names
+    /// them: show them to the official only.
+    pub official_cards: Vec<Card>,
     choice: Choice,
 }
 
@@ -589,8 +619,8 @@ pub enum TableError {
     /// A digital table records only matters of judgement as facts.
     #[error(
         "{kind} cannot be recorded at a digital table: the server refuses illegal calls and plays, so only matters \
-         of judgement (unauthorised information, misinformation, a defective trick, dummy's rights, other) are \
-         recorded"
+         of judgement (unauthorised information, misinformation and a card retracted after it, a defective trick, \
+         dummy's rights, other) are recorded"
     )]
     DigitalFact {
         /// The kind recorded.
@@ -1071,10 +1101,13 @@ impl DealInProgress {
                         PlayRequirement::Lowest => (ObligationKind::PlayLowest, Vec::new()),
                         PlayRequirement::Suit(suit) => (ObligationKind::PlaySuitRequired, vec![suit]),
                         PlayRequirement::NotSuit(suit) => (ObligationKind::PlaySuitForbidden, vec![suit]),
-                        PlayRequirement::Card(_) => (ObligationKind::PlayCardRequired, Vec::new()),
+                        PlayRequirement::Card(_) | PlayRequirement::OneOfTwo { .. } => {
+                            (ObligationKind::PlayCardRequired, Vec::new())
+                        }
                     };
                     let description = match restriction.requirement {
-                        // The card itself is in a hidden hand: name only what the Law requires.
+                        // The card itself may be in a hidden hand: name only what the Law
+                        // requires (a twelfth-trick requirement names it without showing it).
                         PlayRequirement::Card(_) => {
                             format!("{} must play the card declarer named ({})", restriction.player, restriction.law)
                         }
@@ -1411,6 +1444,7 @@ impl DealInProgress {
                             card: Some(card),
                             trick: None,
                             deliberate: true,
+                            designation: None,
                             description: format!("{seat} played the {card} out of turn"),
                         };
                         Ok(Some(self.add_record(fact, None, law)))
@@ -1425,7 +1459,10 @@ impl DealInProgress {
     /// what it is and the decision it brings follows.
     fn record_fact(&mut self, fact: &Fact, pointed_out_by: Option<Seat>) -> Result<u32, TableError> {
         let offender = fact.offender;
-        if self.setup.mode == Mode::Digital && !fact.kind.is_judgement() && fact.kind != FactKind::Revoke {
+        if self.setup.mode == Mode::Digital
+            && !fact.kind.is_judgement()
+            && !matches!(fact.kind, FactKind::Revoke | FactKind::RetractionAfterMisexplanation)
+        {
             return Err(TableError::DigitalFact { kind: fact.kind });
         }
         let missing = |detail| TableError::MissingDetail { kind: fact.kind, detail };
@@ -1545,6 +1582,55 @@ impl DealInProgress {
                 let law = if established { self.cite(64, "", "A") } else { self.cite(62, "", "") };
                 self.play = Some(next);
                 Ok(self.add_record(fact.clone(), pointed_out_by, law))
+            }
+            FactKind::ChangeOfDesignation
+            | FactKind::UndesignatedDummyCard
+            | FactKind::MisinformedOfTurn
+            | FactKind::RetractionAfterMisexplanation => {
+                let card = fact.card.ok_or_else(|| missing("the card designated, named or retracted"))?;
+                let play = self.play_for("taking back a card played")?;
+                let holder = play.deal().holder(card);
+                let retraction = match fact.kind {
+                    FactKind::ChangeOfDesignation => Retraction::ChangeOfDesignation { card },
+                    FactKind::UndesignatedDummyCard => Retraction::UndesignatedDummyCard { named: card },
+                    FactKind::MisinformedOfTurn => Retraction::ToldItWasHisTurn { by: offender },
+                    _ => Retraction::MistakenExplanation { by: offender },
+                };
+                let recorded = play.retract(holder, retraction)?;
+                let taken_back = recorded.events.iter().any(|event| match event {
+                    PlayEvent::CardWithdrawn { card: c, .. } | PlayEvent::CardReturned { card: c, .. } => *c == card,
+                    _ => false,
+                });
+                if matches!(retraction, Retraction::ToldItWasHisTurn { .. } | Retraction::MistakenExplanation { .. })
+                    && !taken_back
+                {
+                    return Err(PlayError::RetractionRefused {
+                        seat: holder,
+                        reason: "the card named is not the card he played",
+                        law: retraction.law(self.setup.code),
+                    }
+                    .into());
+                }
+                self.play = Some(recorded.play);
+                Ok(self.add_record(fact.clone(), pointed_out_by, retraction.law(self.setup.code)))
+            }
+            FactKind::IncompleteDesignation => {
+                let designation = fact.designation.ok_or_else(|| missing("what declarer said"))?;
+                let play = self.play_for("a designation from dummy")?;
+                let ruling = play.interpret_designation(designation)?;
+                if let Designation::Card(card) = designation
+                    && play.hand(play.dummy()).contains(card)
+                {
+                    return Err(TableError::NotAnIrregularity {
+                        what: format!("declarer's call of the {card}"),
+                        kind: fact.kind,
+                        act: "play",
+                        law: ruling.law,
+                    });
+                }
+                let recorded = play.designate_from_dummy(designation)?;
+                self.play = Some(recorded.play);
+                Ok(self.add_record(fact.clone(), pointed_out_by, ruling.law))
             }
             FactKind::DefectiveTrick
             | FactKind::UnauthorizedInformation
@@ -1882,6 +1968,7 @@ fn fresh_fact(source: &PendingSource) -> Option<(Fact, Law)> {
         card,
         trick,
         deliberate: false,
+        designation: None,
         description,
     };
     match source {
@@ -1979,6 +2066,7 @@ fn auction_options(pending: &PendingIrregularity) -> Vec<RectificationOption> {
                 chooser: option.chooser,
                 chooser_seats,
                 call: option.call,
+                official_cards: Vec::new(),
                 choice: Choice::Auction(option.kind),
             }
         })
@@ -2005,6 +2093,7 @@ fn play_options(decision: &Decision) -> Vec<RectificationOption> {
                 chooser: decision.chooser,
                 chooser_seats: seats.clone(),
                 call: CallRequirement::None,
+                official_cards: offer.option.concealed_card().into_iter().collect(),
                 choice: Choice::Play(offer.option),
             }
         })
@@ -2028,6 +2117,8 @@ fn play_option_name(option: &PlayOption) -> &'static str {
         PlayOption::WithdrawCard => "withdraw_card",
         PlayOption::KeepCard => "keep_card",
         PlayOption::Waive => "waive",
+        PlayOption::WithdrawAfterChange(_) => "withdraw_after_change",
+        PlayOption::DesignateFromDummy(_) => "designate_from_dummy",
     }
 }
 

@@ -201,6 +201,7 @@ fn law_31_a_bid_out_of_rotation_is_recorded_and_rectified() {
                 card: None,
                 trick: None,
                 deliberate: false,
+                designation: None,
                 description: "South bid before his partner, the dealer".into(),
             },
             pointed_out_by: Some(Seat::West),
@@ -225,6 +226,7 @@ fn law_31_a_bid_out_of_rotation_is_recorded_and_rectified() {
                 card: None,
                 trick: None,
                 deliberate: false,
+                designation: None,
                 description: String::new(),
             },
             pointed_out_by: None,
@@ -265,6 +267,7 @@ fn law_50_a_defenders_exposed_honor_is_a_major_penalty_card_and_declarer_chooses
                 card: Some("HK".parse().unwrap()),
                 trick: None,
                 deliberate: false,
+                designation: None,
                 description: "dropped".into(),
             },
             pointed_out_by: Some(Seat::North),
@@ -316,6 +319,7 @@ fn law_64_an_established_revoke_transfers_a_trick_after_play() {
                 card: None,
                 trick: Some(1),
                 deliberate: false,
+                designation: None,
                 description: String::new(),
             },
             pointed_out_by: Some(Seat::North),
@@ -452,6 +456,7 @@ fn digital_tables_record_only_matters_of_judgement() {
         card: None,
         trick: None,
         deliberate: false,
+        designation: None,
         description: "hesitation".into(),
     };
     let err =
@@ -505,4 +510,126 @@ fn every_card_seen_by_a_player_in_a_played_out_deal_is_his_own_dummys_or_face_up
         // A duplicate board stays hidden from the players after the deal: others may play it.
         assert_eq!(table.visible_hands(Viewer::Player(Seat::North)).len(), 1);
     }
+}
+
+fn play_fact(kind: FactKind, offender: Seat, card: &str) -> Fact {
+    Fact {
+        kind,
+        offender,
+        call: None,
+        card: Some(card.parse().unwrap()),
+        trick: None,
+        deliberate: false,
+        designation: None,
+        description: String::new(),
+    }
+}
+
+#[test]
+fn duplicate_law_45c4b_a_change_of_designation_is_a_fact_whose_decision_is_the_opponents() {
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let (table, _) = card(&table, Seat::South, "CT");
+    let (table, _) = card(&table, Seat::West, "C5");
+    // Declarer said "ten" meaning the nine, a slip of the tongue: the fact names the card
+    // designated instead, and the hand is the card's holder (dummy).
+    let fact = play_fact(FactKind::ChangeOfDesignation, Seat::North, "C9");
+    let (table, events) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(Seat::North) });
+    assert!(events.contains(&Event::CardWithdrawn { trick: 0, seat: Seat::South, card: "CT".parse().unwrap() }));
+    assert!(events.contains(&Event::CardPlayed { trick: 0, seat: Seat::South, card: "C9".parse().unwrap() }));
+    assert_eq!(table.irregularities()[0].law, Law::duplicate(47, "C"));
+    let decision = table.open_decision().unwrap();
+    assert_eq!(decision.irregularity, Some(1), "the decision is linked to the fact");
+    assert_eq!(decision.law, Law::duplicate(45, "C4(b)"));
+    assert!(decision.options.iter().all(|o| o.name == "withdraw_after_change" && o.chooser_seats == [Seat::West]));
+    assert!(decision.options.iter().all(|o| o.official_cards.is_empty()), "every card named is on the table");
+    // Declarer may not choose for West.
+    let (id, index) = (decision.id, decision.options.len() - 1);
+    let err = table.apply(&Action::Choose { decision: id, option: index, call: None, by: Actor::Seat(Seat::North) });
+    assert!(matches!(err, Err(TableError::NotEntitled { .. })), "{err:?}");
+    // The Director is at the table (Law 9B2); once he has dealt with it West withdraws his five.
+    let call = table.open_official_calls().next().unwrap().id;
+    let (table, _) = apply(&table, Action::ResolveOfficialCall { call, note: "Law 45C4(b)".into() });
+    let (table, events) =
+        apply(&table, Action::Choose { decision: id, option: index, call: None, by: Actor::Seat(Seat::West) });
+    assert!(events.contains(&Event::CardWithdrawn { trick: 0, seat: Seat::West, card: "C5".parse().unwrap() }));
+    assert_eq!(table.next_to_act(), Some(Seat::West));
+    assert!(table.penalty_cards().is_empty());
+}
+
+#[test]
+fn law_46_an_incomplete_designation_is_deemed_or_completed_by_the_player_the_law_names() {
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let designation =
+        |d| Fact { designation: Some(d), card: None, ..play_fact(FactKind::IncompleteDesignation, Seat::North, "C2") };
+    // "Low": dummy's lowest club is played (Law 46B1(c)).
+    let (low, events) =
+        apply(&table, Action::Irregularity { fact: designation(Designation::Low), pointed_out_by: None });
+    assert!(events.contains(&Event::CardPlayed { trick: 0, seat: Seat::South, card: "C8".parse().unwrap() }));
+    assert_eq!(low.irregularities()[0].law, Law::duplicate(46, "B1(c)"));
+    // "Play anything": either defender designates dummy's card (Law 46B5).
+    let (anything, _) =
+        apply(&table, Action::Irregularity { fact: designation(Designation::Anything), pointed_out_by: None });
+    let decision = anything.open_decision().unwrap();
+    assert!(decision.options.iter().all(|o| o.name == "designate_from_dummy"));
+    assert!(decision.options.iter().all(|o| o.chooser_seats == [Seat::East, Seat::West]));
+    // A complete designation of dummy's card is no irregularity.
+    let err = table
+        .apply(&Action::Irregularity {
+            fact: designation(Designation::Card("C9".parse().unwrap())),
+            pointed_out_by: None,
+        })
+        .unwrap_err();
+    assert!(matches!(err, TableError::NotAnIrregularity { .. }), "{err}");
+    let missing = table
+        .apply(&Action::Irregularity {
+            fact: Fact { designation: None, ..designation(Designation::Low) },
+            pointed_out_by: None,
+        })
+        .unwrap_err();
+    assert!(matches!(missing, TableError::MissingDetail { .. }), "{missing}");
+}
+
+#[test]
+fn law_47e1_a_lead_out_of_turn_the_opponents_asked_for_is_retracted_and_its_decision_lapses() {
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let (table, _) = card(&table, Seat::South, "CT");
+    let (table, _) = card(&table, Seat::West, "C5");
+    let (table, _) = card(&table, Seat::North, "C2");
+    // West leads at East's turn: declarer's decision (Law 56).
+    let (table, _) = card(&table, Seat::West, "HA");
+    let lead = table.open_decision().unwrap().id;
+    // The fact names the card retracted: another of West's cards is not it.
+    let wrong = play_fact(FactKind::MisinformedOfTurn, Seat::North, "HK");
+    let err = table.apply(&Action::Irregularity { fact: wrong, pointed_out_by: None }).unwrap_err();
+    assert!(matches!(err, TableError::Play(PlayError::RetractionRefused { .. })), "{err}");
+    // North had told West it was his lead: the card is retracted without penalty (Law 47D).
+    let fact = play_fact(FactKind::MisinformedOfTurn, Seat::North, "HA");
+    let (table, events) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(Seat::East) });
+    assert!(events.contains(&Event::RectificationChosen { id: lead }), "the decision lapses");
+    let lapsed = table.decisions().iter().find(|d| d.id == lead).unwrap();
+    assert_eq!(lapsed.settled.unwrap().option, None);
+    assert_eq!(table.irregularities().last().unwrap().law, Law::rubber(47, "D"));
+    assert!(table.penalty_cards().is_empty());
+    assert_eq!(table.next_to_act(), Some(Seat::East));
+    // A digital table refuses the fact (the server says whose turn it is), but records a card
+    // retracted after an opponent's mistaken explanation, a matter of judgement (Law 47D).
+    let digital = start(Code::Rubber, Mode::Digital);
+    let err = digital
+        .apply(&Action::Irregularity {
+            fact: play_fact(FactKind::MisinformedOfTurn, Seat::North, "HA"),
+            pointed_out_by: None,
+        })
+        .unwrap_err();
+    assert_eq!(err, TableError::DigitalFact { kind: FactKind::MisinformedOfTurn });
+    let digital = four_spades(digital);
+    let lead = digital.play().unwrap().legal_cards().iter().next().unwrap();
+    let (digital, _) = apply(&digital, Action::Play { seat: Seat::East, card: lead });
+    let fact = Fact { card: Some(lead), ..play_fact(FactKind::RetractionAfterMisexplanation, Seat::South, "HA") };
+    let (digital, events) = apply(&digital, Action::Irregularity { fact, pointed_out_by: Some(Seat::East) });
+    assert!(events.contains(&Event::CardWithdrawn { trick: 0, seat: Seat::East, card: lead }));
+    assert_eq!(digital.irregularities()[0].law, Law::rubber(47, "D"));
+    assert_eq!(digital.next_to_act(), Some(Seat::East));
 }
