@@ -306,14 +306,7 @@ impl GameService for GameApi {
         let request = request.into_inner();
         let seat = Seat::from_proto("seat", request.seat).map_err(ServiceError::from)?;
         self.run(
-            CommandRequest {
-                method: "MakeCall",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: request.encode_to_vec(),
-                principal: &principal,
-            },
+            command(&request, &principal),
             |loaded| {
                 acts_for(&principal, deal(loaded)?, seat, "call")?;
                 engine::action(loaded, &principal.subject, Command::Call(request.clone()))
@@ -330,14 +323,7 @@ impl GameService for GameApi {
         Card::try_from(api::convert::required("card", request.card).map_err(ServiceError::from)?)
             .map_err(|e| ServiceError::from(e.within("card")))?;
         self.run(
-            CommandRequest {
-                method: "PlayCard",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: request.encode_to_vec(),
-                principal: &principal,
-            },
+            command(&request, &principal),
             |loaded| {
                 plays_from(&principal, deal(loaded)?, seat)?;
                 engine::action(loaded, &principal.subject, Command::Play(request.clone()))
@@ -354,14 +340,7 @@ impl GameService for GameApi {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         self.run(
-            CommandRequest {
-                method: "RecordIrregularity",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: request.encode_to_vec(),
-                principal: &principal,
-            },
+            command(&request, &principal),
             |loaded| {
                 let deal = deal(loaded)?;
                 let own = at_table(&principal, deal, "record an irregularity")?;
@@ -396,14 +375,7 @@ impl GameService for GameApi {
         let request = request.into_inner();
         let claimer = Seat::from_proto("claimer", request.claimer).map_err(ServiceError::from)?;
         self.run(
-            CommandRequest {
-                method: "Claim",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: request.encode_to_vec(),
-                principal: &principal,
-            },
+            command(&request, &principal),
             |loaded| {
                 acts_for(&principal, deal(loaded)?, claimer, "claim")?;
                 engine::action(loaded, &principal.subject, Command::Claim(request.clone()))
@@ -422,14 +394,7 @@ impl GameService for GameApi {
         let request = request.into_inner();
         let conceder = Seat::from_proto("conceder", request.conceder).map_err(ServiceError::from)?;
         self.run(
-            CommandRequest {
-                method: "Concede",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: request.encode_to_vec(),
-                principal: &principal,
-            },
+            command(&request, &principal),
             |loaded| {
                 acts_for(&principal, deal(loaded)?, conceder, "concede")?;
                 engine::action(loaded, &principal.subject, Command::Concede(request.clone()))
@@ -451,14 +416,7 @@ impl GameService for GameApi {
         let request = request.into_inner();
         let seat = Seat::from_proto("seat", request.seat).map_err(ServiceError::from)?;
         self.run(
-            CommandRequest {
-                method: "RespondToClaim",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: request.encode_to_vec(),
-                principal: &principal,
-            },
+            command(&request, &principal),
             |loaded| {
                 acts_for(&principal, deal(loaded)?, seat, "answer a claim")?;
                 engine::action(loaded, &principal.subject, Command::Respond(request.clone()))
@@ -485,14 +443,7 @@ impl GameService for GameApi {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         self.run(
-            CommandRequest {
-                method: "CallArbiter",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: request.encode_to_vec(),
-                principal: &principal,
-            },
+            command(&request, &principal),
             |loaded| {
                 let deal = deal(loaded)?;
                 let own = at_table(&principal, deal, "call the arbiter")?;
@@ -518,14 +469,7 @@ impl GameService for GameApi {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         self.run(
-            CommandRequest {
-                method: "ResolveArbiterCall",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: request.encode_to_vec(),
-                principal: &principal,
-            },
+            command(&request, &principal),
             |loaded| engine::action(loaded, &principal.subject, Command::Resolve(request.clone())),
             |applied| {
                 let context = context(&applied)?;
@@ -604,14 +548,7 @@ impl GameService for GameApi {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         self.run(
-            CommandRequest {
-                method: "ChooseRectification",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: request.encode_to_vec(),
-                principal: &principal,
-            },
+            command(&request, &principal),
             |loaded| {
                 let deal = deal(loaded)?;
                 let mut stored = request.clone();
@@ -663,14 +600,7 @@ impl GameService for GameApi {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         self.run(
-            CommandRequest {
-                method: "AdjudicateClaim",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: request.encode_to_vec(),
-                principal: &principal,
-            },
+            command(&request, &principal),
             |loaded| engine::action(loaded, &principal.subject, Command::Adjudicate(request.clone())),
             |applied| {
                 let context = context(&applied)?;
@@ -685,14 +615,7 @@ impl GameService for GameApi {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         self.run(
-            CommandRequest {
-                method: "EnterResult",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: request.encode_to_vec(),
-                principal: &principal,
-            },
+            command(&request, &principal),
             |loaded| {
                 let deal = deal(loaded)?;
                 if render::seat_of(&principal, &deal.players).is_none() && !principal.has(Role::Desk) {
@@ -712,14 +635,7 @@ impl GameService for GameApi {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         self.run(
-            CommandRequest {
-                method: "AbandonDeal",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: request.encode_to_vec(),
-                principal: &principal,
-            },
+            command(&request, &principal),
             |loaded| engine::action(loaded, &principal.subject, Command::Abandon(request.clone())),
             |applied| Ok(game::AbandonDealResponse { view: view(&applied, &principal) }),
         )
@@ -858,4 +774,61 @@ fn record_viewer(principal: &Principal, deal: &LoadedDeal) -> Result<Viewer, Ser
         return Ok(Viewer::Official);
     }
     Ok(render::viewer(principal, &deal.players))
+}
+
+/// A table command as the contract shapes it: the table, the version the client saw, and the
+/// idempotency key. The RPC's name goes into the idempotency hash.
+trait TableCommand: Message {
+    /// The RPC.
+    const METHOD: &'static str;
+    /// The table.
+    fn table_id(&self) -> &str;
+    /// The table's version as the client saw it.
+    fn expected_version(&self) -> u64;
+    /// The client's idempotency key.
+    fn idempotency_key(&self) -> &str;
+}
+
+macro_rules! table_commands {
+    ($($request:ident => $method:literal),* $(,)?) => {
+        $(impl TableCommand for game::$request {
+            const METHOD: &'static str = $method;
+            fn table_id(&self) -> &str {
+                &self.table_id
+            }
+            fn expected_version(&self) -> u64 {
+                self.expected_version
+            }
+            fn idempotency_key(&self) -> &str {
+                &self.idempotency_key
+            }
+        })*
+    };
+}
+
+table_commands! {
+    MakeCallRequest => "MakeCall",
+    PlayCardRequest => "PlayCard",
+    RecordIrregularityRequest => "RecordIrregularity",
+    ClaimRequest => "Claim",
+    ConcedeRequest => "Concede",
+    RespondToClaimRequest => "RespondToClaim",
+    CallArbiterRequest => "CallArbiter",
+    ResolveArbiterCallRequest => "ResolveArbiterCall",
+    ChooseRectificationRequest => "ChooseRectification",
+    AdjudicateClaimRequest => "AdjudicateClaim",
+    EnterResultRequest => "EnterResult",
+    AbandonDealRequest => "AbandonDeal",
+}
+
+/// The engine's view of a table command from `principal`.
+fn command<'a, R: TableCommand>(request: &'a R, principal: &'a Principal) -> CommandRequest<'a> {
+    CommandRequest {
+        method: R::METHOD,
+        table_id: request.table_id(),
+        expected_version: request.expected_version(),
+        idempotency_key: request.idempotency_key(),
+        request: request.encode_to_vec(),
+        principal,
+    }
 }
