@@ -4,21 +4,14 @@
 use std::fmt::Write;
 
 use api::game::v1 as game;
+use laws::Seat;
+use laws::pbn::{GameResult, result_tags, tag};
 use laws::table::{DealResult, Viewer, sees_finished_deal};
-use laws::{Contract, Seat};
 
 use crate::render::DealContext;
 
 /// The PBN file header.
 pub const HEADER: &str = "% PBN 2.1\n% EXPORT\n%Creator: bridge-club\n";
-
-fn seat_letter(seat: Seat) -> char {
-    seat.letter()
-}
-
-fn contract_tag(contract: Contract) -> String {
-    format!("{}{}{}", contract.level(), contract.denomination().short(), contract.doubling.suffix())
-}
 
 /// One game: the deal's tags, its auction (the calls that stand) and its play, trick by trick in
 /// the columns of the player on lead to the first trick (PBN 2.1, section 3.4). `viewer` decides
@@ -39,9 +32,6 @@ pub fn game(context: &DealContext<'_>, viewer: Viewer) -> String {
         None => 0,
     };
     let players = crate::translate::players(context.setup);
-    let tag = |out: &mut String, name: &str, value: &str| {
-        let _ = writeln!(out, "[{name} \"{}\"]", value.replace('\\', "\\\\").replace('"', "\\\""));
-    };
     tag(&mut out, "Event", "bridge club");
     tag(&mut out, "Site", &format!("table {}", context.table_id));
     tag(&mut out, "Date", &date);
@@ -49,41 +39,31 @@ pub fn game(context: &DealContext<'_>, viewer: Viewer) -> String {
     for seat in [Seat::West, Seat::North, Seat::East, Seat::South] {
         tag(&mut out, &seat.to_string(), &players[seat.index()]);
     }
-    tag(&mut out, "Dealer", &seat_letter(state.setup().dealer).to_string());
+    tag(&mut out, "Dealer", &state.setup().dealer.letter().to_string());
     tag(&mut out, "Vulnerable", state.setup().vulnerability.pbn());
     let hands_visible = viewer == Viewer::Official || sees_finished_deal(viewer, state.code());
     match state.deal().filter(|_| hands_visible) {
         Some(deal) => tag(&mut out, "Deal", &deal.to_pbn(state.setup().dealer)),
         None => tag(&mut out, "Deal", ""),
     }
-    let result = state.outcome().and_then(|o| o.result);
-    match result {
+    let result = match state.outcome().and_then(|o| o.result) {
         Some(DealResult::Played { contract, tricks }) => {
-            tag(&mut out, "Declarer", &seat_letter(contract.declarer).to_string());
-            tag(&mut out, "Contract", &contract_tag(contract.contract));
-            tag(&mut out, "Result", &tricks.to_string());
+            GameResult::Played { contract: contract.contract, declarer: contract.declarer, tricks }
         }
-        Some(DealResult::PassedOut) => {
-            tag(&mut out, "Declarer", "");
-            tag(&mut out, "Contract", "Pass");
-            tag(&mut out, "Result", "");
-        }
-        None => {
-            tag(&mut out, "Declarer", "?");
-            tag(&mut out, "Contract", "?");
-            tag(&mut out, "Result", "?");
-        }
-    }
+        Some(DealResult::PassedOut) => GameResult::PassedOut,
+        None => GameResult::Unknown,
+    };
+    result_tags(&mut out, result);
     let calls: Vec<String> = state.auction().standing_calls().map(|(_, call)| call.to_string()).collect();
     if !calls.is_empty() {
-        tag(&mut out, "Auction", &seat_letter(state.auction().dealer()).to_string());
+        tag(&mut out, "Auction", &state.auction().dealer().letter().to_string());
         for row in calls.chunks(4) {
             let _ = writeln!(out, "{}", row.join(" "));
         }
     }
     if let Some(play) = state.play().filter(|p| !p.tricks().is_empty()) {
         let leader = play.tricks()[0].leader();
-        tag(&mut out, "Play", &seat_letter(leader).to_string());
+        tag(&mut out, "Play", &leader.letter().to_string());
         for trick in play.tricks() {
             let row: Vec<String> =
                 (0..4).map(|i| trick.card(leader.after(i)).map_or_else(|| "-".to_owned(), |c| c.to_string())).collect();

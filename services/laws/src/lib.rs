@@ -79,6 +79,7 @@ pub mod deal;
 pub mod draw;
 pub mod irregularities;
 pub mod law;
+pub mod pbn;
 pub mod penalty;
 pub mod play;
 pub mod procedure;

@@ -6,23 +6,9 @@ use std::fmt::Write as _;
 use api::convert::ProtoEnum;
 use api::convert::score::board_result;
 use api::scoring::v1 as spb;
+use laws::pbn::{GameResult, result_tags, tag};
 use laws::score::duplicate::BoardResult;
 use laws::{Deal, Seat, Vulnerability};
-
-/// A PBN tag value: PBN strings escape `"` and `\` with a backslash.
-fn tag(out: &mut String, name: &str, value: &str) {
-    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-    let _ = writeln!(out, "[{name} \"{escaped}\"]");
-}
-
-fn vulnerable(vulnerability: Vulnerability) -> &'static str {
-    match vulnerability {
-        Vulnerability::None => "None",
-        Vulnerability::NorthSouth => "NS",
-        Vulnerability::EastWest => "EW",
-        Vulnerability::Both => "All",
-    }
-}
 
 fn contestant_name(session: &spb::Session, id: &str) -> String {
     session.contestants.iter().find(|c| c.contestant_id == id).map_or_else(|| id.to_owned(), |c| c.name.clone())
@@ -78,29 +64,20 @@ pub fn pbn(session: &spb::Session, results: &[spb::BoardResult]) -> String {
         tag(&mut out, "East", &ew);
         tag(&mut out, "South", &ns);
         tag(&mut out, "Dealer", &dealer.letter().to_string());
-        tag(&mut out, "Vulnerable", vulnerable(vulnerability));
+        tag(&mut out, "Vulnerable", vulnerability.pbn());
         // The hands when known; PBN readers cannot take an unknown deal, so the tag is left out.
         if let Some(deal) = board.deal.clone().and_then(|d| Deal::try_from(d).ok()) {
             tag(&mut out, "Deal", &deal.to_pbn(dealer));
         }
         tag(&mut out, "Scoring", scoring_tag(session));
-        match result.table_result.as_ref().and_then(|r| board_result(r).ok()) {
+        let game_result = match result.table_result.as_ref().and_then(|r| board_result(r).ok()) {
             Some(BoardResult::Played { contract, tricks }) => {
-                tag(&mut out, "Declarer", &contract.declarer.letter().to_string());
-                tag(&mut out, "Contract", &contract.contract.to_string());
-                tag(&mut out, "Result", &tricks.get().to_string());
+                GameResult::Played { contract: contract.contract, declarer: contract.declarer, tricks: tricks.get() }
             }
-            Some(BoardResult::PassedOut) => {
-                tag(&mut out, "Declarer", "");
-                tag(&mut out, "Contract", "Pass");
-                tag(&mut out, "Result", "");
-            }
-            None => {
-                tag(&mut out, "Declarer", "?");
-                tag(&mut out, "Contract", "?");
-                tag(&mut out, "Result", "?");
-            }
-        }
+            Some(BoardResult::PassedOut) => GameResult::PassedOut,
+            None => GameResult::Unknown,
+        };
+        result_tags(&mut out, game_result);
         let ns_points = result.north_south.as_ref().and_then(|v| v.points).map(|p| p.hundredths);
         if let Some(points) = ns_points {
             tag(&mut out, "Score", &format!("NS {}", hundredths(points)));
