@@ -258,6 +258,7 @@ impl DealContext<'_> {
                 description: fact.description.clone(),
                 deliberate: fact.deliberate,
                 designation: fact.designation.map(translate::designation_proto),
+                also_visible: fact.also_visible.iter().map(|c| (*c).into()).collect(),
             }),
             pointed_out_by: seat_proto(record.pointed_out_by),
             recorded_by: self.actor(record.step),

@@ -165,6 +165,7 @@ pub fn fact_kind(field: &str, raw: i32) -> Result<FactKind, ServiceError> {
         Ok(K::IncompleteDesignation) => FactKind::IncompleteDesignation,
         Ok(K::MisinformedOfTurn) => FactKind::MisinformedOfTurn,
         Ok(K::RetractionAfterMisexplanation) => FactKind::RetractionAfterMisexplanation,
+        Ok(K::SimultaneousCards) => FactKind::SimultaneousCards,
         Ok(K::Unspecified) => {
             return Err(ServiceError::invalid(field, "not given; the kind of irregularity is required"));
         }
@@ -198,6 +199,7 @@ pub fn fact_kind_proto(kind: FactKind) -> game::IrregularityKind {
         FactKind::IncompleteDesignation => K::IncompleteDesignation,
         FactKind::MisinformedOfTurn => K::MisinformedOfTurn,
         FactKind::RetractionAfterMisexplanation => K::RetractionAfterMisexplanation,
+        FactKind::SimultaneousCards => K::SimultaneousCards,
     }
 }
 
@@ -308,6 +310,12 @@ pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
                     trick,
                     deliberate: fact.deliberate,
                     designation: fact.designation.map(|d| designation("fact.designation", d)).transpose()?,
+                    also_visible: fact
+                        .also_visible
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, c)| card(&format!("fact.also_visible[{i}]"), Some(c)))
+                        .collect::<Result<_, _>>()?,
                     description: fact.description,
                 },
                 pointed_out_by: optional_seat("pointed_out_by", request.pointed_out_by)?,

@@ -401,7 +401,125 @@ fn law_60a_the_non_offenders_play_after_a_lead_out_of_turn_forfeits_rectificatio
     let after = recorded(&play, Seat::North, "HT");
     assert!(after.play.decision().is_none());
     assert_eq!(after.play.tricks()[1].leader(), Seat::West);
-    // The offending side may not play on before the decision.
-    let err = play.record(Seat::East, card("CK")).refused();
-    assert!(matches!(err, PlayError::DecisionPending { .. }));
+}
+
+#[test]
+fn law_60c_a_play_by_the_offending_side_before_rectification_is_itself_rectified() {
+    // Rubber Law 60: "A play by a member of the offending side before a penalty had been
+    // imposed does not affect the rights of the opponents and may itself be subject to
+    // penalty." West leads out of turn; his partner East plays before declarer has chosen.
+    let play = recorded(&after_first_trick(Code::Rubber), Seat::West, "HA").play;
+    let after = recorded(&play, Seat::East, "CK");
+    // East's card was exposed before he was entitled to play it: a major penalty card (Law 49).
+    let pc: Vec<_> = after.play.penalty_cards().copied().collect();
+    assert_eq!(pc.len(), 1);
+    assert_eq!(
+        (pc[0].card, pc[0].owner, pc[0].kind, pc[0].law),
+        (card("CK"), Seat::East, PenaltyCardKind::Major, Law::rubber(60, ""))
+    );
+    // Declarer's rights are untouched: the Law 56 decision still stands, with the same options.
+    assert_eq!(after.play.decision().map(|d| d.situation), play.decision().map(|d| d.situation));
+    assert_eq!(after.play.tricks(), play.tricks(), "nothing was played to a trick");
+
+    // Duplicate Law 60C: "may itself be subject to rectification"; declarer's side is never
+    // subject to rectification for an exposed card (Law 48A): his card goes back to his hand.
+    // North, declarer, leads out of turn at East's turn; then dummy plays before the defenders
+    // have chosen.
+    let out_of_turn = recorded(&after_first_trick(Code::Duplicate), Seat::North, "SA").play;
+    let after = recorded(&out_of_turn, Seat::South, "DA");
+    let returned = PlayEvent::CardReturned { seat: Seat::South, card: card("DA"), law: Law::duplicate(60, "C") };
+    assert!(after.events.contains(&returned), "{:?}", after.events);
+    assert!(after.play.hand(Seat::South).contains(card("DA")));
+    assert_eq!(after.play.penalty_cards().count(), 0);
+    assert_eq!(after.play.decision().map(|d| d.situation), out_of_turn.decision().map(|d| d.situation));
+}
+
+#[test]
+fn law_58b_a_defender_designates_after_an_opponent_played_and_the_opponent_may_change_his_card() {
+    // Duplicate Law 58B2: "If the face of more than one card is visible, the offending player
+    // designates the card he proposes to play; when he is a defender, each other card exposed
+    // becomes a penalty card." 58B3: "After an offending player withdraws a visible card, an
+    // opponent who subsequently played to that trick may withdraw his play and substitute
+    // another card without further rectification."
+    // East leads the club king and queen together; the king was taken as led and dummy played
+    // the nine to it; then East designates the queen.
+    let play = recorded(&after_first_trick(Code::Duplicate), Seat::East, "CK").play;
+    let play = recorded(&play, Seat::South, "C9").play;
+    let after = play.designate_simultaneous(Seat::East, card("CQ"), &[card("CQ")]).unwrap_or_else(|e| panic!("{e}"));
+    let trick = after.play.tricks()[1];
+    assert_eq!((trick.card(Seat::East), trick.card(Seat::South)), (Some(card("CQ")), Some(card("C9"))));
+    let pc: Vec<_> = after.play.penalty_cards().copied().collect();
+    assert_eq!(pc.len(), 1);
+    assert_eq!(
+        (pc[0].card, pc[0].owner, pc[0].kind, pc[0].law),
+        (card("CK"), Seat::East, PenaltyCardKind::Major, Law::duplicate(58, "B2"))
+    );
+    let decision = after.play.decision().unwrap_or_else(|| panic!("dummy may change his card"));
+    assert!(
+        matches!(decision.situation, Situation::ChangeOfPlay { later, law, .. } if later == Seats::single(Seat::South) && law == Law::duplicate(58, "B3"))
+    );
+    // Declarer takes dummy's nine back and plays the eight.
+    let changed = after
+        .play
+        .rectify(PlayOption::WithdrawAfterChange(Seats::single(Seat::South)))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(changed.hand(Seat::South).contains(card("C9")));
+    let changed = recorded(&changed, Seat::South, "C8").play;
+    assert_eq!(changed.tricks()[1].card(Seat::South), Some(card("C8")));
+
+    // Designating the card already taken as played withdraws only the other: still a change
+    // of what was visible, so dummy may still change his card.
+    let kept = play.designate_simultaneous(Seat::East, card("CK"), &[card("CQ")]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(kept.play.tricks()[1].card(Seat::East), Some(card("CK")));
+    assert_eq!(kept.play.penalty_cards().map(|pc| pc.card).collect::<Vec<_>>(), vec![card("CQ")]);
+    assert!(kept.play.decision().is_some());
+}
+
+#[test]
+fn law_58_rubber_a_defender_may_change_his_card_only_after_declarer_withdraws_one() {
+    // Rubber Law 58: "If declarer leads or plays two or more cards simultaneously from either
+    // hand, he must designate the card he proposes to play and must restore any other card to
+    // the correct hand. If declarer withdraws a visible card and a defender has already played
+    // to that card, such defender may, without penalty, withdraw his card and substitute
+    // another."
+    // East leads the seven of hearts; dummy's four and three come out together, the four taken
+    // as played; West plays the ace; then declarer designates dummy's three.
+    let play = record(&after_first_trick(Code::Rubber), &[(Seat::East, "H7"), (Seat::South, "H4"), (Seat::West, "HA")]);
+    let after = play.designate_simultaneous(Seat::South, card("H3"), &[card("H3")]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(after.play.tricks()[1].card(Seat::South), Some(card("H3")));
+    assert!(after.play.hand(Seat::South).contains(card("H4")), "restored to the correct hand");
+    assert_eq!(after.play.penalty_cards().count(), 0);
+    let decision = after.play.decision().unwrap_or_else(|| panic!("West may change his card"));
+    assert_eq!(decision.seats, Seats::single(Seat::West));
+    assert!(matches!(decision.situation, Situation::ChangeOfPlay { law, .. } if law == Law::rubber(58, "")));
+    let changed = after
+        .play
+        .rectify(PlayOption::WithdrawAfterChange(Seats::single(Seat::West)))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(changed.hand(Seat::West).contains(card("HA")));
+
+    // A defender's own designation gives declarer no such right in rubber bridge; his other
+    // card is a penalty card (minor: a single low card exposed inadvertently, Law 50).
+    let play = record(&after_first_trick(Code::Rubber), &[(Seat::East, "S9"), (Seat::South, "S5")]);
+    let after = play.designate_simultaneous(Seat::East, card("S8"), &[card("S8")]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(after.play.decision().is_none());
+    let pc: Vec<_> = after.play.penalty_cards().map(|pc| (pc.card, pc.kind)).collect();
+    assert_eq!(pc, vec![(card("S9"), PenaltyCardKind::Minor)]);
+}
+
+#[test]
+fn law_58_designation_is_refused_where_the_law_gives_none() {
+    let play = record(&after_first_trick(Code::Duplicate), &[(Seat::East, "CK"), (Seat::South, "C9")]);
+    // Law 58B1: "If the face of only one card is visible, that card is played".
+    let err = play.designate_simultaneous(Seat::East, card("CK"), &[]).refused();
+    assert_eq!(err.law(), Law::duplicate(58, "B1"));
+    // The card designated must be one that came out together; the others must be his.
+    let err = play.designate_simultaneous(Seat::East, card("CJ"), &[card("CQ")]).refused();
+    assert!(matches!(err, PlayError::RetractionRefused { .. }), "{err}");
+    let err = play.designate_simultaneous(Seat::East, card("CK"), &[card("HA")]).refused();
+    assert!(matches!(err, PlayError::CardNotHeld { .. }), "{err}");
+    // Law 58B4: once both sides have played to the next trick, Law 67 applies.
+    let later = record(&play, &[(Seat::West, "C6"), (Seat::North, "C3"), (Seat::East, "CQ"), (Seat::South, "C8")]);
+    let err = later.designate_simultaneous(Seat::West, card("C7"), &[card("C6")]).refused();
+    assert_eq!(err.law(), Law::duplicate(58, "B4"));
 }

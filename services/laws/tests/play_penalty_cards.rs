@@ -120,6 +120,37 @@ fn law_50d2_partner_of_a_penalty_card_holder_on_lead_declarer_chooses_and_again_
 }
 
 #[test]
+fn law_50d2_a_defender_who_leads_before_declarer_has_chosen_makes_a_penalty_card() {
+    // Duplicate Law 50D2: "he may not lead until declarer has stated which of the options below
+    // is selected (if the defender leads prematurely, he is subject to rectification under Law
+    // 49)". Rubber Law 50: "The defender may not lead until declarer has indicated his choice",
+    // and Law 49 makes a card faced before he is entitled to play it a penalty card.
+    for (code, law) in [(Code::Duplicate, Law::duplicate(50, "D2")), (Code::Rubber, Law::rubber(50, ""))] {
+        let play = after_lead(code);
+        let play = play.expose(Seat::West, &[card("HA")], Exposure::Deliberate).unwrap_or_else(|e| panic!("{e}")).play;
+        let play = cards(&play, &["CT", "C5", "C2"]);
+        let pending = play.decision().map(|d| d.situation);
+        assert_eq!(pending, Some(Situation::PenaltyCardLead { leader: Seat::East }));
+        // East leads the club king at the table before declarer has spoken.
+        let led = play.record(Seat::East, card("CK")).unwrap_or_else(|e| panic!("{e}"));
+        let east: Vec<_> = led.play.penalty_cards().filter(|pc| pc.owner == Seat::East).copied().collect();
+        assert_eq!(east.len(), 1, "{code:?}");
+        assert_eq!((east[0].card, east[0].kind, east[0].law), (card("CK"), PenaltyCardKind::Major, law));
+        assert_eq!(led.play.tricks(), play.tricks(), "the premature lead is no lead");
+        // Declarer still states his option, and it binds: he requires a heart.
+        assert_eq!(led.play.decision().map(|d| d.situation), pending);
+        let play =
+            led.play.rectify(PlayOption::Lead(LeadChoice::Require(Suit::Hearts))).unwrap_or_else(|e| panic!("{e}"));
+        // The lead restriction takes precedence over East's penalty card (Law 50D1(b)).
+        assert!(matches!(play.card(card("CK")).refused(), PlayError::LeadRequired { .. }));
+        let play = cards(&play, &["H7", "H2"]);
+        // West's heart ace was picked up under Law 50D2(a); East's club king stays a penalty card.
+        assert!(play.penalty_cards().all(|pc| pc.owner == Seat::East && pc.card == card("CK")));
+        assert_eq!(play.penalty_cards().count(), 1);
+    }
+}
+
+#[test]
 fn law_51a_declarer_designates_which_of_two_playable_penalty_cards_is_played() {
     // West has the heart ace and the club seven as penalty cards; a spade is led and West
     // must follow; then a diamond... West is never void here, so make him lead.

@@ -638,17 +638,46 @@ async fn law_50_an_exposed_honor_is_a_major_penalty_card_and_declarer_names_the_
     // chooses (Law 50D2).
     let decision = view.pending_decisions.first().unwrap();
     assert!(decision.options.iter().all(|o| o.chooser_seats == vec![North.to_proto()]));
+    // East leads the club king before declarer has chosen: "The defender may not lead until
+    // declarer has indicated his choice", so the king is a penalty card of East's (Law 49)
+    // and the choice is still declarer's.
+    let view = table.play(East, "CK").await;
+    let record = table
+        .arbiter()
+        .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
+        .await
+        .unwrap()
+        .into_inner()
+        .record
+        .unwrap();
+    let premature = record.irregularities.last().unwrap().clone();
+    assert_eq!(premature.fact.unwrap().kind, game::IrregularityKind::PrematurePlay as i32);
+    assert_eq!(premature.law.unwrap().number, 50);
+    assert_eq!(view.pending_decisions.first().map(|d| &d.decision_id), Some(&decision.decision_id));
+    assert!(view.penalty_cards.iter().any(|p| p.owner == East.to_proto() && p.card == Some(pcard("CK"))));
     let chosen = table.choose(&mut table.player(North), "require_lead", None, None).await.unwrap();
     let view = chosen.view.unwrap();
     let required = view.restrictions.iter().find(|r| r.kind == game::RestrictionKind::LeadRequired as i32).unwrap();
     assert_eq!(required.seat, East.to_proto());
     assert_eq!(required.suits, vec![pb::Suit::Hearts as i32]);
-    assert!(view.penalty_cards.is_empty(), "Law 50D2(a): the penalty card is picked up");
+    let penalty: Vec<_> = view.penalty_cards.iter().map(|p| (p.owner, p.card)).collect();
+    assert_eq!(penalty, vec![(East.to_proto(), Some(pcard("CK")))], "Law 50D2(a): West's card is picked up");
     table.play(East, "H7").await;
     table.play(South, "H2").await;
     table.play(West, "HJ").await;
     let view = table.play(North, "H8").await;
-    assert!(view.restrictions.is_empty(), "the requirement is spent once East has led");
+    assert!(
+        view.restrictions.iter().all(|r| r.kind != game::RestrictionKind::LeadRequired as i32),
+        "the requirement is spent once East has led"
+    );
+    // West won and leads while East's king lies on the table: declarer's choice again; he
+    // leaves West free, and East plays the king at his first legal opportunity (Law 50).
+    table.choose(&mut table.player(North), "no_lead_restriction", None, None).await.unwrap();
+    table.play(West, "C6").await;
+    table.play(North, "C3").await;
+    let view = table.play(East, "CK").await;
+    assert!(view.penalty_cards.is_empty());
+    table.play(South, "C9").await;
     let view = table.play_out(false).await;
     assert_eq!(outcome(&view).0, game::DealEnding::PlayedOut);
 }
@@ -1980,6 +2009,51 @@ async fn duplicate_law_45c4b_a_changed_designation_lets_the_opponent_withdraw_an
     let before = table.view().await;
     app.flush_redis().await;
     assert_eq!(table.view().await, before);
+}
+
+#[tokio::test]
+async fn rubber_law_58_declarer_designates_one_of_dummys_two_cards_and_the_defender_changes_his() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    table.play(East, "CA").await;
+    // Dummy's ten and nine come out together; the tablet took the ten; West plays to it.
+    table.play(South, "CT").await;
+    table.play(West, "C5").await;
+    // "If declarer withdraws a visible card and a defender has already played to that card,
+    // such defender may, without penalty, withdraw his card and substitute another."
+    let recorded = table
+        .record(
+            &mut table.desk(),
+            game::IrregularityFact {
+                card: Some(pcard("C9")),
+                also_visible: vec![pcard("C9")],
+                ..fact(game::IrregularityKind::SimultaneousCards, North)
+            },
+            Some(West),
+        )
+        .await
+        .unwrap();
+    let law = recorded.irregularity.unwrap().law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (58, ""));
+    let view = recorded.view.unwrap();
+    assert_eq!(view.tricks[0].cards[1].card, Some(pcard("C9")));
+    assert!(hand(&view, South).unwrap().contains("CT".parse().unwrap()), "restored to dummy");
+    assert!(view.penalty_cards.is_empty(), "declarer's cards are never penalty cards");
+    let decision = recorded.decision.expect("West may change his card");
+    assert!(decision.options.iter().all(|o| o.chooser_seats == vec![West.to_proto()]));
+    let chosen = choose_described(&table, &mut table.player(West), "West withdraw", None).await.unwrap();
+    let view = chosen.view.unwrap();
+    assert!(hand(&view, West).unwrap().contains("C5".parse().unwrap()));
+    table.play(West, "C6").await;
+    let view = table.play(North, "C2").await;
+    assert_eq!(view.tricks[0].cards.len(), 4);
+    // A request naming no other visible card is refused, naming what is missing.
+    let status =
+        table.record(&mut table.desk(), fact(game::IrregularityKind::SimultaneousCards, East), None).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
 }
 
 #[tokio::test]

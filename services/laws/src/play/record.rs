@@ -195,8 +195,21 @@ impl Play {
         Ok(Recorded { play: next, events: events.into_vec() })
     }
 
-    /// A card while a lead out of turn awaits its decision: acceptance by play (Law 53A, 60A),
-    /// the other defender's premature play (Law 53C), or the proper lead (Law 53B).
+    /// A card while a decision is pending.
+    ///
+    /// - After a lead out of turn: acceptance by play (Law 53A, 60A), the other defender's
+    ///   premature play (Law 53C), or the proper lead (Law 53B). A card from the offending side
+    ///   does not affect the opponents' rights and is itself rectified (Law 60C): a defender's
+    ///   card becomes a major penalty card (Law 49, exposed before he was entitled to play it,
+    ///   deliberately), declarer's or dummy's goes back to the hand (Law 48A: declarer is not
+    ///   subject to rectification for exposing a card).
+    /// - While declarer is to state his Law 50D2 option: a lead by the defender who has the
+    ///   lead becomes a major penalty card (duplicate Law 50D2: "if the defender leads
+    ///   prematurely, he is subject to rectification under Law 49"; rubber Law 50: "The
+    ///   defender may not lead until declarer has indicated his choice", and Law 49), and
+    ///   declarer still states his option.
+    ///
+    /// Any other card waits for the decision (Law 9B2 duplicate, Law 13 rubber).
     fn record_while_pending(
         &mut self,
         situation: Situation,
@@ -205,6 +218,14 @@ impl Play {
         events: &mut Events,
     ) -> Result<(), PlayError> {
         let refuse = || PlayError::DecisionPending { situation: Box::new(situation.clone()), law: self.pending_law() };
+        if let Situation::PenaltyCardLead { leader } = situation {
+            if seat != leader {
+                return Err(refuse());
+            }
+            let law = self.cite(50, "", "D2");
+            self.make_penalty_card(seat, card, true, law, events);
+            return Ok(());
+        }
         let (offender, led, proper, declarers_lead) = match situation {
             Situation::OpeningLeadOutOfTurn { offender, card } => {
                 (offender, card, self.contract.opening_leader(), false)
@@ -216,7 +237,13 @@ impl Play {
             _ => return Err(refuse()),
         };
         if seat.side() == offender.side() {
-            return Err(refuse());
+            let law = self.cite(60, "", "C");
+            if self.is_defender(seat) {
+                self.make_penalty_card(seat, card, true, law, events);
+            } else {
+                events.push(PlayEvent::CardReturned { seat, card, law });
+            }
+            return Ok(());
         }
         if seat == offender.lho() || (declarers_lead && seat == offender.rho()) {
             self.pending = None;

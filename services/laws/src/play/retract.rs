@@ -10,7 +10,7 @@
 //! The retractions that do make one are part of a rectification the engine applies itself
 //! (Law 47A-B: Laws 52, 58, 62).
 
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
 use crate::irregularities::play::{Retraction, Seats, Situation};
 use crate::law::{Code, Law};
 use crate::seat::{Seat, Side};
@@ -183,6 +183,105 @@ impl Play {
         Ok(Recorded { play: next, events: events.into_vec() })
     }
 
+    /// Records that the card `seat` has on the trick in progress (or on the trick just
+    /// completed, while no card has been played to the next) came out together with the cards
+    /// `also_visible`, whose faces were visible too, and that he designates `designated`, one
+    /// of them, as the card he plays (Law 58B2 duplicate; Law 58 rubber). This is the case
+    /// [`Play::record_simultaneous`] cannot record: the designation comes after an opponent
+    /// has played to the trick.
+    ///
+    /// - `designated` takes the place of the recorded card in the trick if it is another card.
+    /// - Every other visible card is withdrawn: a defender's becomes a penalty card ("each
+    ///   other card exposed becomes a penalty card"), declarer's or dummy's goes back to the
+    ///   hand ("must restore any other card to the correct hand", rubber).
+    /// - The opponents who played to the trick after him may withdraw their cards and
+    ///   substitute others without further rectification (duplicate Law 58B3: "After an
+    ///   offending player withdraws a visible card, an opponent who subsequently played to
+    ///   that trick may withdraw his play"; rubber Law 58 gives the right only to a defender
+    ///   after declarer withdrew a card: "If declarer withdraws a visible card and a defender
+    ///   has already played to that card, such defender may, without penalty, withdraw his
+    ///   card and substitute another"). A pending decision, as after any change of play.
+    ///
+    /// Refused when only one card was visible (it is played: Law 58B1), for a card not held
+    /// or not among those that came out together, and once both sides have played to the
+    /// next trick (then Law 67 applies: duplicate Law 58B4, rubber Law 58).
+    pub fn designate_simultaneous(
+        &self,
+        seat: Seat,
+        designated: Card,
+        also_visible: &[Card],
+    ) -> Result<Recorded, PlayError> {
+        if self.is_complete() {
+            return Err(PlayError::PlayOver { law: self.over_law() });
+        }
+        if self.is_suspended() {
+            return Err(PlayError::PlaySuspended { law: self.suspended_law() });
+        }
+        if let Some(situation) = &self.pending {
+            return Err(PlayError::DecisionPending { situation: Box::new(situation.clone()), law: self.pending_law() });
+        }
+        let law = self.cite(58, "", "B2");
+        let refuse = |reason| PlayError::RetractionRefused { seat, reason, law };
+        let (t, recorded) = self.card_in_reach(seat).ok_or_else(|| PlayError::RetractionRefused {
+            seat,
+            reason: "he has no card on this trick; once both sides have played to the next trick Law 67 applies",
+            law: self.cite(58, "", "B4"),
+        })?;
+        if also_visible.is_empty() {
+            return Err(PlayError::RetractionRefused {
+                seat,
+                reason: "only one card was visible, so that card is played",
+                law: self.cite(58, "", "B1"),
+            });
+        }
+        let mut seen = CardSet::EMPTY;
+        for card in also_visible {
+            if *card == recorded || seen.contains(*card) {
+                return Err(refuse("each other visible card is named once, and not the card on the trick"));
+            }
+            self.ensure_held(seat, *card, law)?;
+            seen.insert(*card);
+        }
+        if designated != recorded && !seen.contains(designated) {
+            return Err(refuse("the card designated must be one of the cards that came out together"));
+        }
+        let withdrawn: Vec<Card> =
+            std::iter::once(recorded).chain(also_visible.iter().copied()).filter(|c| *c != designated).collect();
+        let mut next = self.successor();
+        let mut events = Events::keep();
+        let declaring = self.contract.declaring_side();
+        let rubber_right = self.code == Code::Duplicate || seat.side() == declaring;
+        let later: Seats = self.tricks[t].played_after(seat).filter(|s| s.side() != seat.side()).collect();
+        if rubber_right && !later.is_empty() {
+            // The right to withdraw comes before anything the designated card brings.
+            next.pending = Some(Situation::ChangeOfPlay {
+                changed: seat,
+                trick: t as u8,
+                later,
+                offending: seat.side(),
+                law: self.cite(58, "", "B3"),
+            });
+        }
+        if designated != recorded {
+            // Settled below, once the withdrawn cards are penalty cards.
+            next.substitute_unsettled(seat, t, recorded, designated, law, &mut events);
+        }
+        let deliberate = withdrawn.len() > 1;
+        for card in withdrawn {
+            if next.is_defender(seat) {
+                next.make_penalty_card(seat, card, deliberate, law, &mut events);
+            } else if card != recorded {
+                // The recorded card's withdrawal is an event of the substitution already.
+                events.push(PlayEvent::CardReturned { seat, card, law });
+            }
+        }
+        next.settle();
+        if let Some(situation) = next.pending.clone() {
+            events.push(PlayEvent::DecisionRequired { situation });
+        }
+        Ok(Recorded { play: next, events: events.into_vec() })
+    }
+
     /// Keeps `before`, the play before `seat` recorded `card`, when the card was led or played
     /// out of turn and changed the play: Law 47E1 may yet retract it as though never made. A
     /// card in turn needs no such memory, so recorded and digital play of the same legal cards
@@ -280,6 +379,11 @@ impl Play {
     /// the order of play: the old card goes back to the hand without further rectification and
     /// the new one is played as a fact (a revoke if it fails an obligation, Law 61A).
     fn substitute(&mut self, seat: Seat, t: usize, old: Card, new: Card, law: Law, events: &mut Events) {
+        self.substitute_unsettled(seat, t, old, new, law, events);
+        self.settle();
+    }
+
+    fn substitute_unsettled(&mut self, seat: Seat, t: usize, old: Card, new: Card, law: Law, events: &mut Events) {
         let position = self.tricks[t].position(seat).unwrap_or(0);
         self.withdraw_card(seat, t);
         events.push(PlayEvent::CardWithdrawn { seat, card: old, trick: t as u8, law });
@@ -293,7 +397,6 @@ impl Play {
         if self.tricks[t].is_complete() {
             self.complete_trick(events);
         }
-        self.settle();
     }
 
     /// Takes `seat`'s card on trick `t` back into his hand without further rectification,

@@ -204,6 +204,12 @@ pub enum FactKind {
     /// A card retracted because of an opponent's mistaken explanation, the opponent being the
     /// offender (duplicate Law 47E2(a); rubber Law 47D). The card is the one retracted.
     RetractionAfterMisexplanation,
+    /// Two or more cards led or played at once from one hand, their faces visible, and the
+    /// player's designation made after an opponent played to the trick (duplicate Law 58B2-3;
+    /// rubber Law 58). The card is the one designated; the other visible cards are in
+    /// [`Fact::also_visible`]. The hand is the card's holder; the offender is the player who
+    /// designates (declarer for dummy's cards).
+    SimultaneousCards,
 }
 
 impl FactKind {
@@ -246,6 +252,7 @@ impl fmt::Display for FactKind {
             FactKind::IncompleteDesignation => "an incomplete designation from dummy",
             FactKind::MisinformedOfTurn => "a player misinformed that it was his turn",
             FactKind::RetractionAfterMisexplanation => "a card retracted after a mistaken explanation",
+            FactKind::SimultaneousCards => "cards played together",
         })
     }
 }
@@ -270,6 +277,8 @@ pub struct Fact {
     pub deliberate: bool,
     /// For an incomplete designation: what declarer said (Law 46).
     pub designation: Option<Designation>,
+    /// For cards played together: the other cards whose faces were visible (Law 58B).
+    pub also_visible: Vec<Card>,
     /// In words, as the table tells it.
     pub description: String,
 }
@@ -1431,7 +1440,9 @@ impl DealInProgress {
                 match auto {
                     Some(law) => {
                         let kind = match law.number {
-                            57 => FactKind::PrematurePlay,
+                            // Law 57; a lead before declarer's Law 50D2 choice; a card of the
+                            // offending side before rectification (Law 60C).
+                            57 | 50 | 60 => FactKind::PrematurePlay,
                             48 | 24 => FactKind::OpeningLeadOutOfTurn,
                             54 => FactKind::OpeningLeadOutOfTurn,
                             _ if !faced => FactKind::OpeningLeadOutOfTurn,
@@ -1445,6 +1456,7 @@ impl DealInProgress {
                             trick: None,
                             deliberate: true,
                             designation: None,
+                            also_visible: Vec::new(),
                             description: format!("{seat} played the {card} out of turn"),
                         };
                         Ok(Some(self.add_record(fact, None, law)))
@@ -1613,6 +1625,17 @@ impl DealInProgress {
                 }
                 self.play = Some(recorded.play);
                 Ok(self.add_record(fact.clone(), pointed_out_by, retraction.law(self.setup.code)))
+            }
+            FactKind::SimultaneousCards => {
+                let card = fact.card.ok_or_else(|| missing("the card designated"))?;
+                if fact.also_visible.is_empty() {
+                    return Err(missing("the other cards whose faces were visible"));
+                }
+                let play = self.play_for("cards played together")?;
+                let holder = play.deal().holder(card);
+                let recorded = play.designate_simultaneous(holder, card, &fact.also_visible)?;
+                self.play = Some(recorded.play);
+                Ok(self.add_record(fact.clone(), pointed_out_by, self.cite(58, "", "B2")))
             }
             FactKind::IncompleteDesignation => {
                 let designation = fact.designation.ok_or_else(|| missing("what declarer said"))?;
@@ -1969,6 +1992,7 @@ fn fresh_fact(source: &PendingSource) -> Option<(Fact, Law)> {
         trick,
         deliberate: false,
         designation: None,
+        also_visible: Vec::new(),
         description,
     };
     match source {

@@ -202,6 +202,7 @@ fn law_31_a_bid_out_of_rotation_is_recorded_and_rectified() {
                 trick: None,
                 deliberate: false,
                 designation: None,
+                also_visible: Vec::new(),
                 description: "South bid before his partner, the dealer".into(),
             },
             pointed_out_by: Some(Seat::West),
@@ -227,6 +228,7 @@ fn law_31_a_bid_out_of_rotation_is_recorded_and_rectified() {
                 trick: None,
                 deliberate: false,
                 designation: None,
+                also_visible: Vec::new(),
                 description: String::new(),
             },
             pointed_out_by: None,
@@ -268,6 +270,7 @@ fn law_50_a_defenders_exposed_honor_is_a_major_penalty_card_and_declarer_chooses
                 trick: None,
                 deliberate: false,
                 designation: None,
+                also_visible: Vec::new(),
                 description: "dropped".into(),
             },
             pointed_out_by: Some(Seat::North),
@@ -293,6 +296,17 @@ fn law_50_a_defenders_exposed_honor_is_a_major_penalty_card_and_declarer_chooses
     let decision = table.open_decision().unwrap();
     assert_eq!(decision.law.number, 50);
     assert!(decision.options.iter().any(|o| o.name == "require_lead"));
+    // East leads before declarer has chosen ("The defender may not lead until declarer has
+    // indicated his choice"): the card is a penalty card of East's (Law 49), recorded as an
+    // irregularity, and declarer's choice is still open.
+    let (table, _) = card(&table, Seat::East, "CK");
+    let premature = table.irregularities().last().unwrap();
+    assert_eq!(
+        (premature.fact.kind, premature.fact.offender, premature.law),
+        (FactKind::PrematurePlay, Seat::East, Law::rubber(50, ""))
+    );
+    assert!(table.penalty_cards().iter().any(|pc| pc.owner == Seat::East && pc.card == "CK".parse().unwrap()));
+    assert_eq!(table.open_decision().map(|d| d.id), Some(decision.id));
     let (table, _) = choose(&table, "require_lead", None, Actor::Seat(Seat::North));
     let obligations = table.obligations();
     assert!(obligations.iter().any(|o| o.kind == ObligationKind::LeadRequired && o.seat == Seat::East));
@@ -320,6 +334,7 @@ fn law_64_an_established_revoke_transfers_a_trick_after_play() {
                 trick: Some(1),
                 deliberate: false,
                 designation: None,
+                also_visible: Vec::new(),
                 description: String::new(),
             },
             pointed_out_by: Some(Seat::North),
@@ -457,6 +472,7 @@ fn digital_tables_record_only_matters_of_judgement() {
         trick: None,
         deliberate: false,
         designation: None,
+        also_visible: Vec::new(),
         description: "hesitation".into(),
     };
     let err =
@@ -521,6 +537,7 @@ fn play_fact(kind: FactKind, offender: Seat, card: &str) -> Fact {
         trick: None,
         deliberate: false,
         designation: None,
+        also_visible: Vec::new(),
         description: String::new(),
     }
 }
@@ -632,4 +649,31 @@ fn law_47e1_a_lead_out_of_turn_the_opponents_asked_for_is_retracted_and_its_deci
     assert!(events.contains(&Event::CardWithdrawn { trick: 0, seat: Seat::East, card: lead }));
     assert_eq!(digital.irregularities()[0].law, Law::rubber(47, "D"));
     assert_eq!(digital.next_to_act(), Some(Seat::East));
+}
+
+#[test]
+fn law_58b_cards_played_together_from_dummy_are_a_fact_and_the_defender_who_played_may_change() {
+    // Duplicate Law 58B3: "After an offending player withdraws a visible card, an opponent who
+    // subsequently played to that trick may withdraw his play and substitute another card".
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let (table, _) = card(&table, Seat::South, "C8");
+    let (table, _) = card(&table, Seat::West, "C5");
+    // Dummy's eight and nine had come out together; declarer designates the nine.
+    let fact =
+        Fact { also_visible: vec!["C9".parse().unwrap()], ..play_fact(FactKind::SimultaneousCards, Seat::North, "C9") };
+    let (table, events) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(Seat::West) });
+    assert!(events.contains(&Event::CardWithdrawn { trick: 0, seat: Seat::South, card: "C8".parse().unwrap() }));
+    assert!(events.contains(&Event::CardPlayed { trick: 0, seat: Seat::South, card: "C9".parse().unwrap() }));
+    assert_eq!(table.irregularities()[0].law, Law::duplicate(58, "B2"));
+    assert!(table.penalty_cards().is_empty(), "dummy's cards are never penalty cards");
+    let decision = table.open_decision().unwrap();
+    assert_eq!(decision.law, Law::duplicate(58, "B3"));
+    assert!(decision.options.iter().all(|o| o.chooser_seats == [Seat::West]));
+    // Without the other visible cards the fact is incomplete.
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let fact = play_fact(FactKind::SimultaneousCards, Seat::East, "CA");
+    let err = table.apply(&Action::Irregularity { fact, pointed_out_by: None });
+    assert!(matches!(err, Err(TableError::MissingDetail { .. })), "{err:?}");
 }
