@@ -166,6 +166,7 @@ pub fn fact_kind(field: &str, raw: i32) -> Result<FactKind, ServiceError> {
         Ok(K::MisinformedOfTurn) => FactKind::MisinformedOfTurn,
         Ok(K::RetractionAfterMisexplanation) => FactKind::RetractionAfterMisexplanation,
         Ok(K::SimultaneousCards) => FactKind::SimultaneousCards,
+        Ok(K::OpeningLeadRetractedBeforeDummyFaced) => FactKind::OpeningLeadRetractedBeforeDummyFaced,
         Ok(K::Unspecified) => {
             return Err(ServiceError::invalid(field, "not given; the kind of irregularity is required"));
         }
@@ -200,6 +201,7 @@ pub fn fact_kind_proto(kind: FactKind) -> game::IrregularityKind {
         FactKind::MisinformedOfTurn => K::MisinformedOfTurn,
         FactKind::RetractionAfterMisexplanation => K::RetractionAfterMisexplanation,
         FactKind::SimultaneousCards => K::SimultaneousCards,
+        FactKind::OpeningLeadRetractedBeforeDummyFaced => K::OpeningLeadRetractedBeforeDummyFaced,
     }
 }
 

@@ -457,3 +457,49 @@ fn law_47_no_retraction_while_a_decision_is_pending_or_after_the_play() {
     let err = later.retract(West, Retraction::MistakenExplanation { by: North }).refused();
     assert!(matches!(err, PlayError::RetractionRefused { .. }), "{err}");
 }
+
+#[test]
+fn duplicate_law_47e2a_the_opening_lead_is_retracted_before_dummy_has_faced_a_card() {
+    // Law 47E2(a): "A player may retract the card he has played because of a mistaken
+    // explanation of an opponent's call or play and before a corrected explanation, without
+    // further rectification, but only if no card was subsequently played (see Law 16C). An
+    // opening lead may not be retracted after dummy has faced any card."
+    let before = start(DEAL, "4S", North, Code::Duplicate);
+    let led = record(&before, &[(East, "CA")]);
+    assert!(led.dummy_visible());
+    // Digital play keeps the same memory of the opening lead, so both stay equal.
+    assert_eq!(play_common::cards(&before, &["CA"]), led);
+    // Declarer's mistaken explanation is corrected; dummy had not yet spread his cards.
+    let back = retract(&led, East, Retraction::OpeningLeadBeforeDummyFaced { by: North });
+    assert_eq!(
+        back.events,
+        vec![PlayEvent::CardWithdrawn { seat: East, card: card("CA"), trick: 0, law: Law::duplicate(47, "E2(a)") }]
+    );
+    assert_eq!(back.play, before, "as though the lead had not been made");
+    assert!(!back.play.dummy_visible());
+    assert!(back.play.penalty_cards().next().is_none(), "without further rectification");
+    let again = record(&back.play, &[(East, "H7")]);
+    assert_eq!(again.tricks()[0].card(East), Some(card("H7")));
+
+    // Not once a card has been played since, and only after an opponent's explanation.
+    let followed = record(&led, &[(South, "CT")]);
+    let err = followed.retract(East, Retraction::OpeningLeadBeforeDummyFaced { by: North }).refused();
+    assert!(matches!(err, PlayError::RetractionRefused { law, .. } if law == Law::duplicate(47, "E2(a)")), "{err}");
+    let err = led.retract(East, Retraction::OpeningLeadBeforeDummyFaced { by: West }).refused();
+    assert!(matches!(err, PlayError::RetractionRefused { .. }), "{err}");
+    // A later lead is no opening lead.
+    let second = record(&club_trick(Code::Duplicate), &[(North, "C2"), (East, "CK")]);
+    let err = second.retract(East, Retraction::OpeningLeadBeforeDummyFaced { by: North }).refused();
+    assert!(matches!(err, PlayError::RetractionRefused { .. }), "{err}");
+    // Told it was his turn applies to a lead out of turn, not to an opening lead made in turn.
+    let err = led.retract(East, Retraction::ToldItWasHisTurn { by: North }).refused();
+    assert!(matches!(err, PlayError::RetractionRefused { .. }), "{err}");
+
+    // Rubber Law 47D has no such limit: the lead goes back as any card after misinformation.
+    let rubber = record(&start(DEAL, "4S", North, Code::Rubber), &[(East, "CA")]);
+    let back = retract(&rubber, East, Retraction::OpeningLeadBeforeDummyFaced { by: North });
+    assert!(back.play.hand(East).contains(card("CA")));
+    assert!(
+        back.events.iter().any(|e| matches!(e, PlayEvent::CardWithdrawn { law, .. } if *law == Law::rubber(47, "D")))
+    );
+}

@@ -2057,6 +2057,55 @@ async fn rubber_law_58_declarer_designates_one_of_dummys_two_cards_and_the_defen
 }
 
 #[tokio::test]
+async fn duplicate_law_47e2a_the_opening_lead_is_retracted_before_dummy_is_faced() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let session = session(&app, &[(1, None)]).await;
+    table.start(board(&table.players, game::PlayMode::Recorded, &session, 1), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    let view = table.play(East, "CA").await;
+    assert!(hand(&view, South).is_some(), "dummy is shown with the opening lead");
+    // North's explanation of the auction was mistaken; corrected before dummy spread his hand,
+    // East takes his lead back ("An opening lead may not be retracted after dummy has faced any
+    // card").
+    let recorded = table
+        .record(
+            &mut table.desk(),
+            game::IrregularityFact {
+                card: Some(pcard("CA")),
+                ..fact(game::IrregularityKind::OpeningLeadRetractedBeforeDummyFaced, North)
+            },
+            Some(East),
+        )
+        .await
+        .unwrap();
+    let law = recorded.irregularity.unwrap().law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (47, "E2(a)"));
+    let west = table.view_as(&mut table.player(West)).await;
+    assert!(hand(&west, South).is_none(), "dummy is face down again");
+    assert!(west.tricks.iter().all(|t| t.cards.is_empty()));
+    table.resolve_calls().await;
+    let view = table.play(East, "H7").await;
+    assert_eq!(view.tricks[0].cards[0].card, Some(pcard("H7")));
+    // Once dummy has played a card it is too late, and the refusal names the Law.
+    table.play(South, "H2").await;
+    let status = table
+        .record(
+            &mut table.desk(),
+            game::IrregularityFact {
+                card: Some(pcard("H7")),
+                ..fact(game::IrregularityKind::OpeningLeadRetractedBeforeDummyFaced, North)
+            },
+            None,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
+    assert!(status.message().contains("47E2(a)"), "{}", status.message());
+}
+
+#[tokio::test]
 async fn rubber_law_47d_a_lead_made_because_an_opponent_said_it_was_his_turn_and_a_play_after_misexplanation() {
     use Seat::*;
     let app = TestApp::spawn().await;

@@ -733,6 +733,17 @@ pub enum Retraction {
         /// The opponent who explained.
         by: Seat,
     },
+    /// The opening leader retracts his faced opening lead because of a mistaken explanation by
+    /// an opponent, `by`, before a corrected explanation and before dummy has faced any card,
+    /// as the table reports it: without further rectification (duplicate Law 47E2(a): "An
+    /// opening lead may not be retracted after dummy has faced any card"). The engine faces
+    /// dummy with the lead (Law 41), so whether dummy's cards were already on the table is the
+    /// table's fact; the engine checks that nothing else happened since the lead. In rubber
+    /// bridge it is [`Retraction::MistakenExplanation`] (Law 47D).
+    OpeningLeadBeforeDummyFaced {
+        /// The opponent who explained.
+        by: Seat,
+    },
 }
 
 impl Retraction {
@@ -745,8 +756,12 @@ impl Retraction {
             Retraction::UndesignatedDummyCard { .. } if duplicate => Law::duplicate(45, "D1"),
             Retraction::UndesignatedDummyCard { .. } => Law::rubber(46, ""),
             Retraction::ToldItWasHisTurn { .. } if duplicate => Law::duplicate(47, "E1"),
-            Retraction::MistakenExplanation { .. } if duplicate => Law::duplicate(47, "E2(a)"),
-            Retraction::ToldItWasHisTurn { .. } | Retraction::MistakenExplanation { .. } => Law::rubber(47, "D"),
+            Retraction::MistakenExplanation { .. } | Retraction::OpeningLeadBeforeDummyFaced { .. } if duplicate => {
+                Law::duplicate(47, "E2(a)")
+            }
+            Retraction::ToldItWasHisTurn { .. }
+            | Retraction::MistakenExplanation { .. }
+            | Retraction::OpeningLeadBeforeDummyFaced { .. } => Law::rubber(47, "D"),
         }
     }
 }
@@ -762,6 +777,9 @@ impl fmt::Display for Retraction {
             }
             Retraction::ToldItWasHisTurn { by } => write!(f, "{by} mistakenly told him it was his turn"),
             Retraction::MistakenExplanation { by } => write!(f, "a mistaken explanation by {by}"),
+            Retraction::OpeningLeadBeforeDummyFaced { by } => {
+                write!(f, "a mistaken explanation by {by}, before dummy faced a card")
+            }
         }
     }
 }

@@ -550,6 +550,7 @@ impl Play {
         }
         let mut next = self.successor();
         next.play_with_check(seat, card, &mut Events::discard());
+        next.remember_last_record(self, seat, card);
         Ok(next)
     }
 

@@ -188,7 +188,7 @@ impl Play {
             Some(situation) => next.record_while_pending(situation, seat, card, &mut events)?,
             None => next.record_card(seat, card, &mut events)?,
         }
-        next.remember_if_out_of_turn(self, seat, card);
+        next.remember_last_record(self, seat, card);
         if let Some(situation) = next.pending.clone().filter(|s| Some(s) != self.pending.as_ref()) {
             events.push(PlayEvent::DecisionRequired { situation });
         }

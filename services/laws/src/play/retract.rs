@@ -27,6 +27,8 @@ pub(crate) struct LastRecord {
     pub(crate) card: Card,
     /// The play before the card was recorded.
     pub(crate) before: Play,
+    /// Whether the card is a duplicate opening lead made in turn, kept for Law 47E2(a) only.
+    pub(crate) opening_lead: bool,
 }
 
 impl Play {
@@ -50,8 +52,12 @@ impl Play {
     /// - [`Retraction::MistakenExplanation`]: the card goes back to the hand and the player
     ///   plays again. Duplicate: only if no card was played since, and not an opening lead once
     ///   dummy has faced a card (Law 47E2(a); too late, the Director may adjust, 47E2(b)); the
-    ///   engine spreads dummy with the faced opening lead (Law 41), so an opening lead it has
-    ///   recorded is never retracted this way. Rubber (Law 47D): a card on the trick in
+    ///   engine spreads dummy with the faced opening lead (Law 41), so an opening lead is
+    ///   retracted by the next ground instead.
+    /// - [`Retraction::OpeningLeadBeforeDummyFaced`]: the opening lead just made goes back and
+    ///   the play is as before it, dummy's hand no longer face up (duplicate Law 47E2(a), the
+    ///   table reporting that dummy had faced no card). Refused once anything else has
+    ///   happened since the lead. Rubber: as the previous ground (Law 47D). Rubber (Law 47D): a card on the trick in
     ///   progress; the opponents who played after it may withdraw theirs (Law 47C).
     ///
     /// The card must be on the trick in progress, or on the trick just completed while no card
@@ -69,6 +75,10 @@ impl Play {
         if let Retraction::ToldItWasHisTurn { by } = retraction {
             Self::opponent_informed(seat, by, law)?;
             return self.retract_as_never_made(seat, law);
+        }
+        if let Retraction::OpeningLeadBeforeDummyFaced { by } = retraction {
+            Self::opponent_informed(seat, by, law)?;
+            return self.retract_opening_lead(seat, by, law);
         }
         if let Some(situation) = &self.pending {
             return Err(PlayError::DecisionPending { situation: Box::new(situation.clone()), law: self.pending_law() });
@@ -175,7 +185,7 @@ impl Play {
                 events.push(PlayEvent::CardWithdrawn { seat, card, trick: t as u8, law });
                 next.settle();
             }
-            Retraction::ToldItWasHisTurn { .. } => {}
+            Retraction::ToldItWasHisTurn { .. } | Retraction::OpeningLeadBeforeDummyFaced { .. } => {}
         }
         if let Some(situation) = next.pending.clone() {
             events.push(PlayEvent::DecisionRequired { situation });
@@ -285,14 +295,22 @@ impl Play {
     /// Keeps `before`, the play before `seat` recorded `card`, when the card was led or played
     /// out of turn and changed the play: Law 47E1 may yet retract it as though never made. A
     /// card in turn needs no such memory, so recorded and digital play of the same legal cards
-    /// stay equal; nor does a card picked up at once (Law 53 at trick 13, duplicate Law 54E).
-    pub(crate) fn remember_if_out_of_turn(&mut self, before: &Play, seat: Seat, card: Card) {
+    /// stay equal (digital play keeps the same memory of a duplicate opening lead); nor does a
+    /// card picked up at once (Law 53 at trick 13, duplicate Law 54E).
+    ///
+    /// A duplicate opening lead made in turn is kept too, until the next action: it may be
+    /// retracted after a mistaken explanation until dummy has faced a card (Law 47E2(a)).
+    pub(crate) fn remember_last_record(&mut self, before: &Play, seat: Seat, card: Card) {
         if before.next_to_play() == Some(seat) {
+            if self.code == Code::Duplicate && !before.opening_lead_faced && self.opening_lead_faced {
+                let before = before.successor();
+                self.last_record = Some(Box::new(LastRecord { seat, card, before, opening_lead: true }));
+            }
             return;
         }
         let before = before.successor();
         if *self != before {
-            self.last_record = Some(Box::new(LastRecord { seat, card, before }));
+            self.last_record = Some(Box::new(LastRecord { seat, card, before, opening_lead: false }));
         }
     }
 
@@ -316,7 +334,7 @@ impl Play {
     /// because an opponent said it was his turn, is retracted as though it had not been made.
     fn retract_as_never_made(&self, seat: Seat, law: Law) -> Result<Recorded, PlayError> {
         let refuse = |reason| PlayError::RetractionRefused { seat, reason, law };
-        let Some(last) = self.last_record.as_deref().filter(|last| last.seat == seat) else {
+        let Some(last) = self.last_record.as_deref().filter(|last| last.seat == seat && !last.opening_lead) else {
             return Err(refuse(
                 "only a card he has just led or played out of turn, before anything else happened, is retracted so",
             ));
@@ -337,6 +355,27 @@ impl Play {
             play.establish(seat, before.completed + u8::from(had_played), &mut events);
         }
         Ok(Recorded { play, events: events.into_vec() })
+    }
+
+    /// Duplicate Law 47E2(a): the opening lead, just made, goes back to the hand and the play
+    /// is as it was before it; dummy's hand is no longer face up. Rubber Law 47D has no such
+    /// limit: there the lead is retracted as any card after a mistaken explanation.
+    fn retract_opening_lead(&self, seat: Seat, by: Seat, law: Law) -> Result<Recorded, PlayError> {
+        if self.code != Code::Duplicate {
+            return self.retract(seat, Retraction::MistakenExplanation { by });
+        }
+        let refuse = |reason| PlayError::RetractionRefused { seat, reason, law };
+        if let Some(situation) = &self.pending {
+            return Err(PlayError::DecisionPending { situation: Box::new(situation.clone()), law: self.pending_law() });
+        }
+        let Some(last) = self.last_record.as_deref().filter(|last| last.opening_lead && last.seat == seat) else {
+            return Err(refuse(
+                "only the opening lead, before any other card was played or anything else happened, is retracted so",
+            ));
+        };
+        let mut events = Events::keep();
+        events.push(PlayEvent::CardWithdrawn { seat, card: last.card, trick: 0, law });
+        Ok(Recorded { play: last.before.clone(), events: events.into_vec() })
     }
 
     /// The trick and card `seat` played that a retraction can still reach: his card on the trick

@@ -210,6 +210,11 @@ pub enum FactKind {
     /// [`Fact::also_visible`]. The hand is the card's holder; the offender is the player who
     /// designates (declarer for dummy's cards).
     SimultaneousCards,
+    /// The opening lead retracted because of an opponent's mistaken explanation, the opponent
+    /// being the offender, before dummy faced any card (duplicate Law 47E2(a); rubber Law 47D).
+    /// The card is the one retracted. Recorded play only: a digital table shows dummy with the
+    /// lead.
+    OpeningLeadRetractedBeforeDummyFaced,
 }
 
 impl FactKind {
@@ -253,6 +258,7 @@ impl fmt::Display for FactKind {
             FactKind::MisinformedOfTurn => "a player misinformed that it was his turn",
             FactKind::RetractionAfterMisexplanation => "a card retracted after a mistaken explanation",
             FactKind::SimultaneousCards => "cards played together",
+            FactKind::OpeningLeadRetractedBeforeDummyFaced => "an opening lead retracted before dummy was faced",
         })
     }
 }
@@ -1598,7 +1604,8 @@ impl DealInProgress {
             FactKind::ChangeOfDesignation
             | FactKind::UndesignatedDummyCard
             | FactKind::MisinformedOfTurn
-            | FactKind::RetractionAfterMisexplanation => {
+            | FactKind::RetractionAfterMisexplanation
+            | FactKind::OpeningLeadRetractedBeforeDummyFaced => {
                 let card = fact.card.ok_or_else(|| missing("the card designated, named or retracted"))?;
                 let play = self.play_for("taking back a card played")?;
                 let holder = play.deal().holder(card);
@@ -1606,6 +1613,9 @@ impl DealInProgress {
                     FactKind::ChangeOfDesignation => Retraction::ChangeOfDesignation { card },
                     FactKind::UndesignatedDummyCard => Retraction::UndesignatedDummyCard { named: card },
                     FactKind::MisinformedOfTurn => Retraction::ToldItWasHisTurn { by: offender },
+                    FactKind::OpeningLeadRetractedBeforeDummyFaced => {
+                        Retraction::OpeningLeadBeforeDummyFaced { by: offender }
+                    }
                     _ => Retraction::MistakenExplanation { by: offender },
                 };
                 let recorded = play.retract(holder, retraction)?;
@@ -1613,8 +1623,12 @@ impl DealInProgress {
                     PlayEvent::CardWithdrawn { card: c, .. } | PlayEvent::CardReturned { card: c, .. } => *c == card,
                     _ => false,
                 });
-                if matches!(retraction, Retraction::ToldItWasHisTurn { .. } | Retraction::MistakenExplanation { .. })
-                    && !taken_back
+                if matches!(
+                    retraction,
+                    Retraction::ToldItWasHisTurn { .. }
+                        | Retraction::MistakenExplanation { .. }
+                        | Retraction::OpeningLeadBeforeDummyFaced { .. }
+                ) && !taken_back
                 {
                     return Err(PlayError::RetractionRefused {
                         seat: holder,

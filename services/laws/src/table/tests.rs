@@ -677,3 +677,35 @@ fn law_58b_cards_played_together_from_dummy_are_a_fact_and_the_defender_who_play
     let err = table.apply(&Action::Irregularity { fact, pointed_out_by: None });
     assert!(matches!(err, Err(TableError::MissingDetail { .. })), "{err:?}");
 }
+
+#[test]
+fn duplicate_law_47e2a_an_opening_lead_retracted_before_dummy_faced_hides_dummy_again() {
+    // Law 47E2(a): "An opening lead may not be retracted after dummy has faced any card."
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let (led, _) = card(&table, Seat::East, "CA");
+    let sees_dummy =
+        |t: &DealInProgress| t.visible_hands(Viewer::Player(Seat::West)).iter().any(|(seat, _)| *seat == Seat::South);
+    assert!(sees_dummy(&led));
+    // Declarer's explanation was mistaken; corrected before dummy spread his cards.
+    let fact = play_fact(FactKind::OpeningLeadRetractedBeforeDummyFaced, Seat::North, "CA");
+    let (back, events) = apply(&led, Action::Irregularity { fact: fact.clone(), pointed_out_by: Some(Seat::East) });
+    assert!(events.contains(&Event::CardWithdrawn { trick: 0, seat: Seat::East, card: "CA".parse().unwrap() }));
+    assert_eq!(back.irregularities()[0].law, Law::duplicate(47, "E2(a)"));
+    assert!(!sees_dummy(&back), "dummy is face down again");
+    // The Director, summoned (Law 9B1(a)), has dealt with it; East leads again.
+    let call = back.open_official_calls().next().unwrap().id;
+    let (back, _) = apply(&back, Action::ResolveOfficialCall { call, note: "Law 47E2(a)".into() });
+    assert_eq!(back.next_to_act(), Some(Seat::East));
+    assert!(back.penalty_cards().is_empty());
+    // Once dummy has played, too late (the Director may adjust, Law 47E2(b)).
+    let (played, _) = card(&led, Seat::South, "CT");
+    let err = played.apply(&Action::Irregularity { fact: fact.clone(), pointed_out_by: None }).unwrap_err();
+    assert!(err.to_string().contains("47E2(a)"), "{err}");
+    // A digital table shows dummy with the lead: the fact is refused there.
+    let digital = four_spades(start(Code::Duplicate, Mode::Digital));
+    let lead = digital.play().unwrap().legal_cards().iter().next().unwrap();
+    let (digital, _) = apply(&digital, Action::Play { seat: Seat::East, card: lead });
+    let fact = Fact { card: Some(lead), ..fact };
+    let err = digital.apply(&Action::Irregularity { fact, pointed_out_by: None }).unwrap_err();
+    assert_eq!(err, TableError::DigitalFact { kind: FactKind::OpeningLeadRetractedBeforeDummyFaced });
+}
