@@ -340,6 +340,24 @@ fn law_57_rubber_three_options_and_the_card_stands_in_the_trick() {
 }
 
 #[test]
+fn law_60c_the_partner_of_a_premature_player_who_plays_before_declarers_choice_makes_a_penalty_card() {
+    // West plays before his partner East (Law 57); East then plays before declarer has said
+    // what he must play: "A play by a member of the offending side before a penalty had been
+    // imposed does not affect the rights of the opponents and may itself be subject to
+    // penalty" (rubber Law 60).
+    let play = cards(&after_first_trick(Code::Rubber), &["S8", "S5", "S2", "SA", "D5"]);
+    let play = recorded(&play, Seat::West, "DT").play;
+    let after = recorded(&play, Seat::East, "D2");
+    let pc: Vec<_> = after.play.penalty_cards().map(|pc| (pc.card, pc.owner, pc.kind, pc.law)).collect();
+    assert_eq!(pc, vec![(card("D2"), Seat::East, PenaltyCardKind::Major, Law::rubber(60, ""))]);
+    assert_eq!(after.play.decision().map(|d| d.situation), play.decision().map(|d| d.situation));
+    // Declarer's choice still binds East: his highest diamond.
+    let chosen =
+        after.play.rectify(PlayOption::PartnerPlays(PlayRequirement::Highest)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(chosen.legal_cards().iter().collect::<Vec<_>>(), vec![card("D4")]);
+}
+
+#[test]
 fn law_57a_a_premature_lead_to_the_next_trick_is_a_major_penalty_card() {
     // Trick 2: North leads the spade ace, East follows, South follows; East (who already
     // played) leads to trick 3 before his partner West has played to trick 2.

@@ -203,6 +203,8 @@ impl Play {
     ///   card becomes a major penalty card (Law 49, exposed before he was entitled to play it,
     ///   deliberately), declarer's or dummy's goes back to the hand (Law 48A: declarer is not
     ///   subject to rectification for exposing a card).
+    /// - After a defender's premature lead or play (Law 57A): a card from his side before
+    ///   declarer has chosen is rectified as above (Law 60C).
     /// - While declarer is to state his Law 50D2 option: a lead by the defender who has the
     ///   lead becomes a major penalty card (duplicate Law 50D2: "if the defender leads
     ///   prematurely, he is subject to rectification under Law 49"; rubber Law 50: "The
@@ -218,6 +220,16 @@ impl Play {
         events: &mut Events,
     ) -> Result<(), PlayError> {
         let refuse = || PlayError::DecisionPending { situation: Box::new(situation.clone()), law: self.pending_law() };
+        if let Situation::PrematurePlay { offender, .. } = situation {
+            // Law 60C: the offender's partner plays before declarer has chosen what he must
+            // play (Law 57A): his card is exposed before he was entitled to play it.
+            if seat.side() != offender.side() {
+                return Err(refuse());
+            }
+            let law = self.cite(60, "", "C");
+            self.make_penalty_card(seat, card, true, law, events);
+            return Ok(());
+        }
         if let Situation::PenaltyCardLead { leader } = situation {
             if seat != leader {
                 return Err(refuse());
