@@ -212,6 +212,18 @@ impl<'a> Table<'a> {
         Ok(client.record_irregularity(request).await?.into_inner())
     }
 
+    /// Records, from the table device, an irregularity whose detail is one card.
+    async fn record_card_fact(
+        &self,
+        kind: game::IrregularityKind,
+        offender: Seat,
+        card: &str,
+        pointed_out_by: Option<Seat>,
+    ) -> Result<game::RecordIrregularityResponse, Status> {
+        let fact = game::IrregularityFact { card: Some(pcard(card)), ..fact(kind, offender) };
+        self.record(&mut self.desk(), fact, pointed_out_by).await
+    }
+
     /// Chooses the option of kind `kind` of the open decision.
     async fn choose(
         &self,
@@ -525,9 +537,7 @@ async fn enter_result(
 async fn law_54_declarer_accepts_an_opening_lead_out_of_turn_and_the_deal_is_played_out() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
-    bid_four_spades(&table).await;
+    let table = rubber_four_spades(&app).await;
     // West faces the HA; East was on lead.
     let view = table.play(West, "HA").await;
     let decision = view.pending_decisions.first().expect("Law 54 gives declarer options").clone();
@@ -575,9 +585,7 @@ async fn law_54_declarer_accepts_an_opening_lead_out_of_turn_and_the_deal_is_pla
 async fn law_64_an_established_revoke_transfers_a_trick_when_play_ends() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
-    bid_four_spades(&table).await;
+    let table = rubber_four_spades(&app).await;
     table.play(East, "CA").await;
     table.play(South, "C8").await;
     // West holds clubs and plays a heart: a revoke, accepted as a fact and not yet noticed.
@@ -606,9 +614,7 @@ async fn law_64_an_established_revoke_transfers_a_trick_when_play_ends() {
 async fn law_50_an_exposed_honor_is_a_major_penalty_card_and_declarer_names_the_partners_lead() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
-    bid_four_spades(&table).await;
+    let table = rubber_four_spades(&app).await;
     table.play(East, "CA").await;
     table.play(South, "C8").await;
     // West drops the HK on the table.
@@ -818,9 +824,7 @@ async fn a_recorded_table_may_enter_only_the_result_and_refusals_name_the_law() 
 async fn a_finished_deal_exports_as_pbn_and_an_abandoned_one_has_no_result() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
-    bid_four_spades(&table).await;
+    let table = rubber_four_spades(&app).await;
     let view = table.play_out(false).await;
     let pbn = table
         .player(North)
@@ -1128,10 +1132,16 @@ async fn property_no_event_sent_to_a_player_shows_a_card_he_may_not_see() {
 }
 
 /// A recorded 4S by North at a fresh table, played card by card up to `cards` cards.
-async fn four_spades_played<'a>(app: &'a TestApp, cards: usize) -> Table<'a> {
+/// A recorded rubber table of the PBN deal, bid to four spades by North.
+async fn rubber_four_spades(app: &TestApp) -> Table<'_> {
     let table = Table::new(app);
     table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
     bid_four_spades(&table).await;
+    table
+}
+
+async fn four_spades_played(app: &TestApp, cards: usize) -> Table<'_> {
+    let table = rubber_four_spades(app).await;
     table.play_cards(false, cards).await;
     table
 }
@@ -1991,17 +2001,8 @@ async fn duplicate_law_45c4b_a_changed_designation_lets_the_opponent_withdraw_an
     table.resolve_calls().await;
     // West follows; then dummy's card turns out not to be the one declarer named (Law 45D1).
     table.play(West, "D8").await;
-    let recorded = table
-        .record(
-            &mut table.desk(),
-            game::IrregularityFact {
-                card: Some(pcard("DQ")),
-                ..fact(game::IrregularityKind::UndesignatedDummyCard, South)
-            },
-            Some(West),
-        )
-        .await
-        .unwrap();
+    let recorded =
+        table.record_card_fact(game::IrregularityKind::UndesignatedDummyCard, South, "DQ", Some(West)).await.unwrap();
     let law = recorded.irregularity.unwrap().law.unwrap();
     assert_eq!((law.number, law.section.as_str()), (45, "D1"));
     assert!(recorded.decision.unwrap().options.iter().all(|o| o.chooser_seats == vec![West.to_proto()]));
@@ -2015,9 +2016,7 @@ async fn duplicate_law_45c4b_a_changed_designation_lets_the_opponent_withdraw_an
 async fn rubber_law_58_declarer_designates_one_of_dummys_two_cards_and_the_defender_changes_his() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
-    bid_four_spades(&table).await;
+    let table = rubber_four_spades(&app).await;
     table.play(East, "CA").await;
     // Dummy's ten and nine come out together; the tablet took the ten; West plays to it.
     table.play(South, "CT").await;
@@ -2070,14 +2069,7 @@ async fn duplicate_law_47e2a_the_opening_lead_is_retracted_before_dummy_is_faced
     // East takes his lead back ("An opening lead may not be retracted after dummy has faced any
     // card").
     let recorded = table
-        .record(
-            &mut table.desk(),
-            game::IrregularityFact {
-                card: Some(pcard("CA")),
-                ..fact(game::IrregularityKind::OpeningLeadRetractedBeforeDummyFaced, North)
-            },
-            Some(East),
-        )
+        .record_card_fact(game::IrregularityKind::OpeningLeadRetractedBeforeDummyFaced, North, "CA", Some(East))
         .await
         .unwrap();
     let law = recorded.irregularity.unwrap().law.unwrap();
@@ -2091,14 +2083,7 @@ async fn duplicate_law_47e2a_the_opening_lead_is_retracted_before_dummy_is_faced
     // Once dummy has played a card it is too late, and the refusal names the Law.
     table.play(South, "H2").await;
     let status = table
-        .record(
-            &mut table.desk(),
-            game::IrregularityFact {
-                card: Some(pcard("H7")),
-                ..fact(game::IrregularityKind::OpeningLeadRetractedBeforeDummyFaced, North)
-            },
-            None,
-        )
+        .record_card_fact(game::IrregularityKind::OpeningLeadRetractedBeforeDummyFaced, North, "H7", None)
         .await
         .unwrap_err();
     assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
@@ -2109,9 +2094,7 @@ async fn duplicate_law_47e2a_the_opening_lead_is_retracted_before_dummy_is_faced
 async fn rubber_law_47d_a_lead_made_because_an_opponent_said_it_was_his_turn_and_a_play_after_misexplanation() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
-    bid_four_spades(&table).await;
+    let table = rubber_four_spades(&app).await;
     for (seat, card) in [(East, "CA"), (South, "CT"), (West, "C5"), (North, "C2")] {
         table.play(seat, card).await;
     }
@@ -2140,14 +2123,7 @@ async fn rubber_law_47d_a_lead_made_because_an_opponent_said_it_was_his_turn_and
     table.play(East, "D2").await;
     table.play(South, "DA").await;
     let recorded = table
-        .record(
-            &mut table.desk(),
-            game::IrregularityFact {
-                card: Some(pcard("DA")),
-                ..fact(game::IrregularityKind::RetractionAfterMisexplanation, West)
-            },
-            Some(North),
-        )
+        .record_card_fact(game::IrregularityKind::RetractionAfterMisexplanation, West, "DA", Some(North))
         .await
         .unwrap();
     let view = recorded.view.unwrap();
@@ -2156,14 +2132,7 @@ async fn rubber_law_47d_a_lead_made_because_an_opponent_said_it_was_his_turn_and
     // The misinformation must be an opponent's: North is dummy's partner.
     table.play(South, "DJ").await;
     let status = table
-        .record(
-            &mut table.desk(),
-            game::IrregularityFact {
-                card: Some(pcard("DJ")),
-                ..fact(game::IrregularityKind::RetractionAfterMisexplanation, North)
-            },
-            None,
-        )
+        .record_card_fact(game::IrregularityKind::RetractionAfterMisexplanation, North, "DJ", None)
         .await
         .unwrap_err();
     assert_eq!(status.code(), Code::FailedPrecondition);

@@ -221,15 +221,7 @@ impl Play {
         designated: Card,
         also_visible: &[Card],
     ) -> Result<Recorded, PlayError> {
-        if self.is_complete() {
-            return Err(PlayError::PlayOver { law: self.over_law() });
-        }
-        if self.is_suspended() {
-            return Err(PlayError::PlaySuspended { law: self.suspended_law() });
-        }
-        if let Some(situation) = &self.pending {
-            return Err(PlayError::DecisionPending { situation: Box::new(situation.clone()), law: self.pending_law() });
-        }
+        self.ensure_can_play()?;
         let law = self.cite(58, "", "B2");
         let refuse = |reason| PlayError::RetractionRefused { seat, reason, law };
         let (t, recorded) = self.card_in_reach(seat).ok_or_else(|| PlayError::RetractionRefused {
