@@ -47,11 +47,11 @@ mod rectify;
 
 use std::fmt;
 
-use crate::cards::{Card, Suit};
+use crate::cards::{Card, Suit, SuitSet};
 use crate::contract::{Bid, Call, Contract, DeclaredContract, Doubling};
 use crate::irregularities::auction::{
     AuctionChoice, AuctionOption, CallRequirement, DoubleFault, Irregularity, OptionKind, RecordedCall,
-    ReservedAdjustment, Restriction,
+    ReservedAdjustment, Restriction, Specifies,
 };
 use crate::law::{CitesLaw, Code, Law};
 use crate::penalty::{LeadPenalty, PenaltyCard, PenaltyCardKind, PendingLeadPenalty};
@@ -76,6 +76,8 @@ pub struct Auction {
     penalty_cards: Vec<ExposedCards>,
     adjustments: Vec<ReservedAdjustment>,
     pending: Option<PendingIrregularity>,
+    /// Set only while an artificial call is being recorded (always `None` between actions).
+    announcing: Option<Announcement>,
 }
 
 /// One call as recorded, in auction order, with what became of it.
@@ -87,6 +89,37 @@ pub struct CallEntry {
     pub call: RecordedCall,
     /// Whether it stands, and why not if not.
     pub status: CallStatus,
+    /// Recorded play: `Some` if the call was artificial, with the suit or suits it relates to
+    /// (possibly none, for an artificial call that shows no suit); `None` for a natural call,
+    /// which specifies the denomination it names (Law 18A). Rubber Law 26A: "When the
+    /// irregular call artificially relates to a denomination other than the one actually
+    /// named, 'such suit' is the suit or suits to which the call relates"; duplicate Laws 26B
+    /// and 27B1(a) turn on the suits a call "specifies". See [`Auction::record_artificial`].
+    pub relates_to: Option<SuitSet>,
+}
+
+impl CallEntry {
+    /// Whether the call was recorded as artificial ([`CallEntry::relates_to`]).
+    pub const fn is_artificial(&self) -> bool {
+        self.relates_to.is_some()
+    }
+
+    /// The suits the call specifies (rubber Law 26A; duplicate Laws 26B and 27B1(a)): the
+    /// suits an artificial call relates to, the suit a natural suit bid names, and none for a
+    /// natural notrump bid, pass, double or redouble.
+    pub fn suits_specified(&self) -> SuitSet {
+        Specifies::of(self.call, self.relates_to).suits()
+    }
+}
+
+/// A call being recorded as artificial, while [`Auction::record_artificial`] and its siblings
+/// record it: the entry it creates is marked with the suits it relates to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Announcement {
+    /// Who makes it; `None` for the call a rectification choice carries.
+    seat: Option<Seat>,
+    call: RecordedCall,
+    relates_to: SuitSet,
 }
 
 /// What became of a recorded call.
@@ -185,6 +218,13 @@ pub enum Recorded {
 impl Recorded {
     fn from_auction(auction: Auction) -> Recorded {
         if auction.pending.is_some() { Recorded::AwaitingRectification(auction) } else { Recorded::Made(auction) }
+    }
+
+    /// The same outcome with the announcement of an artificial call spent.
+    fn announced(self) -> Recorded {
+        let mut auction = self.into_auction();
+        auction.announcing = None;
+        Recorded::from_auction(auction)
     }
 
     /// The auction after the call.
@@ -436,6 +476,7 @@ impl Auction {
             penalty_cards: Vec::new(),
             adjustments: Vec::new(),
             pending: None,
+            announcing: None,
         }
     }
 
@@ -565,6 +606,62 @@ impl Auction {
         Ok(Recorded::from_auction(next))
     }
 
+    /// Recorded play: like [`Auction::record`], for an artificial call, one that relates to
+    /// the suit or suits `relates_to` rather than to the denomination it names (or to no suit,
+    /// given [`SuitSet::EMPTY`]), as the partnership's methods disclose (duplicate Law 40).
+    ///
+    /// The suits are kept on the call's entry ([`CallEntry::relates_to`]) and used wherever the
+    /// Laws ask what a call specifies: rubber Law 26A ("When the irregular call artificially
+    /// relates to a denomination other than the one actually named, 'such suit' is the suit or
+    /// suits to which the call relates"), rubber Law 27A (an artificial insufficient bid has no
+    /// correction "in the same denomination"), duplicate Law 26B ("any suit which has not been
+    /// specified in the legal auction by the offender") and duplicate Law 27B1(a) ("the lowest
+    /// sufficient bid which specifies the same denomination(s) as that specified by the
+    /// withdrawn call"). Whether a call is artificial, and what it shows, is the players' (or
+    /// the official's) statement of fact; the engine does not judge it.
+    pub fn record_artificial(
+        &self,
+        seat: Seat,
+        call: RecordedCall,
+        relates_to: SuitSet,
+    ) -> Result<Recorded, AuctionError> {
+        let mut announcing = self.clone();
+        announcing.announcing = Some(Announcement { seat: Some(seat), call, relates_to });
+        announcing.record(seat, call).map(Recorded::announced)
+    }
+
+    /// Recorded play: like [`Auction::change_call`], where the substituted call is artificial
+    /// and relates to `relates_to` (see [`Auction::record_artificial`]).
+    pub fn change_call_artificial(
+        &self,
+        seat: Seat,
+        call: RecordedCall,
+        relates_to: SuitSet,
+    ) -> Result<Recorded, AuctionError> {
+        let mut announcing = self.clone();
+        announcing.announcing = Some(Announcement { seat: Some(seat), call, relates_to });
+        announcing.change_call(seat, call).map(Recorded::announced)
+    }
+
+    /// Like [`Auction::rectify`], where the call the choice carries is artificial and relates
+    /// to `relates_to` (see [`Auction::record_artificial`]): an artificial replacement of an
+    /// insufficient bid (rubber Law 27A admits none; duplicate Law 27B1(a) admits one that
+    /// specifies the same suits), or an artificial call condoning an irregularity.
+    pub fn rectify_artificial(&self, choice: AuctionChoice, relates_to: SuitSet) -> Result<Auction, AuctionError> {
+        let Some(call) = choice.call else {
+            let requirement = self.pending.as_ref().and_then(|p| p.option(choice.option)).map(|o| (o.call, o.law));
+            return match requirement {
+                Some((requirement, law)) => Err(AuctionError::WrongCallForOption { requirement, law }),
+                None => self.rectify(choice),
+            };
+        };
+        let mut announcing = self.clone();
+        announcing.announcing = Some(Announcement { seat: None, call: call.into(), relates_to });
+        let mut next = announcing.rectify(choice)?;
+        next.announcing = None;
+        Ok(next)
+    }
+
     /// Law 33: `other_seat` called at the same moment as the player whose turn it was; his
     /// call is deemed to come after the in-turn call, so both are recorded in that order.
     pub fn record_simultaneous(
@@ -627,6 +724,7 @@ impl Auction {
             return Err(AuctionError::OptionNotOffered { option: choice.option, law: pending.irregularity.law });
         };
         self.check_requirement(option, choice.call)?;
+        self.check_same_denominations(option, &pending.stage, choice.call)?;
         let option = option.clone();
         let mut next = self.clone();
         next.apply_option(&option, choice.call.map(RecordedCall::from))?;
@@ -915,8 +1013,57 @@ impl Auction {
                 Call::Bid(bid) => self.last_bid().is_some_and(|(_, over)| !bid.is_sufficient_over(over)),
                 _ => false,
             },
+            CallRequirement::SufficientBidSpecifying(suits) => match call {
+                Call::Bid(bid) => {
+                    self.last_bid().is_none_or(|(_, over)| bid.is_sufficient_over(over))
+                        && Specifies::of(call.into(), self.choice_relation(call.into())) == Specifies::Suits(suits)
+                }
+                _ => false,
+            },
         };
         if allowed { Ok(()) } else { Err(not_allowed()) }
+    }
+
+    /// The suits an artificial call carried by a rectification choice relates to
+    /// ([`Auction::rectify_artificial`]); `None` for a natural call.
+    fn choice_relation(&self, call: RecordedCall) -> Option<SuitSet> {
+        self.announcing.filter(|a| a.call == call).map(|a| a.relates_to)
+    }
+
+    /// The suits `seat`'s latest recorded `call` relates to, if it was artificial.
+    fn entry_relation(&self, seat: Seat, call: RecordedCall) -> Option<SuitSet> {
+        self.entries.iter().rev().find(|e| e.seat == seat && e.call == call).and_then(|e| e.relates_to)
+    }
+
+    /// Rubber Law 27A ("if the insufficient bid and sufficient bid are both not artificial")
+    /// and duplicate Law 27B1(a) ("the lowest sufficient bid which specifies the same
+    /// denomination(s) as that specified by the withdrawn call"): the replacement chosen under
+    /// [`OptionKind::LowestSufficientBid`] must specify what the insufficient bid specified,
+    /// and under the rubber Laws neither may be artificial.
+    fn check_same_denominations(
+        &self,
+        option: &AuctionOption,
+        stage: &Stage,
+        call: Option<Call>,
+    ) -> Result<(), AuctionError> {
+        let (OptionKind::LowestSufficientBid, Stage::Replacement { entry, fixed, .. }, Some(call)) =
+            (option.kind, stage, call)
+        else {
+            return Ok(());
+        };
+        let withdrawn = self.entries[*entry];
+        // A premature replacement that stands (duplicate Law 27C) carries its own relation.
+        let relation = match fixed {
+            Some(f) => self.entries[*f].relates_to,
+            None => self.choice_relation(call.into()),
+        };
+        let same = Specifies::of(withdrawn.call, withdrawn.relates_to) == Specifies::of(call.into(), relation);
+        let natural = !self.is_duplicate() && relation.is_none() && withdrawn.relates_to.is_none();
+        if same && (self.is_duplicate() || natural) {
+            Ok(())
+        } else {
+            Err(AuctionError::ReplacementNotAllowed { call, requirement: option.call, law: option.law })
+        }
     }
 
     /// Whether `call` is a legal call for `seat` at the point of the legal auction where he is
@@ -936,12 +1083,13 @@ impl Auction {
         match &due.penalty {
             Some(penalty) => Some(penalty.clone()),
             None => {
-                let named: Vec<Suit> = self
+                // "any suit which has not been specified in the legal auction by the offender":
+                // an artificial call specifies the suits it relates to, not the one it names.
+                let specified: SuitSet = self
                     .standing()
                     .filter(|(_, seat, _)| *seat == due.offender)
-                    .filter_map(|(_, _, call)| crate::irregularities::auction::suit_named(call.into()))
-                    .collect();
-                let open: Vec<Suit> = Suit::ALL.into_iter().filter(|s| !named.contains(s)).collect();
+                    .fold(SuitSet::EMPTY, |suits, (i, ..)| suits.union(self.entries[i].suits_specified()));
+                let open: Vec<Suit> = SuitSet::ALL.difference(specified).to_vec();
                 (!open.is_empty()).then_some(LeadPenalty::ForbidOneOf(open))
             }
         }
