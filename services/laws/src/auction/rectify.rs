@@ -10,8 +10,9 @@ use crate::cards::{Card, SuitSet};
 use crate::contract::{Bid, Call};
 use crate::irregularities::Chooser;
 use crate::irregularities::auction::{
-    AfterCloseRole, AuctionOption, CallRequirement, Contingency, Effect, FinalCall, Irregularity, IrregularityKind,
-    LeadPenaltyRule, OptionKind, PassDuration, RecordedCall, ReservedAdjustment, Restriction, Specifies, TurnOf,
+    AfterCloseRole, AuctionOption, CallRequirement, Contingency, DoubleFault, Effect, FinalCall, Irregularity,
+    IrregularityKind, LeadPenaltyRule, OptionKind, PassDuration, RecordedCall, ReservedAdjustment, Restriction,
+    Specifies, TurnOf,
 };
 use crate::law::Law;
 use crate::penalty::LeadPenalty;
@@ -35,6 +36,9 @@ pub(super) enum Stage {
     OutOfRotation { entry: usize, turn_of: Seat },
     /// Law 36.
     Inadmissible { entry: usize, turn_of: Seat },
+    /// Law 36A (rubber Laws 35A and 36): attention drawn to an unnoticed inadmissible double
+    /// or redouble after the offender's left-hand opponent called over it.
+    InadmissibleCondoned { entry: usize },
     /// Law 37.
     RequiredToPass { entry: usize, turn_of: Seat, required_by: Law },
     /// Law 38.
@@ -359,7 +363,19 @@ impl Auction {
         self.entries.len() - 1
     }
 
-    fn push_standing(&mut self, seat: Seat, call: RecordedCall, status: CallStatus) {
+    /// Attention drawn to the unnoticed inadmissible call at `entry`: Law 36 if nobody has
+    /// called since, Law 36A (rubber Laws 35A, 36) if the left-hand opponent has.
+    pub(super) fn open_unnoticed(&mut self, entry: usize, seat: Seat, call: RecordedCall, fault: DoubleFault) {
+        let kind = IrregularityKind::InadmissibleDouble { fault, out_of_rotation: false };
+        if entry + 1 == self.entries.len() {
+            self.entries[entry].status = CallStatus::Pending;
+            self.open(seat, call, kind, Stage::Inadmissible { entry, turn_of: seat });
+        } else {
+            self.open(seat, call, kind, Stage::InadmissibleCondoned { entry });
+        }
+    }
+
+    pub(super) fn push_standing(&mut self, seat: Seat, call: RecordedCall, status: CallStatus) {
         let entry = self.push_pending(seat, call);
         self.stand(entry, status);
     }
@@ -571,6 +587,17 @@ impl Auction {
                     options.push(self.waive_option(waive));
                 }
                 options
+            }
+            Stage::InadmissibleCondoned { entry } => {
+                let law = self.by_code(Law::rubber(35, "A"), Law::duplicate(36, "A"));
+                vec![Self::option(
+                    OptionKind::Enforce,
+                    self.enforcer(),
+                    None,
+                    law,
+                    CallRequirement::None,
+                    vec![self.cancel_from_effect(*entry, law)],
+                )]
             }
             Stage::RequiredToPass { entry, turn_of, .. } => {
                 let in_turn = self.entries[*entry].seat == *turn_of;
