@@ -19,6 +19,26 @@
 //!   it (Laws 27A, 28B, 29A, 35-39, duplicate Law 25B1), and [`Auction::rectify`] applies the
 //!   option chosen.
 //!
+//! **One irregularity at a time.** While an irregularity awaits rectification no second one
+//! can arise lawfully: rubber Law 13 ("After attention has been drawn to an irregularity, no
+//! player should call or play until all questions in regard to the assessment of a penalty
+//! have been determined"), Club Law 13 ("No player should call or play until the Arbiter has
+//! determined and explained all matters in regard to the irregularity") and duplicate Law 9B2
+//! ("No player shall take any action until the Director has explained all matters in regard to
+//! rectification"; Law 10C1: he "shall explain all the options available"). The Laws
+//! themselves give a meaning to a few calls made before rectification, and those are taken:
+//! the offender's left-hand opponent condoning by calling (rubber Laws 15B, 27, 29A, 35;
+//! duplicate Laws 25B1, 27A1, 29A, 36A-39B), the player in turn calling over a call out of
+//! rotation (Law 28B), and the offender's premature replacement of an insufficient bid (rubber
+//! Law 13 and footnote 9 to Law 27, duplicate Laws 9C and 27C). Any other call, change of
+//! call or exposure while one is pending is refused with
+//! [`AuctionError::RectificationPending`], citing Law 13 or 9B2: the official rules first (a
+//! non-offender's action before the director is summoned may, at his discretion, forfeit the
+//! right to rectification, duplicate Law 11A; that ruling is the official's, and is entered
+//! once the first irregularity is settled). An irregularity that a rectification itself leads
+//! to (a replacement that is again insufficient, a ruling the next call calls for) follows as
+//! the next stage of the same pending irregularity, or opens once it is settled.
+//!
 //! Judgement questions (was a call unintended? is a replacement "comparable", or "the same or
 //! a more precise meaning"? was a pass artificial?) are never guessed: they are options chosen
 //! by the player or official the Laws name, and the engine records the choice.
@@ -358,8 +378,10 @@ pub enum AuctionError {
         /// Law 38.
         law: Law,
     },
-    /// Rubber Law 13 / Club Law 13 / duplicate Law 9B2: nobody calls until the rectification of
-    /// a pending irregularity is settled.
+    /// Rubber Law 13 / Club Law 13 / duplicate Law 9B2: nobody calls (or takes any other
+    /// action) until the rectification of a pending irregularity is settled, except by the
+    /// calls the Laws give a meaning before rectification (see the module documentation), so
+    /// no second irregularity is opened while one is pending.
     #[error("no call until the rectification is settled: {irregularity} ({law})")]
     RectificationPending {
         /// The pending irregularity.
