@@ -239,3 +239,19 @@ fn an_artificial_call_is_recorded_only_on_its_own_entry() {
     let rebuilt = rec_all(&artificial(&digital(N, DUP, &["1NT"]), E, "2C", &MAJORS), &["2NT", "P"]);
     assert_eq!(auction, rebuilt);
 }
+
+#[test]
+fn an_artificial_call_condoning_an_irregularity_is_recorded_on_the_callers_entry() {
+    // Law 27A1: "Any insufficient bid may be accepted (treated as legal) at the option of
+    // offender's LHO. It is accepted if that player calls." South's call over East's
+    // insufficient 1H is an artificial 2H showing spades (a cue bid).
+    let auction = rec(&digital(N, DUP, &["1S"]), E, "1H");
+    let choice = AuctionChoice::with_call(OptionKind::AcceptByCalling, call("2H"));
+    let accepted = auction.rectify_artificial(choice, SuitSet::single(Suit::Spades)).unwrap();
+    let last = *accepted.calls().last().unwrap();
+    assert_eq!((last.seat, last.relates_to), (S, Some(SuitSet::single(Suit::Spades))));
+    assert_eq!(accepted.calls()[1].relates_to, None, "East's insufficient bid was natural");
+    // A choice that carries no call has nothing to relate.
+    let err = auction.rectify_artificial(AuctionChoice::new(OptionKind::AcceptByCalling), SuitSet::EMPTY).unwrap_err();
+    assert!(matches!(err, AuctionError::WrongCallForOption { .. }), "{err}");
+}

@@ -70,7 +70,7 @@ use std::fmt;
 use crate::cards::{Card, Suit, SuitSet};
 use crate::contract::{Bid, Call, Contract, DeclaredContract, Doubling};
 use crate::irregularities::auction::{
-    AuctionChoice, AuctionOption, CallRequirement, DoubleFault, Irregularity, OptionKind, RecordedCall,
+    AuctionChoice, AuctionOption, CallRequirement, DoubleFault, Effect, Irregularity, OptionKind, RecordedCall,
     ReservedAdjustment, Restriction, Specifies,
 };
 use crate::law::{CitesLaw, Code, Law};
@@ -136,7 +136,8 @@ impl CallEntry {
 /// record it: the entry it creates is marked with the suits it relates to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Announcement {
-    /// Who makes it; `None` for the call a rectification choice carries.
+    /// Who makes it; `None` for a call a rectification choice carries whose caller the option
+    /// does not name (any player making that call).
     seat: Option<Seat>,
     call: RecordedCall,
     relates_to: SuitSet,
@@ -701,8 +702,15 @@ impl Auction {
                 None => self.rectify(choice),
             };
         };
+        // The player who makes the call the option carries.
+        let seat = self.pending.as_ref().and_then(|p| p.option(choice.option)).and_then(|o| {
+            o.effects.iter().find_map(|e| match e {
+                Effect::CallMade { seat, call: None } | Effect::ChoiceCallCancelled { seat, .. } => Some(*seat),
+                _ => None,
+            })
+        });
         let mut announcing = self.clone();
-        announcing.announcing = Some(Announcement { seat: None, call: call.into(), relates_to });
+        announcing.announcing = Some(Announcement { seat, call: call.into(), relates_to });
         let mut next = announcing.rectify(choice)?;
         next.announcing = None;
         Ok(next)

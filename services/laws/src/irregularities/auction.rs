@@ -413,6 +413,8 @@ pub enum LeadPenaltyRule {
     /// Rubber Law 26, which turns on the withdrawn ("changed") call and the offender's final
     /// call at that turn: a suit not repeated gives 26A (require or forbid that suit); a
     /// notrump bid not repeated, or a pass, double or redouble, gives 26B (forbid any one suit).
+    /// For an artificial call (recorded with [`crate::auction::Auction::record_artificial`])
+    /// "such suit" is the suit or suits it relates to, and "repeat" compares those suits.
     Rubber26 {
         /// The call withdrawn or cancelled.
         changed: RecordedCall,
@@ -422,7 +424,8 @@ pub enum LeadPenaltyRule {
     /// Rubber Law 26B outright (Laws 32, 36: the withdrawn call was a double or redouble).
     Rubber26B,
     /// Duplicate Law 26B: declarer may forbid any one suit the offender has not specified in
-    /// the legal auction.
+    /// the legal auction (an artificial call specifies the suits it relates to, not the one it
+    /// names: [`crate::auction::CallEntry::suits_specified`]).
     Duplicate26B,
 }
 
