@@ -367,7 +367,8 @@ impl Auction {
     /// called since, Law 36A (rubber Laws 35A, 36) if the left-hand opponent has.
     pub(super) fn open_unnoticed(&mut self, entry: usize, seat: Seat, call: RecordedCall, fault: DoubleFault) {
         let kind = IrregularityKind::InadmissibleDouble { fault, out_of_rotation: false };
-        if entry + 1 == self.entries.len() {
+        let called_over = self.entries[entry + 1..].iter().any(|e| e.status.stands());
+        if !called_over {
             self.entries[entry].status = CallStatus::Pending;
             self.open(seat, call, kind, Stage::Inadmissible { entry, turn_of: seat });
         } else {
