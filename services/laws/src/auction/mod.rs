@@ -724,9 +724,10 @@ impl Auction {
     /// the opening lead, [`Auction::contract_to_score_if_found_after_opening_lead`] gives the
     /// contract duplicate Law 36C scores.
     ///
-    /// Any other call (legal, or an irregularity of another kind, or a double or redouble out
-    /// of rotation, which Law 32 never lets stand) is recorded exactly as [`Auction::record`]
-    /// records it: those irregularities the Laws condone or rectify by the next call.
+    /// Any other call (legal, an irregularity of another kind, or an inadmissible double or
+    /// redouble out of rotation, which "may never be accepted", duplicate Law 32) is recorded
+    /// exactly as [`Auction::record`] records it: the Laws condone or rectify those by the next
+    /// call.
     pub fn record_unnoticed(&self, seat: Seat, call: RecordedCall) -> Result<Recorded, AuctionError> {
         let unnoticed = self.pending.is_none() && !self.is_closed() && seat == self.turn();
         if unnoticed && let InTurn::Inadmissible(fault) = self.judge_in_turn(seat, call) {
