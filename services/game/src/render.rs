@@ -99,9 +99,11 @@ fn recorded_call(call: RecordedCall) -> pb::Call {
 fn call_status(status: CallStatus) -> game::CallStatus {
     match status {
         CallStatus::Made => game::CallStatus::Legal,
-        CallStatus::MadeOutOfRotation { .. } | CallStatus::DeemedPass { .. } | CallStatus::Substituted { .. } => {
-            game::CallStatus::Accepted
-        }
+        // An inadmissible double nobody drew attention to stands as the players made it (Law 36).
+        CallStatus::MadeOutOfRotation { .. }
+        | CallStatus::DeemedPass { .. }
+        | CallStatus::Substituted { .. }
+        | CallStatus::Unnoticed { .. } => game::CallStatus::Accepted,
         CallStatus::Pending => game::CallStatus::Pending,
         CallStatus::Cancelled { .. } => game::CallStatus::Cancelled,
     }

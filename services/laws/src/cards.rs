@@ -97,6 +97,106 @@ impl fmt::Display for Suit {
     }
 }
 
+/// A set of suits: the suit or suits an artificial call relates to (rubber Law 26A, duplicate
+/// Laws 26B, 27B1(a) and 29C speak of the denomination(s) a call "specifies" or "relates to").
+///
+/// A four-bit set, so that it is `Copy` and can ride on a recorded call.
+///
+/// ```
+/// use laws::cards::{Suit, SuitSet};
+///
+/// let majors = SuitSet::of(&[Suit::Spades, Suit::Hearts]);
+/// assert!(majors.contains(Suit::Hearts) && !majors.contains(Suit::Clubs));
+/// assert_eq!(majors.to_vec(), vec![Suit::Hearts, Suit::Spades]);
+/// assert_eq!(majors.to_string(), "hearts and spades");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SuitSet(u8);
+
+impl SuitSet {
+    /// No suit.
+    pub const EMPTY: SuitSet = SuitSet(0);
+    /// All four suits.
+    pub const ALL: SuitSet = SuitSet(0b1111);
+
+    /// The set of these suits (a suit named twice counts once).
+    pub fn of(suits: &[Suit]) -> SuitSet {
+        suits.iter().copied().collect()
+    }
+
+    /// The set holding only `suit`.
+    pub const fn single(suit: Suit) -> SuitSet {
+        SuitSet(1 << suit.index())
+    }
+
+    /// Whether `suit` is in the set.
+    pub const fn contains(self, suit: Suit) -> bool {
+        self.0 & (1 << suit.index()) != 0
+    }
+
+    /// Adds `suit`; returns whether it was new.
+    pub fn insert(&mut self, suit: Suit) -> bool {
+        let new = !self.contains(suit);
+        self.0 |= 1 << suit.index();
+        new
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// How many suits the set holds.
+    pub const fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The suits of both sets.
+    pub const fn union(self, other: SuitSet) -> SuitSet {
+        SuitSet(self.0 | other.0)
+    }
+
+    /// The suits of this set that are not in `other`.
+    pub const fn difference(self, other: SuitSet) -> SuitSet {
+        SuitSet(self.0 & !other.0)
+    }
+
+    /// The suits from the lowest (clubs) to the highest (spades).
+    pub fn iter(self) -> impl DoubleEndedIterator<Item = Suit> {
+        Suit::ALL.into_iter().filter(move |s| self.contains(*s))
+    }
+
+    /// The suits from the lowest to the highest, as a vector.
+    pub fn to_vec(self) -> Vec<Suit> {
+        self.iter().collect()
+    }
+}
+
+impl FromIterator<Suit> for SuitSet {
+    fn from_iter<I: IntoIterator<Item = Suit>>(iter: I) -> SuitSet {
+        let mut set = SuitSet::EMPTY;
+        for suit in iter {
+            set.insert(suit);
+        }
+        set
+    }
+}
+
+impl fmt::Display for SuitSet {
+    /// `hearts and spades`, `clubs, diamonds and hearts`, `no suit`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let suits = self.to_vec();
+        match suits.split_last() {
+            None => f.write_str("no suit"),
+            Some((last, [])) => last.fmt(f),
+            Some((last, rest)) => {
+                let names: Vec<String> = rest.iter().map(ToString::to_string).collect();
+                write!(f, "{} and {last}", names.join(", "))
+            }
+        }
+    }
+}
+
 /// The rank of a card within its suit: ace highest, two lowest (Law 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rank {

@@ -88,7 +88,7 @@ pub mod score;
 pub mod seat;
 pub mod table;
 
-pub use cards::{Card, CardSet, Deal, DealSeed, Rank, Suit};
+pub use cards::{Card, CardSet, Deal, DealSeed, Rank, Suit, SuitSet};
 pub use contract::{Bid, Call, Contract, DeclaredContract, Denomination, Doubling, Vulnerability};
 pub use draw::PlayerId;
 pub use law::{CitesLaw, Code, Law};

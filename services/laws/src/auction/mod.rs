@@ -19,6 +19,26 @@
 //!   it (Laws 27A, 28B, 29A, 35-39, duplicate Law 25B1), and [`Auction::rectify`] applies the
 //!   option chosen.
 //!
+//! **One irregularity at a time.** While an irregularity awaits rectification no second one
+//! can arise lawfully: rubber Law 13 ("After attention has been drawn to an irregularity, no
+//! player should call or play until all questions in regard to the assessment of a penalty
+//! have been determined"), Club Law 13 ("No player should call or play until the Arbiter has
+//! determined and explained all matters in regard to the irregularity") and duplicate Law 9B2
+//! ("No player shall take any action until the Director has explained all matters in regard to
+//! rectification"; Law 10C1: he "shall explain all the options available"). The Laws
+//! themselves give a meaning to a few calls made before rectification, and those are taken:
+//! the offender's left-hand opponent condoning by calling (rubber Laws 15B, 27, 29A, 35;
+//! duplicate Laws 25B1, 27A1, 29A, 36A-39B), the player in turn calling over a call out of
+//! rotation (Law 28B), and the offender's premature replacement of an insufficient bid (rubber
+//! Law 13 and footnote 9 to Law 27, duplicate Laws 9C and 27C). Any other call, change of
+//! call or exposure while one is pending is refused with
+//! [`AuctionError::RectificationPending`], citing Law 13 or 9B2: the official rules first (a
+//! non-offender's action before the director is summoned may, at his discretion, forfeit the
+//! right to rectification, duplicate Law 11A; that ruling is the official's, and is entered
+//! once the first irregularity is settled). An irregularity that a rectification itself leads
+//! to (a replacement that is again insufficient, a ruling the next call calls for) follows as
+//! the next stage of the same pending irregularity, or opens once it is settled.
+//!
 //! Judgement questions (was a call unintended? is a replacement "comparable", or "the same or
 //! a more precise meaning"? was a pass artificial?) are never guessed: they are options chosen
 //! by the player or official the Laws name, and the engine records the choice.
@@ -47,11 +67,11 @@ mod rectify;
 
 use std::fmt;
 
-use crate::cards::{Card, Suit};
+use crate::cards::{Card, Suit, SuitSet};
 use crate::contract::{Bid, Call, Contract, DeclaredContract, Doubling};
 use crate::irregularities::auction::{
-    AuctionChoice, AuctionOption, CallRequirement, DoubleFault, Irregularity, OptionKind, RecordedCall,
-    ReservedAdjustment, Restriction,
+    AuctionChoice, AuctionOption, CallRequirement, DoubleFault, Effect, Irregularity, OptionKind, RecordedCall,
+    ReservedAdjustment, Restriction, Specifies,
 };
 use crate::law::{CitesLaw, Code, Law};
 use crate::penalty::{LeadPenalty, PenaltyCard, PenaltyCardKind, PendingLeadPenalty};
@@ -76,6 +96,8 @@ pub struct Auction {
     penalty_cards: Vec<ExposedCards>,
     adjustments: Vec<ReservedAdjustment>,
     pending: Option<PendingIrregularity>,
+    /// Set only while an artificial call is being recorded (always `None` between actions).
+    announcing: Option<Announcement>,
 }
 
 /// One call as recorded, in auction order, with what became of it.
@@ -87,6 +109,38 @@ pub struct CallEntry {
     pub call: RecordedCall,
     /// Whether it stands, and why not if not.
     pub status: CallStatus,
+    /// Recorded play: `Some` if the call was artificial, with the suit or suits it relates to
+    /// (possibly none, for an artificial call that shows no suit); `None` for a natural call,
+    /// which specifies the denomination it names (Law 18A). Rubber Law 26A: "When the
+    /// irregular call artificially relates to a denomination other than the one actually
+    /// named, 'such suit' is the suit or suits to which the call relates"; duplicate Laws 26B
+    /// and 27B1(a) turn on the suits a call "specifies". See [`Auction::record_artificial`].
+    pub relates_to: Option<SuitSet>,
+}
+
+impl CallEntry {
+    /// Whether the call was recorded as artificial ([`CallEntry::relates_to`]).
+    pub const fn is_artificial(&self) -> bool {
+        self.relates_to.is_some()
+    }
+
+    /// The suits the call specifies (rubber Law 26A; duplicate Laws 26B and 27B1(a)): the
+    /// suits an artificial call relates to, the suit a natural suit bid names, and none for a
+    /// natural notrump bid, pass, double or redouble.
+    pub fn suits_specified(&self) -> SuitSet {
+        Specifies::of(self.call, self.relates_to).suits()
+    }
+}
+
+/// A call being recorded as artificial, while [`Auction::record_artificial`] and its siblings
+/// record it: the entry it creates is marked with the suits it relates to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Announcement {
+    /// Who makes it; `None` for a call a rectification choice carries whose caller the option
+    /// does not name (any player making that call).
+    seat: Option<Seat>,
+    call: RecordedCall,
+    relates_to: SuitSet,
 }
 
 /// What became of a recorded call.
@@ -112,6 +166,19 @@ pub enum CallStatus {
         /// The Law that substituted it.
         law: Law,
     },
+    /// Recorded play: a double or redouble Law 19 does not permit, made in turn with nobody
+    /// drawing attention to it ([`Auction::record_unnoticed`]). The auction went on over it as
+    /// the players saw it, so it stands for rotation and for the play; if attention is drawn
+    /// during the auction period, Law 36 (rubber Laws 35A and 36) rectifies it
+    /// ([`Auction::draw_attention_to`]); if only after the opening lead has been faced, duplicate
+    /// Law 36C scores the contract as if it had not been made
+    /// ([`Auction::contract_to_score_if_found_after_opening_lead`]).
+    Unnoticed {
+        /// Why Law 19 does not permit it.
+        fault: DoubleFault,
+        /// Law 36 (duplicate Law 36C).
+        law: Law,
+    },
     /// The subject of an irregularity awaiting rectification.
     Pending,
     /// Cancelled or withdrawn.
@@ -130,6 +197,7 @@ impl CallStatus {
                 | CallStatus::MadeOutOfRotation { .. }
                 | CallStatus::DeemedPass { .. }
                 | CallStatus::Substituted { .. }
+                | CallStatus::Unnoticed { .. }
         )
     }
 }
@@ -185,6 +253,13 @@ pub enum Recorded {
 impl Recorded {
     fn from_auction(auction: Auction) -> Recorded {
         if auction.pending.is_some() { Recorded::AwaitingRectification(auction) } else { Recorded::Made(auction) }
+    }
+
+    /// The same outcome with the announcement of an artificial call spent.
+    fn announced(self) -> Recorded {
+        let mut auction = self.into_auction();
+        auction.announcing = None;
+        Recorded::from_auction(auction)
     }
 
     /// The auction after the call.
@@ -304,8 +379,10 @@ pub enum AuctionError {
         /// Law 38.
         law: Law,
     },
-    /// Rubber Law 13 / Club Law 13 / duplicate Law 9B2: nobody calls until the rectification of
-    /// a pending irregularity is settled.
+    /// Rubber Law 13 / Club Law 13 / duplicate Law 9B2: nobody calls (or takes any other
+    /// action) until the rectification of a pending irregularity is settled, except by the
+    /// calls the Laws give a meaning before rectification (see the module documentation), so
+    /// no second irregularity is opened while one is pending.
     #[error("no call until the rectification is settled: {irregularity} ({law})")]
     RectificationPending {
         /// The pending irregularity.
@@ -359,6 +436,15 @@ pub enum AuctionError {
         /// Law 49.
         law: Law,
     },
+    /// Law 36: attention was drawn to a call that is not an inadmissible double or redouble
+    /// recorded without attention drawn to it.
+    #[error("call #{entry} is not a double or redouble recorded without attention drawn to it ({law})")]
+    NotUnnoticed {
+        /// The position given.
+        entry: usize,
+        /// Law 36.
+        law: Law,
+    },
     /// Law 24: an exposure names at least one card, each once.
     #[error("an exposure must name at least one card, each once ({law})")]
     NoCardsExposed {
@@ -385,6 +471,7 @@ impl CitesLaw for AuctionError {
             | AuctionError::WrongCallForOption { law, .. }
             | AuctionError::NoCallToChange { law, .. }
             | AuctionError::ExposedAfterAuction { law }
+            | AuctionError::NotUnnoticed { law, .. }
             | AuctionError::NoCardsExposed { law } => *law,
         }
     }
@@ -436,6 +523,7 @@ impl Auction {
             penalty_cards: Vec::new(),
             adjustments: Vec::new(),
             pending: None,
+            announcing: None,
         }
     }
 
@@ -565,6 +653,159 @@ impl Auction {
         Ok(Recorded::from_auction(next))
     }
 
+    /// Recorded play: like [`Auction::record`], for an artificial call, one that relates to
+    /// the suit or suits `relates_to` rather than to the denomination it names (or to no suit,
+    /// given [`SuitSet::EMPTY`]), as the partnership's methods disclose (duplicate Law 40).
+    ///
+    /// The suits are kept on the call's entry ([`CallEntry::relates_to`]) and used wherever the
+    /// Laws ask what a call specifies: rubber Law 26A ("When the irregular call artificially
+    /// relates to a denomination other than the one actually named, 'such suit' is the suit or
+    /// suits to which the call relates"), rubber Law 27A (an artificial insufficient bid has no
+    /// correction "in the same denomination"), duplicate Law 26B ("any suit which has not been
+    /// specified in the legal auction by the offender") and duplicate Law 27B1(a) ("the lowest
+    /// sufficient bid which specifies the same denomination(s) as that specified by the
+    /// withdrawn call"). Whether a call is artificial, and what it shows, is the players' (or
+    /// the official's) statement of fact; the engine does not judge it.
+    pub fn record_artificial(
+        &self,
+        seat: Seat,
+        call: RecordedCall,
+        relates_to: SuitSet,
+    ) -> Result<Recorded, AuctionError> {
+        let mut announcing = self.clone();
+        announcing.announcing = Some(Announcement { seat: Some(seat), call, relates_to });
+        announcing.record(seat, call).map(Recorded::announced)
+    }
+
+    /// Recorded play: like [`Auction::change_call`], where the substituted call is artificial
+    /// and relates to `relates_to` (see [`Auction::record_artificial`]).
+    pub fn change_call_artificial(
+        &self,
+        seat: Seat,
+        call: RecordedCall,
+        relates_to: SuitSet,
+    ) -> Result<Recorded, AuctionError> {
+        let mut announcing = self.clone();
+        announcing.announcing = Some(Announcement { seat: Some(seat), call, relates_to });
+        announcing.change_call(seat, call).map(Recorded::announced)
+    }
+
+    /// Like [`Auction::rectify`], where the call the choice carries is artificial and relates
+    /// to `relates_to` (see [`Auction::record_artificial`]): an artificial replacement of an
+    /// insufficient bid (rubber Law 27A admits none; duplicate Law 27B1(a) admits one that
+    /// specifies the same suits), or an artificial call condoning an irregularity.
+    pub fn rectify_artificial(&self, choice: AuctionChoice, relates_to: SuitSet) -> Result<Auction, AuctionError> {
+        let Some(call) = choice.call else {
+            let requirement = self.pending.as_ref().and_then(|p| p.option(choice.option)).map(|o| (o.call, o.law));
+            return match requirement {
+                Some((requirement, law)) => Err(AuctionError::WrongCallForOption { requirement, law }),
+                None => self.rectify(choice),
+            };
+        };
+        // The player who makes the call the option carries.
+        let seat = self.pending.as_ref().and_then(|p| p.option(choice.option)).and_then(|o| {
+            o.effects.iter().find_map(|e| match e {
+                Effect::CallMade { seat, call: None } | Effect::ChoiceCallCancelled { seat, .. } => Some(*seat),
+                _ => None,
+            })
+        });
+        let mut announcing = self.clone();
+        announcing.announcing = Some(Announcement { seat, call: call.into(), relates_to });
+        let mut next = announcing.rectify(choice)?;
+        next.announcing = None;
+        Ok(next)
+    }
+
+    /// Recorded play: `seat`, in turn, made a double or redouble that Law 19 does not permit
+    /// and nobody drew attention to it. It is recorded as
+    /// [`CallStatus::Unnoticed`] and the auction goes on over it; the next calls are judged as
+    /// the players made them. If attention is drawn later in the auction period,
+    /// [`Auction::draw_attention_to`] applies Law 36 (rubber Laws 35A and 36); if only after
+    /// the opening lead, [`Auction::contract_to_score_if_found_after_opening_lead`] gives the
+    /// contract duplicate Law 36C scores.
+    ///
+    /// Any other call (legal, an irregularity of another kind, or an inadmissible double or
+    /// redouble out of rotation, which "may never be accepted", duplicate Law 32) is recorded
+    /// exactly as [`Auction::record`] records it: the Laws condone or rectify those by the next
+    /// call.
+    pub fn record_unnoticed(&self, seat: Seat, call: RecordedCall) -> Result<Recorded, AuctionError> {
+        let unnoticed = self.pending.is_none() && !self.is_closed() && seat == self.turn();
+        if unnoticed && let InTurn::Inadmissible(fault) = self.judge_in_turn(seat, call) {
+            let mut next = self.clone();
+            let law = self.cite(36, "", "C");
+            next.restrictions.retain(|r| !matches!(r, Restriction::MustRepeat { seat: s, .. } if *s == seat));
+            next.push_standing(seat, call, CallStatus::Unnoticed { fault, law });
+            next.settle();
+            return Ok(Recorded::from_auction(next));
+        }
+        self.record(seat, call)
+    }
+
+    /// Recorded play: attention is drawn, during the auction period (before the opening lead is
+    /// faced), to the inadmissible double or redouble at `entry` of [`Auction::calls`] that was
+    /// recorded unnoticed ([`Auction::record_unnoticed`]).
+    ///
+    /// If nobody has called since, it is the ordinary Law 36 case, with its options. If the
+    /// offender's left-hand opponent has called over it, duplicate Law 36A: "If offender's LHO
+    /// calls before rectification of an inadmissible double or redouble the inadmissible call
+    /// and all subsequent calls are cancelled. The auction reverts to the player whose turn it
+    /// was to call and proceeds as though there had been no irregularity. The lead
+    /// restrictions in Law 26B do not apply." (rubber Laws 35A and 36 alike); that holds even
+    /// when the auction had closed, so it reopens. The one option offered is to apply it.
+    pub fn draw_attention_to(&self, entry: usize) -> Result<Recorded, AuctionError> {
+        if let Some(pending) = &self.pending {
+            return Err(self.pending_error(pending));
+        }
+        let Some(&CallEntry { seat, call, status: CallStatus::Unnoticed { fault, .. }, .. }) = self.entries.get(entry)
+        else {
+            return Err(AuctionError::NotUnnoticed { entry, law: self.cite(36, "", "") });
+        };
+        let mut next = self.clone();
+        next.open_unnoticed(entry, seat, call, fault);
+        Ok(Recorded::from_auction(next))
+    }
+
+    /// Duplicate Law 36C: "When attention is drawn to an inadmissible double or redouble only
+    /// after the opening lead has been faced, the final contract is scored as if the
+    /// inadmissible call had not been made."
+    ///
+    /// For a closed auction with a contract and nothing pending: the contract to score if
+    /// attention is drawn to its unnoticed inadmissible doubles and redoubles
+    /// ([`CallStatus::Unnoticed`]) only after the opening lead was faced (whether it was is
+    /// the play's business). The doubling is recomputed without them; a double or redouble
+    /// that Law 19 permits only because of one (a redouble of an inadmissible double) goes with
+    /// it. With no unnoticed call this is the contract of [`Auction::outcome`].
+    ///
+    /// `None` under the rubber-bridge codes: their Law 36 has no section C (it cancels the
+    /// inadmissible call and all later calls with no limit of time), and the Laws do not say
+    /// what happens once the play has begun, so the question is for the players or the
+    /// arbiter, not for the engine.
+    pub fn contract_to_score_if_found_after_opening_lead(&self) -> Option<DeclaredContract> {
+        if !self.is_duplicate() {
+            return None;
+        }
+        let Some(AuctionOutcome::Contract(outcome)) = self.outcome() else { return None };
+        let (bid_entry, bidder, bid) = self.last_bid_entry()?;
+        let mut doubling = Doubling::Undoubled;
+        let mut doubler = None;
+        for (i, seat, call) in self.standing().filter(|(i, ..)| *i > bid_entry) {
+            if matches!(self.entries[i].status, CallStatus::Unnoticed { .. }) {
+                continue;
+            }
+            match call {
+                Call::Double if doubling == Doubling::Undoubled && seat.is_opponent(bidder) => {
+                    doubling = Doubling::Doubled;
+                    doubler = Some(seat);
+                }
+                Call::Redouble if doubling == Doubling::Doubled && doubler.is_some_and(|d| seat.is_opponent(d)) => {
+                    doubling = Doubling::Redoubled;
+                }
+                _ => {}
+            }
+        }
+        Some(DeclaredContract { contract: Contract::new(bid, doubling), declarer: outcome.contract.declarer })
+    }
+
     /// Law 33: `other_seat` called at the same moment as the player whose turn it was; his
     /// call is deemed to come after the in-turn call, so both are recorded in that order.
     pub fn record_simultaneous(
@@ -627,6 +868,7 @@ impl Auction {
             return Err(AuctionError::OptionNotOffered { option: choice.option, law: pending.irregularity.law });
         };
         self.check_requirement(option, choice.call)?;
+        self.check_same_denominations(option, &pending.stage, choice.call)?;
         let option = option.clone();
         let mut next = self.clone();
         next.apply_option(&option, choice.call.map(RecordedCall::from))?;
@@ -915,8 +1157,57 @@ impl Auction {
                 Call::Bid(bid) => self.last_bid().is_some_and(|(_, over)| !bid.is_sufficient_over(over)),
                 _ => false,
             },
+            CallRequirement::SufficientBidSpecifying(suits) => match call {
+                Call::Bid(bid) => {
+                    self.last_bid().is_none_or(|(_, over)| bid.is_sufficient_over(over))
+                        && Specifies::of(call.into(), self.choice_relation(call.into())) == Specifies::Suits(suits)
+                }
+                _ => false,
+            },
         };
         if allowed { Ok(()) } else { Err(not_allowed()) }
+    }
+
+    /// The suits an artificial call carried by a rectification choice relates to
+    /// ([`Auction::rectify_artificial`]); `None` for a natural call.
+    fn choice_relation(&self, call: RecordedCall) -> Option<SuitSet> {
+        self.announcing.filter(|a| a.call == call).map(|a| a.relates_to)
+    }
+
+    /// The suits `seat`'s latest recorded `call` relates to, if it was artificial.
+    fn entry_relation(&self, seat: Seat, call: RecordedCall) -> Option<SuitSet> {
+        self.entries.iter().rev().find(|e| e.seat == seat && e.call == call).and_then(|e| e.relates_to)
+    }
+
+    /// Rubber Law 27A ("if the insufficient bid and sufficient bid are both not artificial")
+    /// and duplicate Law 27B1(a) ("the lowest sufficient bid which specifies the same
+    /// denomination(s) as that specified by the withdrawn call"): the replacement chosen under
+    /// [`OptionKind::LowestSufficientBid`] must specify what the insufficient bid specified,
+    /// and under the rubber Laws neither may be artificial.
+    fn check_same_denominations(
+        &self,
+        option: &AuctionOption,
+        stage: &Stage,
+        call: Option<Call>,
+    ) -> Result<(), AuctionError> {
+        let (OptionKind::LowestSufficientBid, Stage::Replacement { entry, fixed, .. }, Some(call)) =
+            (option.kind, stage, call)
+        else {
+            return Ok(());
+        };
+        let withdrawn = self.entries[*entry];
+        // A premature replacement that stands (duplicate Law 27C) carries its own relation.
+        let relation = match fixed {
+            Some(f) => self.entries[*f].relates_to,
+            None => self.choice_relation(call.into()),
+        };
+        let same = Specifies::of(withdrawn.call, withdrawn.relates_to) == Specifies::of(call.into(), relation);
+        let natural = !self.is_duplicate() && relation.is_none() && withdrawn.relates_to.is_none();
+        if same && (self.is_duplicate() || natural) {
+            Ok(())
+        } else {
+            Err(AuctionError::ReplacementNotAllowed { call, requirement: option.call, law: option.law })
+        }
     }
 
     /// Whether `call` is a legal call for `seat` at the point of the legal auction where he is
@@ -936,12 +1227,13 @@ impl Auction {
         match &due.penalty {
             Some(penalty) => Some(penalty.clone()),
             None => {
-                let named: Vec<Suit> = self
+                // "any suit which has not been specified in the legal auction by the offender":
+                // an artificial call specifies the suits it relates to, not the one it names.
+                let specified: SuitSet = self
                     .standing()
                     .filter(|(_, seat, _)| *seat == due.offender)
-                    .filter_map(|(_, _, call)| crate::irregularities::auction::suit_named(call.into()))
-                    .collect();
-                let open: Vec<Suit> = Suit::ALL.into_iter().filter(|s| !named.contains(s)).collect();
+                    .fold(SuitSet::EMPTY, |suits, (i, ..)| suits.union(self.entries[i].suits_specified()));
+                let open: Vec<Suit> = SuitSet::ALL.difference(specified).to_vec();
                 (!open.is_empty()).then_some(LeadPenalty::ForbidOneOf(open))
             }
         }

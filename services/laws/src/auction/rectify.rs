@@ -6,12 +6,13 @@
 //! exactly the effects the option lists, so what the players are shown is what happens.
 
 use crate::auction::{Auction, AuctionError, CallEntry, CallStatus, ExposedCards, Family, InTurn, PendingIrregularity};
-use crate::cards::Card;
+use crate::cards::{Card, SuitSet};
 use crate::contract::{Bid, Call};
 use crate::irregularities::Chooser;
 use crate::irregularities::auction::{
-    AfterCloseRole, AuctionOption, CallRequirement, Contingency, Effect, FinalCall, Irregularity, IrregularityKind,
-    LeadPenaltyRule, OptionKind, PassDuration, RecordedCall, ReservedAdjustment, Restriction, TurnOf,
+    AfterCloseRole, AuctionOption, CallRequirement, Contingency, DoubleFault, Effect, FinalCall, Irregularity,
+    IrregularityKind, LeadPenaltyRule, OptionKind, PassDuration, RecordedCall, ReservedAdjustment, Restriction,
+    Specifies, TurnOf,
 };
 use crate::law::Law;
 use crate::penalty::LeadPenalty;
@@ -35,6 +36,9 @@ pub(super) enum Stage {
     OutOfRotation { entry: usize, turn_of: Seat },
     /// Law 36.
     Inadmissible { entry: usize, turn_of: Seat },
+    /// Law 36A (rubber Laws 35A and 36): attention drawn to an unnoticed inadmissible double
+    /// or redouble after the offender's left-hand opponent called over it.
+    InadmissibleCondoned { entry: usize },
     /// Law 37.
     RequiredToPass { entry: usize, turn_of: Seat, required_by: Law },
     /// Law 38.
@@ -82,25 +86,42 @@ pub(super) struct DueLeadPenalty {
     pub(super) law: Law,
 }
 
+/// A call with what it relates to if artificial ([`CallEntry::relates_to`]).
+pub(super) type Related = (RecordedCall, Option<SuitSet>);
+
 /// Rubber Law 26: the penalty for changing `changed` when the offender's final call at that
 /// turn is `final_call`, with the section that gives it.
-fn rubber_26(changed: RecordedCall, final_call: Option<RecordedCall>) -> Option<(LeadPenalty, Law)> {
+///
+/// "A. if the changed call was in a suit, and the substituted call did not repeat that suit,
+/// declarer may either require the offender's partner to lead, or prohibit him from leading,
+/// such suit ... When the irregular call artificially relates to a denomination other than the
+/// one actually named, 'such suit' is the suit or suits to which the call relates." So a bid is
+/// "in a suit" when it specifies one or more suits ([`Specifies`]): a natural suit bid, or an
+/// artificial bid (notrump included) relating to suits; the suits it relates to that the final
+/// call does not also specify are "such suit". "B. if the changed call was 1. in no-trump and
+/// the player's final call at that turn was not, or 2. pass, double or redouble": a natural
+/// notrump bid not followed by a natural notrump bid, and a pass, double or redouble. Our
+/// reading for an artificial bid relating to no suit (a strong 2C, an asking bid), which the
+/// Law names in neither section: it specifies no denomination, like a pass, double or
+/// redouble, so 26B applies.
+pub(super) fn rubber_26(changed: Related, final_call: Option<Related>) -> Option<(LeadPenalty, Law)> {
     if final_call == Some(changed) {
         // A call "changed" to itself was not changed.
         return None;
     }
-    let repeats = |denomination| final_call.and_then(RecordedCall::denomination) == Some(denomination);
+    let finally = final_call.map_or(Specifies::Nothing, |(call, relates_to)| Specifies::of(call, relates_to));
+    let forbid_any = Some((LeadPenalty::ForbidAnyOneSuit, Law::rubber(26, "B")));
     match changed {
-        RecordedCall::Bid { denomination, .. } => match denomination.trump() {
-            Some(suit) if !repeats(denomination) => {
-                Some((LeadPenalty::RequireOrForbid(vec![suit]), Law::rubber(26, "A")))
+        (RecordedCall::Bid { .. }, relates_to) => match Specifies::of(changed.0, relates_to) {
+            Specifies::Suits(suits) => {
+                let not_repeated = suits.difference(finally.suits());
+                (!not_repeated.is_empty())
+                    .then(|| (LeadPenalty::RequireOrForbid(not_repeated.to_vec()), Law::rubber(26, "A")))
             }
-            None if !repeats(denomination) => Some((LeadPenalty::ForbidAnyOneSuit, Law::rubber(26, "B"))),
-            _ => None,
+            Specifies::NoTrump if finally == Specifies::NoTrump => None,
+            Specifies::NoTrump | Specifies::Nothing => forbid_any,
         },
-        RecordedCall::Pass | RecordedCall::Double | RecordedCall::Redouble => {
-            Some((LeadPenalty::ForbidAnyOneSuit, Law::rubber(26, "B")))
-        }
+        (RecordedCall::Pass | RecordedCall::Double | RecordedCall::Redouble, _) => forbid_any,
     }
 }
 
@@ -336,11 +357,26 @@ impl Auction {
     }
 
     fn push_pending(&mut self, seat: Seat, call: RecordedCall) -> usize {
-        self.entries.push(CallEntry { seat, call, status: CallStatus::Pending });
+        let relates_to =
+            self.announcing.filter(|a| a.call == call && a.seat.is_none_or(|s| s == seat)).map(|a| a.relates_to);
+        self.entries.push(CallEntry { seat, call, status: CallStatus::Pending, relates_to });
         self.entries.len() - 1
     }
 
-    fn push_standing(&mut self, seat: Seat, call: RecordedCall, status: CallStatus) {
+    /// Attention drawn to the unnoticed inadmissible call at `entry`: Law 36 if nobody has
+    /// called since, Law 36A (rubber Laws 35A, 36) if the left-hand opponent has.
+    pub(super) fn open_unnoticed(&mut self, entry: usize, seat: Seat, call: RecordedCall, fault: DoubleFault) {
+        let kind = IrregularityKind::InadmissibleDouble { fault, out_of_rotation: false };
+        let called_over = self.entries[entry + 1..].iter().any(|e| e.status.stands());
+        if !called_over {
+            self.entries[entry].status = CallStatus::Pending;
+            self.open(seat, call, kind, Stage::Inadmissible { entry, turn_of: seat });
+        } else {
+            self.open(seat, call, kind, Stage::InadmissibleCondoned { entry });
+        }
+    }
+
+    pub(super) fn push_standing(&mut self, seat: Seat, call: RecordedCall, status: CallStatus) {
         let entry = self.push_pending(seat, call);
         self.stand(entry, status);
     }
@@ -552,6 +588,17 @@ impl Auction {
                     options.push(self.waive_option(waive));
                 }
                 options
+            }
+            Stage::InadmissibleCondoned { entry } => {
+                let law = self.by_code(Law::rubber(35, "A"), Law::duplicate(36, "A"));
+                vec![Self::option(
+                    OptionKind::Enforce,
+                    self.enforcer(),
+                    None,
+                    law,
+                    CallRequirement::None,
+                    vec![self.cancel_from_effect(*entry, law)],
+                )]
             }
             Stage::RequiredToPass { entry, turn_of, .. } => {
                 let in_turn = self.entries[*entry].seat == *turn_of;
@@ -816,7 +863,18 @@ impl Auction {
     ) -> Vec<AuctionOption> {
         let partner = offender.partner();
         let ib = self.entries[entry].call;
-        let lowest = ib.denomination().and_then(|d| Bid::lowest_sufficient(over, d)).map(Call::Bid);
+        // Rubber Law 27A: "if the insufficient bid and sufficient bid are both not artificial";
+        // duplicate Law 27B1(a): "the lowest sufficient bid which specifies the same
+        // denomination(s) as that specified by the withdrawn call". For a natural insufficient
+        // bid that is the lowest sufficient bid in its denomination; for an artificial one the
+        // rubber Laws give no such correction, and under the duplicate Laws which bid is the
+        // lowest to specify the same suits in the partnership's methods is the director's
+        // ruling.
+        let artificial = self.entries[entry].relates_to;
+        let lowest = match artificial {
+            Some(_) => None,
+            None => ib.denomination().and_then(|d| Bid::lowest_sufficient(over, d)).map(Call::Bid),
+        };
         let fixed_call = fixed.and_then(|f| self.entries[f].call.legal());
         let withdraw = self.cancel_effect(entry, self.cite(27, "", "B"));
         // The replacement: the standing premature one (duplicate Law 27C), or the choice's call.
@@ -846,6 +904,21 @@ impl Auction {
                 Call::Bid(b) => b.is_sufficient_over(over),
                 _ => false,
             };
+            if let Some(suits) = artificial {
+                let fixed_specifies = fixed.map(|f| Specifies::of(self.entries[f].call, self.entries[f].relates_to));
+                let fixed_ok = fixed_call.is_none_or(|f| matches!(f, Call::Bid(b) if b.is_sufficient_over(over)))
+                    && fixed_specifies.is_none_or(|s| s == Specifies::Suits(suits));
+                if !suits.is_empty() && fixed_ok {
+                    options.push(Self::option(
+                        OptionKind::LowestSufficientBid,
+                        Chooser::Official,
+                        None,
+                        Law::duplicate(27, "B1a"),
+                        requirement(CallRequirement::SufficientBidSpecifying(suits)),
+                        replacing(vec![adjust_27d.clone(), made.clone()]),
+                    ));
+                }
+            }
             if let Some(lowest) = lowest
                 && fixed_call.is_none_or(|f| f == lowest)
             {
@@ -1475,7 +1548,8 @@ impl Auction {
             }
             Effect::ChoiceCallCancelled { seat, law } => {
                 if let Some(call) = choice {
-                    self.entries.push(CallEntry { seat: *seat, call, status: CallStatus::Cancelled { law: *law } });
+                    let entry = self.push_pending(*seat, call);
+                    self.entries[entry].status = CallStatus::Cancelled { law: *law };
                 }
             }
             Effect::PassSubstituted { seat } => {
@@ -1487,8 +1561,9 @@ impl Auction {
             Effect::LeadPenalty { offender, rule, .. } => match rule {
                 LeadPenaltyRule::Rubber26 { changed, against } => {
                     let final_call = match against {
-                        FinalCall::Known(call) => Some(*call),
-                        FinalCall::Replacement => choice,
+                        FinalCall::Known(RecordedCall::Pass) => Some((RecordedCall::Pass, None)),
+                        FinalCall::Known(call) => Some((*call, self.entry_relation(*offender, *call))),
+                        FinalCall::Replacement => choice.map(|call| (call, self.choice_relation(call))),
                         FinalCall::None => None,
                         FinalCall::NextCall => {
                             let contingency =
@@ -1497,7 +1572,8 @@ impl Auction {
                             return;
                         }
                     };
-                    if let Some((penalty, law)) = rubber_26(*changed, final_call) {
+                    let changed = (*changed, self.entry_relation(*offender, *changed));
+                    if let Some((penalty, law)) = rubber_26(changed, final_call) {
                         self.due(*offender, Some(penalty), law);
                     }
                 }
@@ -1556,6 +1632,7 @@ impl Auction {
     fn fire(&mut self, contingent: Contingent, trigger: Option<Option<(usize, RecordedCall)>>) {
         let made = trigger.flatten();
         let final_call = made.map(|(_, call)| call);
+        let final_related = made.map(|(i, call)| (call, self.entries[i].relates_to));
         match contingent.contingency {
             Contingency::OnRhoCall { offender, call, law_if_pass, law_if_not_pass } => {
                 let rho = offender.rho();
@@ -1597,7 +1674,8 @@ impl Auction {
                 }
             }
             Contingency::LeadPenaltyOnNextCall { offender, changed, .. } => {
-                if let Some((penalty, law)) = rubber_26(changed, final_call) {
+                let changed = (changed, self.entry_relation(offender, changed));
+                if let Some((penalty, law)) = rubber_26(changed, final_related) {
                     self.due(offender, Some(penalty), law);
                 }
             }
@@ -1608,7 +1686,8 @@ impl Auction {
                     self.restrict(Restriction::MustPass { seat: partner, duration: PassDuration::NextTurn, law });
                 } else {
                     self.restrict(Restriction::MustPass { seat: partner, duration: PassDuration::RestOfAuction, law });
-                    if let Some((penalty, law)) = rubber_26(changed, final_call) {
+                    let changed = (changed, self.entry_relation(offender, changed));
+                    if let Some((penalty, law)) = rubber_26(changed, final_related) {
                         self.due(offender, Some(penalty), law);
                     }
                     self.reserve(ReservedAdjustment { offending_side: offender.side(), law: self.ui_law() });
@@ -1642,7 +1721,8 @@ impl Auction {
             match &contingent.contingency {
                 Contingency::LeadPenaltyOnNextCall { offender, changed, .. }
                 | Contingency::PartnerPassesUnlessDenominationRepeated { offender, changed, .. } => {
-                    if let Some((penalty, law)) = rubber_26(*changed, None) {
+                    if let Some((penalty, law)) = rubber_26((*changed, self.entry_relation(*offender, *changed)), None)
+                    {
                         due.push(DueLeadPenalty { offender: *offender, penalty: Some(penalty), law });
                     }
                 }

@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use crate::cards::{Card, Suit};
+use crate::cards::{Card, SuitSet};
 use crate::contract::{Bid, Call, Denomination};
 use crate::irregularities::Chooser;
 use crate::law::Law;
@@ -413,6 +413,8 @@ pub enum LeadPenaltyRule {
     /// Rubber Law 26, which turns on the withdrawn ("changed") call and the offender's final
     /// call at that turn: a suit not repeated gives 26A (require or forbid that suit); a
     /// notrump bid not repeated, or a pass, double or redouble, gives 26B (forbid any one suit).
+    /// For an artificial call (recorded with [`crate::auction::Auction::record_artificial`])
+    /// "such suit" is the suit or suits it relates to, and "repeat" compares those suits.
     Rubber26 {
         /// The call withdrawn or cancelled.
         changed: RecordedCall,
@@ -422,7 +424,8 @@ pub enum LeadPenaltyRule {
     /// Rubber Law 26B outright (Laws 32, 36: the withdrawn call was a double or redouble).
     Rubber26B,
     /// Duplicate Law 26B: declarer may forbid any one suit the offender has not specified in
-    /// the legal auction.
+    /// the legal auction (an artificial call specifies the suits it relates to, not the one it
+    /// names: [`crate::auction::CallEntry::suits_specified`]).
     Duplicate26B,
 }
 
@@ -817,6 +820,11 @@ pub enum CallRequirement {
     DoubleOrRedouble,
     /// A bid that is insufficient (duplicate Law 27B4).
     InsufficientBid,
+    /// Duplicate Law 27B1(a) after an artificial insufficient bid: a sufficient bid that
+    /// specifies the same suits as the withdrawn call (an artificial replacement is recorded
+    /// with [`crate::auction::Auction::rectify_artificial`]). Whether it is the lowest such bid
+    /// in the partnership's methods is the director's ruling.
+    SufficientBidSpecifying(SuitSet),
 }
 
 impl fmt::Display for CallRequirement {
@@ -830,6 +838,7 @@ impl fmt::Display for CallRequirement {
             CallRequirement::SufficientBidOrPass => f.write_str("a sufficient bid or a pass"),
             CallRequirement::DoubleOrRedouble => f.write_str("a double or a redouble"),
             CallRequirement::InsufficientBid => f.write_str("an insufficient bid"),
+            CallRequirement::SufficientBidSpecifying(suits) => write!(f, "a sufficient bid specifying {suits}"),
         }
     }
 }
@@ -903,8 +912,46 @@ pub struct ReservedAdjustment {
     pub law: Law,
 }
 
-/// Suits a call names (for duplicate Law 26B: suits the offender specified in the legal
-/// auction). Notrump names none.
-pub(crate) fn suit_named(call: RecordedCall) -> Option<Suit> {
-    call.denomination().and_then(Denomination::trump)
+/// What a call specifies, the one notion behind rubber Law 26 ("the changed call was in a
+/// suit ... did not repeat that suit"; "When the irregular call artificially relates to a
+/// denomination other than the one actually named, 'such suit' is the suit or suits to which
+/// the call relates"), duplicate Law 26B ("any suit which has not been specified in the legal
+/// auction by the offender") and duplicate Law 27B1(a) ("specifies the same denomination(s)").
+///
+/// A natural bid specifies the denomination it names (Law 18A); an artificial call specifies
+/// the suit or suits it relates to, whatever it names; a natural pass, double or redouble
+/// specifies no denomination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Specifies {
+    /// One or more suits.
+    Suits(SuitSet),
+    /// Notrump (a natural notrump bid).
+    NoTrump,
+    /// No denomination: a natural pass, double or redouble, or an artificial call that relates
+    /// to no suit.
+    Nothing,
+}
+
+impl Specifies {
+    /// What `call` specifies; `relates_to` is `Some` for an artificial call, with the suits it
+    /// relates to.
+    pub(crate) fn of(call: RecordedCall, relates_to: Option<SuitSet>) -> Specifies {
+        match (relates_to, call) {
+            (Some(suits), _) if suits.is_empty() => Specifies::Nothing,
+            (Some(suits), _) => Specifies::Suits(suits),
+            (None, RecordedCall::Bid { denomination, .. }) => match denomination.trump() {
+                Some(suit) => Specifies::Suits(SuitSet::single(suit)),
+                None => Specifies::NoTrump,
+            },
+            (None, _) => Specifies::Nothing,
+        }
+    }
+
+    /// The suits specified (none for notrump or no denomination).
+    pub(crate) fn suits(self) -> SuitSet {
+        match self {
+            Specifies::Suits(suits) => suits,
+            Specifies::NoTrump | Specifies::Nothing => SuitSet::EMPTY,
+        }
+    }
 }
