@@ -167,6 +167,8 @@ pub fn fact_kind(field: &str, raw: i32) -> Result<FactKind, ServiceError> {
         Ok(K::RetractionAfterMisexplanation) => FactKind::RetractionAfterMisexplanation,
         Ok(K::SimultaneousCards) => FactKind::SimultaneousCards,
         Ok(K::OpeningLeadRetractedBeforeDummyFaced) => FactKind::OpeningLeadRetractedBeforeDummyFaced,
+        Ok(K::UnnoticedInadmissibleCall) => FactKind::UnnoticedInadmissibleCall,
+        Ok(K::AttentionToUnnoticedCall) => FactKind::AttentionToUnnoticedCall,
         Ok(K::Unspecified) => {
             return Err(ServiceError::invalid(field, "not given; the kind of irregularity is required"));
         }
@@ -202,6 +204,8 @@ pub fn fact_kind_proto(kind: FactKind) -> game::IrregularityKind {
         FactKind::RetractionAfterMisexplanation => K::RetractionAfterMisexplanation,
         FactKind::SimultaneousCards => K::SimultaneousCards,
         FactKind::OpeningLeadRetractedBeforeDummyFaced => K::OpeningLeadRetractedBeforeDummyFaced,
+        FactKind::UnnoticedInadmissibleCall => K::UnnoticedInadmissibleCall,
+        FactKind::AttentionToUnnoticedCall => K::AttentionToUnnoticedCall,
     }
 }
 

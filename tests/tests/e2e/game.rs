@@ -2091,6 +2091,38 @@ async fn duplicate_law_47e2a_the_opening_lead_is_retracted_before_dummy_is_faced
 }
 
 #[tokio::test]
+async fn duplicate_law_36c_an_unnoticed_inadmissible_double_found_in_the_play_is_scored_as_not_made() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let session = session(&app, &[(1, None)]).await;
+    table.start(board(&table.players, game::PlayMode::Recorded, &session, 1), Some(PBN)).await;
+    table.calls(&[(North, "1S"), (East, "Pass"), (South, "2S"), (West, "Pass")]).await;
+    // North doubles his partner's bid (Law 19A1) and nobody notices: the table plays on.
+    let double = |kind| game::IrregularityFact { call: Some(pcall("X")), ..fact(kind, North) };
+    let recorded =
+        table.record(&mut table.desk(), double(game::IrregularityKind::UnnoticedInadmissibleCall), None).await.unwrap();
+    assert!(recorded.arbiter_call.is_none(), "nobody noticed, so nobody called the Director");
+    let view = table.calls(&[(East, "Pass"), (South, "Pass"), (West, "Pass")]).await;
+    let contract = laws::DeclaredContract::try_from(view.contract.unwrap()).unwrap();
+    assert_eq!(contract.to_string(), "2SX by North", "played as bid");
+    table.play(East, "CA").await;
+    // East notices after the opening lead: "the final contract is scored as if the inadmissible
+    // call had not been made" (Law 36C).
+    let recorded = table
+        .record(&mut table.desk(), double(game::IrregularityKind::AttentionToUnnoticedCall), Some(East))
+        .await
+        .unwrap();
+    let law = recorded.irregularity.unwrap().law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (36, "C"));
+    table.resolve_calls().await;
+    let view = table.play_out(false).await;
+    let (ending, result) = outcome(&view);
+    assert_eq!(ending, game::DealEnding::PlayedOut);
+    assert_eq!(played(&result).0, "2S");
+}
+
+#[tokio::test]
 async fn rubber_law_47d_a_lead_made_because_an_opponent_said_it_was_his_turn_and_a_play_after_misexplanation() {
     use Seat::*;
     let app = TestApp::spawn().await;

@@ -59,12 +59,12 @@ pub use view::{Viewer, sees_dealt_hand, sees_finished_deal};
 
 use std::fmt;
 
-use crate::auction::{Auction, AuctionError, AuctionOutcome, PendingIrregularity};
+use crate::auction::{Auction, AuctionError, AuctionOutcome, CallStatus, PendingIrregularity};
 use crate::cards::{Card, Deal, DealSeed, Suit};
 use crate::contract::{Call, DeclaredContract, Vulnerability};
 use crate::irregularities::Chooser;
 use crate::irregularities::auction::{
-    AuctionChoice, CallRequirement, IrregularityKind as AuctionIrregularity, OptionKind, PassDuration,
+    AuctionChoice, CallRequirement, IrregularityKind as AuctionIrregularity, OptionKind, PassDuration, RecordedCall,
     Restriction as AuctionRestriction,
 };
 use crate::irregularities::play::{
@@ -215,6 +215,15 @@ pub enum FactKind {
     /// The card is the one retracted. Recorded play only: a digital table shows dummy with the
     /// lead.
     OpeningLeadRetractedBeforeDummyFaced,
+    /// A double or redouble Law 19 does not permit, made in turn, that nobody noticed: it
+    /// stands in the auction as made until attention is drawn to it (duplicate Law 36; rubber
+    /// Laws 35A and 36). The call is the double or redouble. Recorded play only.
+    UnnoticedInadmissibleCall,
+    /// Attention drawn to an unnoticed inadmissible double or redouble, the offender's call
+    /// (the last such call of his). During the auction period, Law 36 (36A once a later call
+    /// stands: it and every later call are cancelled); after the opening lead was faced, the
+    /// contract is scored as if it had not been made (duplicate Law 36C).
+    AttentionToUnnoticedCall,
 }
 
 impl FactKind {
@@ -259,6 +268,8 @@ impl fmt::Display for FactKind {
             FactKind::RetractionAfterMisexplanation => "a card retracted after a mistaken explanation",
             FactKind::SimultaneousCards => "cards played together",
             FactKind::OpeningLeadRetractedBeforeDummyFaced => "an opening lead retracted before dummy was faced",
+            FactKind::UnnoticedInadmissibleCall => "an inadmissible double or redouble nobody noticed",
+            FactKind::AttentionToUnnoticedCall => "attention drawn to an unnoticed inadmissible call",
         })
     }
 }
@@ -830,6 +841,8 @@ pub struct DealInProgress {
     auction: Auction,
     play: Option<Play>,
     awaiting_result: bool,
+    /// The contract to score when it differs from the contract played: duplicate Law 36C.
+    scored_as: Option<DeclaredContract>,
     irregularities: Vec<IrregularityRecord>,
     decisions: Vec<DecisionRecord>,
     official_calls: Vec<OfficialCall>,
@@ -877,6 +890,7 @@ impl DealInProgress {
         let table = DealInProgress {
             auction: Auction::new(setup.dealer, code),
             awaiting_result: setup.result_only,
+            scored_as: None,
             setup,
             deal,
             play: None,
@@ -1521,6 +1535,71 @@ impl DealInProgress {
                 let judged = Fact { kind: auction_fact_kind(&irregularity.kind), ..fact.clone() };
                 Ok(self.add_record(judged, pointed_out_by, irregularity.law))
             }
+            FactKind::UnnoticedInadmissibleCall => {
+                let call = fact.call.ok_or_else(|| missing("the double or redouble"))?;
+                if self.setup.result_only {
+                    return Err(TableError::WrongPhase { what: "a call", phase: Phase::ResultEntry });
+                }
+                if self.play.is_some() {
+                    return Err(AuctionError::AuctionClosed { law: self.cite(39, "", "A") }.into());
+                }
+                // A call after the close, or any call while a rectification is pending, is
+                // judged by the auction (Law 39; Law 9B2 duplicate, Law 13 rubber).
+                let auction = self.auction.record_unnoticed(offender, call.into())?.into_auction();
+                let Some(last) = auction.calls().last().filter(|e| matches!(e.status, CallStatus::Unnoticed { .. }))
+                else {
+                    return Err(TableError::NotAnIrregularity {
+                        what: format!("{offender}'s {call}"),
+                        kind: fact.kind,
+                        act: "call",
+                        law: self.cite(19, "", ""),
+                    });
+                };
+                let CallStatus::Unnoticed { law, .. } = last.status else { unreachable!("filtered above") };
+                self.auction = auction;
+                self.after_auction()?;
+                Ok(self.add_record(fact.clone(), pointed_out_by, law))
+            }
+            FactKind::AttentionToUnnoticedCall => {
+                let call = fact.call.ok_or_else(|| missing("the double or redouble"))?;
+                let recorded: RecordedCall = call.into();
+                let entry = self
+                    .auction
+                    .calls()
+                    .iter()
+                    .rposition(|e| {
+                        e.seat == offender && e.call == recorded && matches!(e.status, CallStatus::Unnoticed { .. })
+                    })
+                    .ok_or_else(|| TableError::NotAnIrregularity {
+                        what: format!("{offender}'s {call}"),
+                        kind: fact.kind,
+                        act: "call",
+                        law: self.cite(36, "", ""),
+                    })?;
+                let lead_faced = self.play.as_ref().is_some_and(|p| !p.tricks().is_empty() || p.dummy_visible());
+                if lead_faced {
+                    // Duplicate Law 36C: "the final contract is scored as if the inadmissible
+                    // call had not been made". The rubber Laws give nothing once play has begun:
+                    // the fact is recorded for the players (or the Arbiter) to settle.
+                    let law = if self.setup.code == Code::Duplicate {
+                        self.scored_as = self.auction.contract_to_score_if_found_after_opening_lead();
+                        Law::duplicate(36, "C")
+                    } else {
+                        self.cite(36, "", "")
+                    };
+                    let id = self.add_record(fact.clone(), pointed_out_by, law);
+                    self.irregularities[id as usize - 1].call_index = Some(entry);
+                    return Ok(id);
+                }
+                let auction = self.auction.draw_attention_to(entry)?.into_auction();
+                let law = auction.pending().map_or(self.cite(36, "", "A"), |p| p.irregularity().law);
+                self.auction = auction;
+                self.play = None;
+                self.after_auction()?;
+                let id = self.add_record(fact.clone(), pointed_out_by, law);
+                self.irregularities[id as usize - 1].call_index = Some(entry);
+                Ok(id)
+            }
             FactKind::ExposedCardDuringAuction if self.play.is_none() => {
                 let card = fact.card.ok_or_else(|| missing("the card exposed"))?;
                 if self.awaiting_result && self.auction.outcome().is_none() {
@@ -1710,6 +1789,8 @@ impl DealInProgress {
         // A call irregularity is the last call recorded (the call itself, or the changed call).
         let call_index =
             (self.play.is_none() && fact.call.is_some()).then(|| self.auction.calls().len().checked_sub(1)).flatten();
+        // Nobody noticed it: nobody called the official (Law 9B1(a) duplicate, Club Law 9).
+        let noticed = fact.kind != FactKind::UnnoticedInadmissibleCall;
         self.irregularities.push(IrregularityRecord {
             id,
             fact,
@@ -1719,7 +1800,7 @@ impl DealInProgress {
             call_index,
             step: self.step,
         });
-        if self.official().is_some() {
+        if self.official().is_some() && noticed {
             self.summon(pointed_out_by, reason, Some(id), None);
         }
         id
@@ -1900,7 +1981,7 @@ impl DealInProgress {
                 _ => Ending::Claimed,
             }
         };
-        let contract = play.contract();
+        let contract = self.scored_as.unwrap_or_else(|| play.contract());
         let tricks = play.declarer_tricks().unwrap_or(0);
         let transfer = play.revoke_transfer();
         let honors = match (&self.deal, self.setup.code) {

@@ -709,3 +709,91 @@ fn duplicate_law_47e2a_an_opening_lead_retracted_before_dummy_faced_hides_dummy_
     let err = digital.apply(&Action::Irregularity { fact, pointed_out_by: None }).unwrap_err();
     assert_eq!(err, TableError::DigitalFact { kind: FactKind::OpeningLeadRetractedBeforeDummyFaced });
 }
+
+fn call_fact(kind: FactKind, offender: Seat, call: &str) -> Fact {
+    Fact { call: Some(call.parse().unwrap()), card: None, ..play_fact(kind, offender, "C2") }
+}
+
+/// 1S by North, 2S by South, and North's double of his partner's bid (Law 19A1) nobody notices.
+fn unnoticed_double(code: Code) -> DealInProgress {
+    use Seat::*;
+    let table = calls(start(code, Mode::Recorded), &[(North, "1S"), (East, "Pass"), (South, "2S"), (West, "Pass")]);
+    let fact = call_fact(FactKind::UnnoticedInadmissibleCall, North, "X");
+    apply(&table, Action::Irregularity { fact, pointed_out_by: None }).0
+}
+
+#[test]
+fn duplicate_law_36c_an_inadmissible_double_found_after_the_opening_lead_is_scored_as_not_made() {
+    // Law 36C: "When attention is drawn to an inadmissible double or redouble only after the
+    // opening lead has been faced, the final contract is scored as if the inadmissible call
+    // had not been made."
+    use Seat::*;
+    let table = calls(unnoticed_double(Code::Duplicate), &[(East, "Pass"), (South, "Pass"), (West, "Pass")]);
+    assert_eq!(table.contract().unwrap().to_string(), "2SX by North", "played as bid");
+    let (table, _) = card(&table, East, "CA");
+    let fact = call_fact(FactKind::AttentionToUnnoticedCall, North, "X");
+    let (table, _) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(East) });
+    assert_eq!(table.irregularities().last().unwrap().law, Law::duplicate(36, "C"));
+    let call = table.open_official_calls().next().map(|c| c.id);
+    let table = match call {
+        Some(call) => apply(&table, Action::ResolveOfficialCall { call, note: "Law 36C".into() }).0,
+        None => table,
+    };
+    let table = play_out(table);
+    let Some(DealResult::Played { contract, .. }) = table.outcome().and_then(|o| o.result) else {
+        panic!("played out")
+    };
+    assert_eq!(contract.to_string(), "2S by North");
+}
+
+#[test]
+fn duplicate_law_36a_attention_drawn_during_the_auction_cancels_the_double_and_every_later_call() {
+    // Law 36A: "If offender's LHO calls before rectification of an inadmissible double or
+    // redouble the inadmissible call and all subsequent calls are cancelled. The auction reverts
+    // to the player whose turn it was to call and proceeds as though there had been no
+    // irregularity."
+    use Seat::*;
+    let table = call(&unnoticed_double(Code::Duplicate), East, "Pass");
+    let fact = call_fact(FactKind::AttentionToUnnoticedCall, North, "X");
+    let (table, _) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(South) });
+    assert_eq!(table.irregularities().last().unwrap().law.number, 36);
+    // The Director, summoned, applies it: the one option Law 36A leaves.
+    let call = table.open_official_calls().next().unwrap().id;
+    let (table, _) = apply(&table, Action::ResolveOfficialCall { call, note: "Law 36A".into() });
+    let (table, _) = choose(&table, "enforce", None, Actor::Official);
+    assert_eq!(table.next_to_act(), Some(North), "the auction reverts to North");
+    let standing: Vec<String> =
+        table.auction().calls().iter().filter(|e| e.status.stands()).map(|e| e.call.to_string()).collect();
+    assert_eq!(standing, ["1S", "Pass", "2S", "Pass"]);
+}
+
+#[test]
+fn an_unnoticed_call_must_be_an_inadmissible_double_in_turn_and_only_at_a_recorded_table() {
+    use Seat::*;
+    let table = calls(start(Code::Duplicate, Mode::Recorded), &[(North, "1S"), (East, "Pass")]);
+    // A legal double is no irregularity.
+    let table = call(&table, South, "2S");
+    let err = table
+        .apply(&Action::Irregularity {
+            fact: call_fact(FactKind::UnnoticedInadmissibleCall, West, "X"),
+            pointed_out_by: None,
+        })
+        .unwrap_err();
+    assert!(matches!(err, TableError::NotAnIrregularity { .. }), "{err:?}");
+    // Attention to a call that was not recorded unnoticed.
+    let err = table
+        .apply(&Action::Irregularity {
+            fact: call_fact(FactKind::AttentionToUnnoticedCall, North, "X"),
+            pointed_out_by: None,
+        })
+        .unwrap_err();
+    assert!(matches!(err, TableError::NotAnIrregularity { .. }), "{err:?}");
+    let digital = start(Code::Duplicate, Mode::Digital);
+    let err = digital
+        .apply(&Action::Irregularity {
+            fact: call_fact(FactKind::UnnoticedInadmissibleCall, North, "X"),
+            pointed_out_by: None,
+        })
+        .unwrap_err();
+    assert_eq!(err, TableError::DigitalFact { kind: FactKind::UnnoticedInadmissibleCall });
+}
