@@ -5,6 +5,7 @@
 //! bridgectl game options --table T [--decision D]              # the options the Laws give
 //! bridgectl game rule --table T --option cancel_call           # choose one, as the arbiter
 //! bridgectl game rule --table T --option 1 --seat S --call 2H  # record a player's choice
+//! bridgectl game rule ... --call 3C --artificial HS             # an artificial call (Law 26A)
 //! bridgectl game resolve --table T --call <id> --note "..."    # settle a call
 //! bridgectl game adjudicate --table T --claim <id> --tricks 9 --reasons "..."
 //! ```
@@ -58,6 +59,11 @@ pub enum Command {
         /// The call the option carries, if it needs one (e.g. 2H, Pass, X).
         #[arg(long)]
         call: Option<String>,
+        /// The call is artificial and relates to these suits (letters C D H S, e.g. HS; "-"
+        /// for none), as the partnership's methods disclose (rubber Law 26A; duplicate Laws 26B
+        /// and 27B1(a)).
+        #[arg(long, requires = "call")]
+        artificial: Option<String>,
     },
     /// Settles a call for the arbiter, so that the game goes on.
     Resolve {
@@ -124,7 +130,7 @@ pub async fn run(server: &str, token: Option<&str>, command: Command) -> anyhow:
             let decisions = client.get_rectification_options(request).await.map_err(refused)?.into_inner().decisions;
             print!("{}", decisions_text(&decisions));
         }
-        Command::Rule { table, decision, option, seat, call } => {
+        Command::Rule { table, decision, option, seat, call, artificial } => {
             let view = state(&mut client, &table).await?;
             let decision = match decision {
                 Some(id) => {
@@ -138,7 +144,9 @@ pub async fn run(server: &str, token: Option<&str>, command: Command) -> anyhow:
             let chosen = find_option(&decision, &option)?;
             let seat = seat.map(|s| parse_seat(&s)).transpose()?;
             let call = call.map(|c| parse_call(&c)).transpose()?;
+            let artificial = artificial.map(|s| parse_artificial(&s)).transpose()?;
             let request = game::ChooseRectificationRequest {
+                artificial,
                 table_id: table,
                 expected_version: view.version,
                 idempotency_key: key(),
@@ -200,6 +208,25 @@ fn parse_seat(text: &str) -> anyhow::Result<i32> {
 fn parse_call(text: &str) -> anyhow::Result<pb::Call> {
     let call: laws::Call = text.parse().map_err(|e| anyhow!("{e}"))?;
     Ok(call.into())
+}
+
+/// An artificial call's suits from letters (`HS`), or `-` for none.
+fn parse_artificial(text: &str) -> anyhow::Result<game::ArtificialMeaning> {
+    let suits = text
+        .chars()
+        .filter(|c| *c != '-')
+        .map(|c| {
+            let suit = match c.to_ascii_uppercase() {
+                'C' => pb::Suit::Clubs,
+                'D' => pb::Suit::Diamonds,
+                'H' => pb::Suit::Hearts,
+                'S' => pb::Suit::Spades,
+                _ => bail!("{c:?} is not a suit letter (C, D, H, S; - for none)"),
+            };
+            Ok(suit as i32)
+        })
+        .collect::<anyhow::Result<_>>()?;
+    Ok(game::ArtificialMeaning { suits })
 }
 
 /// The option named by its id or its kind.
@@ -373,9 +400,15 @@ mod tests {
             "S",
             "--call",
             "2H",
+            "--artificial",
+            "sh",
         ])
         .unwrap();
-        let Command::Rule { table, option, seat, call, decision } = cli.command else { panic!() };
+        let Command::Rule { table, option, seat, call, decision, artificial } = cli.command else { panic!() };
+        let suits = parse_artificial(&artificial.unwrap()).unwrap().suits;
+        assert_eq!(suits, vec![pb::Suit::Spades as i32, pb::Suit::Hearts as i32]);
+        assert!(parse_artificial("-").unwrap().suits.is_empty(), "an artificial call relating to no suit");
+        assert!(parse_artificial("HX").is_err());
         assert_eq!((table.as_str(), option.as_str(), decision), ("t1", "cancel_call", None));
         assert_eq!(parse_seat(&seat.unwrap()).unwrap(), pb::Seat::South as i32);
         assert_eq!(parse_call(&call.unwrap()).unwrap(), "2H".parse::<laws::Call>().unwrap().into());

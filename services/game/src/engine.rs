@@ -650,6 +650,7 @@ mod tests {
             idempotency_key: "k".into(),
             seat: seat.to_proto(),
             call: Some(call.parse::<laws::Call>().unwrap().into()),
+            artificial: None,
         };
         StoredAction { deal_id: "deal".into(), actor: "desk".into(), at: None, command: Some(Command::Call(request)) }
     }

@@ -218,6 +218,7 @@ impl DealContext<'_> {
             call: Some(recorded_call(entry.call)),
             status: call_status(entry.status) as i32,
             irregularity_id: irregularity.map(|r| self.id(Record::Irregularity, r.id)).unwrap_or_default(),
+            artificial: translate::artificial_proto(entry.relates_to),
         }
     }
 
@@ -261,6 +262,7 @@ impl DealContext<'_> {
                 deliberate: fact.deliberate,
                 designation: fact.designation.map(translate::designation_proto),
                 also_visible: fact.also_visible.iter().map(|c| (*c).into()).collect(),
+                artificial: translate::artificial_proto(fact.relates_to),
             }),
             pointed_out_by: seat_proto(record.pointed_out_by),
             recorded_by: self.actor(record.step),

@@ -9,7 +9,7 @@ use api::game::v1 as game;
 use laws::irregularities::play::Designation;
 use laws::score::honors::{Honors, HonorsClaim};
 use laws::table::{Action, Actor, DealResult, Fact, FactKind, Hands, Mode, Setup};
-use laws::{Call, Card, Code, Deal, DealSeed, DeclaredContract, Rank, Seat, Side, Suit, Vulnerability};
+use laws::{Call, Card, Code, Deal, DealSeed, DeclaredContract, Rank, Seat, Side, Suit, SuitSet, Vulnerability};
 use platform::ServiceError;
 
 use crate::stored::stored_action::Command;
@@ -126,6 +126,22 @@ fn optional_seat(field: &str, raw: i32) -> Result<Option<Seat>, ServiceError> {
 
 fn call(field: &str, call: Option<pb::Call>) -> Result<Call, ServiceError> {
     Ok(Call::try_from(required(field, call)?).map_err(|e| e.within(field))?)
+}
+
+/// What an artificial call relates to (rubber Law 26A; duplicate Laws 26B, 27B1(a)); `None`
+/// for a natural call.
+fn artificial(field: &str, meaning: Option<game::ArtificialMeaning>) -> Result<Option<SuitSet>, ServiceError> {
+    let Some(meaning) = meaning else { return Ok(None) };
+    let mut suits = SuitSet::EMPTY;
+    for (i, raw) in meaning.suits.into_iter().enumerate() {
+        suits.insert(Suit::from_proto(&format!("{field}.suits[{i}]"), raw)?);
+    }
+    Ok(Some(suits))
+}
+
+/// An artificial call's meaning as the contract has it.
+pub fn artificial_proto(relates_to: Option<SuitSet>) -> Option<game::ArtificialMeaning> {
+    relates_to.map(|suits| game::ArtificialMeaning { suits: suits.iter().map(|s| pb::Suit::from(s) as i32).collect() })
 }
 
 fn card(field: &str, card: Option<pb::Card>) -> Result<Card, ServiceError> {
@@ -297,7 +313,11 @@ pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
     let command = stored.command.as_ref().ok_or_else(|| ServiceError::internal("a stored action without a command"))?;
     Ok(match command {
         Command::Start(_) => return Err(ServiceError::internal("a deal's start is not an action on it")),
-        Command::Call(request) => Action::Call { seat: seat("seat", request.seat)?, call: call("call", request.call)? },
+        Command::Call(request) => Action::Call {
+            seat: seat("seat", request.seat)?,
+            call: call("call", request.call)?,
+            relates_to: artificial("artificial", request.artificial.clone())?,
+        },
         Command::Play(request) => Action::Play { seat: seat("seat", request.seat)?, card: card("card", request.card)? },
         Command::Irregularity(request) => {
             let fact = required("fact", request.fact.clone())?;
@@ -322,6 +342,7 @@ pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
                         .enumerate()
                         .map(|(i, c)| card(&format!("fact.also_visible[{i}]"), Some(c)))
                         .collect::<Result<_, _>>()?,
+                    relates_to: artificial("fact.artificial", fact.artificial)?,
                     description: fact.description,
                 },
                 pointed_out_by: optional_seat("pointed_out_by", request.pointed_out_by)?,
@@ -338,7 +359,13 @@ pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
             } else {
                 Actor::Seat(seat("chooser_seat", request.chooser_seat)?)
             };
-            Action::Choose { decision, option, call: request.call.map(|c| call("call", Some(c))).transpose()?, by }
+            Action::Choose {
+                decision,
+                option,
+                call: request.call.map(|c| call("call", Some(c))).transpose()?,
+                by,
+                relates_to: artificial("artificial", request.artificial)?,
+            }
         }
         Command::Claim(request) => Action::Claim {
             claimer: seat("claimer", request.claimer)?,

@@ -29,7 +29,7 @@ fn whole_deal(seed: u8) -> Vec<Action> {
     let (mut table, _) = DealInProgress::start(setup(seed)).unwrap_or_else(|e| panic!("{e}"));
     let mut actions = Vec::new();
     for (seat, call) in [(Seat::North, "1N"), (Seat::East, "Pass"), (Seat::South, "Pass"), (Seat::West, "Pass")] {
-        actions.push(Action::Call { seat, call: call.parse().unwrap_or_else(|e| panic!("{e}")) });
+        actions.push(Action::Call { seat, call: call.parse().unwrap_or_else(|e| panic!("{e}")), relates_to: None });
     }
     for action in &actions {
         table = table.apply(action).unwrap_or_else(|e| panic!("{e}")).0;

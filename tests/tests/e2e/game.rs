@@ -165,6 +165,7 @@ impl<'a> Table<'a> {
             idempotency_key: key(),
             seat: seat.to_proto(),
             call: Some(pcall(call)),
+            artificial: None,
         };
         Ok(client.make_call(request).await?.into_inner().view.unwrap())
     }
@@ -245,6 +246,7 @@ impl<'a> Table<'a> {
             option_id: option.option_id.clone(),
             chooser_seat: chooser.map_or(0, Seat::to_proto),
             call: call.map(pcall),
+            artificial: None,
         };
         Ok(client.choose_rectification(request).await?.into_inner())
     }
@@ -1033,6 +1035,7 @@ async fn random_action(table: &Table<'_>, rng: &mut Rng) -> Option<()> {
                 idempotency_key: key(),
                 seat: seat.to_proto(),
                 call: Some(call.into()),
+                artificial: None,
             };
             client.make_call(request).await.unwrap_or_else(|s| panic!("{seat} {call}: {s:?}"));
             Some(())
@@ -1458,6 +1461,7 @@ async fn the_game_runs_on_the_embedded_default() {
             idempotency_key: key(),
             seat: seat.to_proto(),
             call: Some(pcall(call)),
+            artificial: None,
         };
         version = desk.make_call(request).await.unwrap().into_inner().view.unwrap().version;
     }
@@ -1483,6 +1487,7 @@ async fn the_game_runs_on_the_embedded_default() {
         option_id: option.option_id.clone(),
         chooser_seat: 0,
         call: None,
+        artificial: None,
     };
     let view = arbiter.choose_rectification(choose).await.unwrap().into_inner().view.unwrap();
     let resolve = game::ResolveArbiterCallRequest {
@@ -1920,6 +1925,7 @@ async fn choose_described(
         option_id: option.option_id.clone(),
         chooser_seat: chooser.map_or(0, Seat::to_proto),
         call: None,
+        artificial: None,
     };
     Ok(client.choose_rectification(request).await?.into_inner())
 }
@@ -2120,6 +2126,45 @@ async fn duplicate_law_36c_an_unnoticed_inadmissible_double_found_in_the_play_is
     let (ending, result) = outcome(&view);
     assert_eq!(ending, game::DealEnding::PlayedOut);
     assert_eq!(played(&result).0, "2S");
+}
+
+#[tokio::test]
+async fn rubber_law_27a_an_artificial_insufficient_bid_is_shown_as_such_and_has_no_same_denomination_correction() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    table.call(North, "1NT").await;
+    // East's 1C shows both majors (the partnership's methods say so) and is insufficient.
+    let majors = game::ArtificialMeaning { suits: vec![pb::Suit::Hearts as i32, pb::Suit::Spades as i32] };
+    let request = game::MakeCallRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        seat: East.to_proto(),
+        call: Some(pcall("1C")),
+        artificial: Some(majors.clone()),
+    };
+    let view = table.desk().make_call(request).await.unwrap().into_inner().view.unwrap();
+    assert_eq!(view.auction[1].artificial, Some(majors), "every viewer sees what the call showed");
+    assert!(view.auction[0].artificial.is_none());
+    // Law 27A: "if the insufficient bid and sufficient bid are both not artificial, the auction
+    // proceeds as though the irregularity had not occurred": no such correction is offered.
+    table.choose(&mut table.player(South), "reject_insufficient_bid", None, None).await.unwrap();
+    let offered: Vec<String> = table.view().await.pending_decisions[0].options.iter().map(|o| o.kind.clone()).collect();
+    assert!(!offered.iter().any(|k| k == "lowest_sufficient_bid"), "{offered:?}");
+    // A suit the Laws do not know is refused, naming the field.
+    let request = game::MakeCallRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        seat: South.to_proto(),
+        call: Some(pcall("2C")),
+        artificial: Some(game::ArtificialMeaning { suits: vec![0] }),
+    };
+    let status = table.desk().make_call(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().contains("artificial.suits[0]"), "{}", status.message());
 }
 
 #[tokio::test]

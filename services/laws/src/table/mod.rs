@@ -36,8 +36,8 @@
 //! };
 //! let (table, _) = DealInProgress::start(setup)?;
 //! // North opens 1S; East bids 1H, an insufficient bid (Law 27): a fact at a physical table.
-//! let (table, _) = table.apply(&Action::Call { seat: Seat::North, call: "1S".parse()? })?;
-//! let (table, _) = table.apply(&Action::Call { seat: Seat::East, call: "1H".parse()? })?;
+//! let (table, _) = table.apply(&Action::Call { seat: Seat::North, call: "1S".parse()?, relates_to: None })?;
+//! let (table, _) = table.apply(&Action::Call { seat: Seat::East, call: "1H".parse()?, relates_to: None })?;
 //! let decision = table.open_decision().expect("Law 27 gives options");
 //! assert!(decision.options.iter().any(|o| o.name == "accept_by_calling"));
 //! // Under the Alternative Club Laws the Arbiter is summoned at once (Club Law 13).
@@ -60,7 +60,7 @@ pub use view::{Viewer, sees_dealt_hand, sees_finished_deal};
 use std::fmt;
 
 use crate::auction::{Auction, AuctionError, AuctionOutcome, CallStatus, PendingIrregularity};
-use crate::cards::{Card, Deal, DealSeed, Suit};
+use crate::cards::{Card, Deal, DealSeed, Suit, SuitSet};
 use crate::contract::{Call, DeclaredContract, Vulnerability};
 use crate::irregularities::Chooser;
 use crate::irregularities::auction::{
@@ -296,6 +296,9 @@ pub struct Fact {
     pub designation: Option<Designation>,
     /// For cards played together: the other cards whose faces were visible (Law 58B).
     pub also_visible: Vec<Card>,
+    /// For the auction kinds, when the call made is artificial: the suits it relates to
+    /// (possibly none), as in [`Action::Call`].
+    pub relates_to: Option<SuitSet>,
     /// In words, as the table tells it.
     pub description: String,
 }
@@ -488,6 +491,10 @@ pub enum Action {
         seat: Seat,
         /// The call.
         call: Call,
+        /// For an artificial call, the suits it relates to (possibly none), as the
+        /// partnership's methods disclose; `None` for a natural call (rubber Law 26A; duplicate
+        /// Laws 26B and 27B1(a) ask what a call "specified").
+        relates_to: Option<SuitSet>,
     },
     /// A card from `seat`'s hand (dummy's seat when declarer plays from dummy).
     Play {
@@ -511,6 +518,8 @@ pub enum Action {
         option: usize,
         /// The call the option carries, where it needs one.
         call: Option<Call>,
+        /// For an artificial call carried, the suits it relates to (as in [`Action::Call`]).
+        relates_to: Option<SuitSet>,
         /// Who chooses.
         by: Actor,
     },
@@ -1171,10 +1180,10 @@ impl DealInProgress {
 
     fn dispatch(&mut self, action: &Action) -> Result<Effects, TableError> {
         match action {
-            Action::Call { seat, call } => {
+            Action::Call { seat, call, relates_to } => {
                 self.ensure_live("a call")?;
                 self.ensure_no_official()?;
-                self.call(*seat, *call)?;
+                self.call(*seat, *call, *relates_to)?;
                 Ok(Effects::default())
             }
             Action::Play { seat, card } => {
@@ -1188,9 +1197,9 @@ impl DealInProgress {
                 let record = self.record_fact(fact, *pointed_out_by)?;
                 Ok(Effects { record: Some(record), chose: None })
             }
-            Action::Choose { decision, option, call, by } => {
+            Action::Choose { decision, option, call, relates_to, by } => {
                 self.ensure_live("a rectification choice")?;
-                self.choose(*decision, *option, *call, *by)?;
+                self.choose(*decision, *option, *call, *relates_to, *by)?;
                 Ok(Effects { record: None, chose: Some(*decision) })
             }
             Action::Claim { claimer, tricks, statement } => {
@@ -1356,7 +1365,7 @@ impl DealInProgress {
     /// own Laws); recorded play takes it as a fact. In recorded play a call after the auction
     /// closed, before the opening lead, is Law 39's: the auction takes it and the play waits
     /// for its rectification.
-    fn call(&mut self, seat: Seat, call: Call) -> Result<(), TableError> {
+    fn call(&mut self, seat: Seat, call: Call, relates_to: Option<SuitSet>) -> Result<(), TableError> {
         if self.setup.result_only {
             return Err(TableError::WrongPhase { what: "a call", phase: Phase::ResultEntry });
         }
@@ -1372,7 +1381,12 @@ impl DealInProgress {
                 {
                     return Err(TableError::NotYourTurn { seat, turn, act: "call", law: self.cite(17, "", "") });
                 }
-                self.auction = self.auction.call(call)?;
+                let next = self.auction.call(call)?;
+                // A legal call in turn: recording it as made keeps what it relates to.
+                self.auction = match relates_to {
+                    Some(suits) => self.auction.record_artificial(seat, call.into(), suits)?.into_auction(),
+                    None => next,
+                };
             }
             Mode::Recorded => {
                 if let Some(play) = &self.play
@@ -1380,7 +1394,11 @@ impl DealInProgress {
                 {
                     return Err(AuctionError::AuctionClosed { law: self.cite(39, "", "A") }.into());
                 }
-                self.auction = self.auction.record(seat, call.into())?.into_auction();
+                self.auction = match relates_to {
+                    Some(suits) => self.auction.record_artificial(seat, call.into(), suits)?,
+                    None => self.auction.record(seat, call.into())?,
+                }
+                .into_auction();
                 self.play = None;
             }
         }
@@ -1477,6 +1495,7 @@ impl DealInProgress {
                             deliberate: true,
                             designation: None,
                             also_visible: Vec::new(),
+                            relates_to: None,
                             description: format!("{seat} played the {card} out of turn"),
                         };
                         Ok(Some(self.add_record(fact, None, law)))
@@ -1514,10 +1533,13 @@ impl DealInProgress {
                     return Err(AuctionError::AuctionClosed { law: self.cite(39, "", "A") }.into());
                 }
                 let before = self.auction.pending().cloned();
-                let recorded = if fact.kind == FactKind::ChangeOfCall {
-                    self.auction.change_call(offender, call.into())?
-                } else {
-                    self.auction.record(offender, call.into())?
+                let recorded = match (fact.kind, fact.relates_to) {
+                    (FactKind::ChangeOfCall, Some(suits)) => {
+                        self.auction.change_call_artificial(offender, call.into(), suits)?
+                    }
+                    (FactKind::ChangeOfCall, None) => self.auction.change_call(offender, call.into())?,
+                    (_, Some(suits)) => self.auction.record_artificial(offender, call.into(), suits)?,
+                    (_, None) => self.auction.record(offender, call.into())?,
                 };
                 let auction = recorded.into_auction();
                 let Some(pending) = auction.pending().filter(|p| Some(*p) != before.as_ref()).cloned() else {
@@ -1828,7 +1850,14 @@ impl DealInProgress {
 
     /// A choice of an option of the open decision, by a player the Laws entitle (or the table
     /// device recording his choice) or by the official.
-    fn choose(&mut self, decision: u32, option: usize, call: Option<Call>, by: Actor) -> Result<(), TableError> {
+    fn choose(
+        &mut self,
+        decision: u32,
+        option: usize,
+        call: Option<Call>,
+        relates_to: Option<SuitSet>,
+        by: Actor,
+    ) -> Result<(), TableError> {
         let index = self.decisions.iter().position(|d| d.id == decision).ok_or(TableError::NoSuchDecision(decision))?;
         let record = &self.decisions[index];
         if record.settled.is_some() {
@@ -1847,7 +1876,11 @@ impl DealInProgress {
         }
         match chosen.choice {
             Choice::Auction(kind) => {
-                self.auction = self.auction.rectify(AuctionChoice { option: kind, call })?;
+                let choice = AuctionChoice { option: kind, call };
+                self.auction = match relates_to {
+                    Some(suits) => self.auction.rectify_artificial(choice, suits)?,
+                    None => self.auction.rectify(choice)?,
+                };
                 self.play = None;
                 self.after_auction()?;
             }
@@ -2088,6 +2121,7 @@ fn fresh_fact(source: &PendingSource) -> Option<(Fact, Law)> {
         deliberate: false,
         designation: None,
         also_visible: Vec::new(),
+        relates_to: None,
         description,
     };
     match source {

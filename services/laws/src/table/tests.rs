@@ -28,7 +28,7 @@ fn apply(table: &DealInProgress, action: Action) -> (DealInProgress, Vec<Event>)
 }
 
 fn call(table: &DealInProgress, seat: Seat, call: &str) -> DealInProgress {
-    apply(table, Action::Call { seat, call: call.parse().unwrap() }).0
+    apply(table, Action::Call { seat, call: call.parse().unwrap(), relates_to: None }).0
 }
 
 fn calls(mut table: DealInProgress, calls: &[(Seat, &str)]) -> DealInProgress {
@@ -76,17 +76,19 @@ fn option(table: &DealInProgress, name: &str) -> (u32, usize) {
 
 fn choose(table: &DealInProgress, name: &str, call: Option<&str>, by: Actor) -> (DealInProgress, Vec<Event>) {
     let (decision, option) = option(table, name);
-    apply(table, Action::Choose { decision, option, call: call.map(|c| c.parse().unwrap()), by })
+    apply(table, Action::Choose { decision, option, call: call.map(|c| c.parse().unwrap()), by, relates_to: None })
 }
 
 #[test]
 fn law_17_and_27_digital_play_refuses_a_call_out_of_turn_and_an_insufficient_bid() {
     let table = start(Code::Rubber, Mode::Digital);
-    let err = table.apply(&Action::Call { seat: Seat::East, call: "1H".parse().unwrap() }).unwrap_err();
+    let err =
+        table.apply(&Action::Call { seat: Seat::East, call: "1H".parse().unwrap(), relates_to: None }).unwrap_err();
     assert_eq!(err.to_string(), "it is North's turn to call, not East's (Law 17 of the Laws of Rubber Bridge)");
     assert_eq!(err.kind(), ErrorKind::Rule);
     let table = call(&table, Seat::North, "1S");
-    let err = table.apply(&Action::Call { seat: Seat::East, call: "1H".parse().unwrap() }).unwrap_err();
+    let err =
+        table.apply(&Action::Call { seat: Seat::East, call: "1H".parse().unwrap(), relates_to: None }).unwrap_err();
     assert_eq!(err.to_string(), "insufficient bid 1H over 1S (Law 27 of the Laws of Rubber Bridge)");
     assert!(table.irregularities().is_empty());
 }
@@ -139,7 +141,8 @@ fn a_digital_deal_played_out_ends_with_its_tricks_and_the_honors_held() {
 fn law_27_an_insufficient_bid_at_a_club_table_summons_the_arbiter_and_lho_may_accept_it_by_calling() {
     let table = start(Code::Club, Mode::Recorded);
     let table = call(&table, Seat::North, "1S");
-    let (table, events) = apply(&table, Action::Call { seat: Seat::East, call: "1H".parse().unwrap() });
+    let (table, events) =
+        apply(&table, Action::Call { seat: Seat::East, call: "1H".parse().unwrap(), relates_to: None });
     let record = &table.irregularities()[0];
     assert_eq!(record.fact.kind, FactKind::InsufficientBid);
     assert_eq!(record.law.number, 27);
@@ -148,7 +151,8 @@ fn law_27_an_insufficient_bid_at_a_club_table_summons_the_arbiter_and_lho_may_ac
     assert!(events.contains(&Event::RectificationOffered { id: 1 }));
     assert!(events.contains(&Event::OfficialCalled { id: 1 }));
     // Club Law 13: the Arbiter is at the table; nobody calls until he has dealt with it.
-    let err = table.apply(&Action::Call { seat: Seat::South, call: "Pass".parse().unwrap() }).unwrap_err();
+    let err =
+        table.apply(&Action::Call { seat: Seat::South, call: "Pass".parse().unwrap(), relates_to: None }).unwrap_err();
     assert_eq!(
         err.to_string(),
         "nobody calls or plays until the Arbiter has dealt with the table (Club Law 13 (Alternative Club Laws))"
@@ -158,7 +162,8 @@ fn law_27_an_insufficient_bid_at_a_club_table_summons_the_arbiter_and_lho_may_ac
     let decision = table.open_decision().unwrap();
     let accept = decision.options.iter().find(|o| o.name == "accept_by_calling").unwrap();
     assert_eq!(accept.chooser_seats, vec![Seat::South]);
-    let (table, events) = apply(&table, Action::Call { seat: Seat::South, call: "2H".parse().unwrap() });
+    let (table, events) =
+        apply(&table, Action::Call { seat: Seat::South, call: "2H".parse().unwrap(), relates_to: None });
     assert!(events.contains(&Event::RectificationChosen { id: 1 }));
     let settled = table.decisions()[0].settled.unwrap();
     assert_eq!(settled.by, Some(Actor::Seat(Seat::South)));
@@ -171,8 +176,9 @@ fn law_27b_a_rejected_insufficient_bid_is_replaced_under_the_same_irregularity()
     let table = calls(start(Code::Rubber, Mode::Recorded), &[(Seat::North, "1S"), (Seat::East, "1H")]);
     // Not the offender's partner's choice: the Law gives it to South.
     let (decision, index) = option(&table, "reject_insufficient_bid");
-    let err =
-        table.apply(&Action::Choose { decision, option: index, call: None, by: Actor::Seat(Seat::West) }).unwrap_err();
+    let err = table
+        .apply(&Action::Choose { decision, option: index, call: None, by: Actor::Seat(Seat::West), relates_to: None })
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotEntitled);
     assert!(err.to_string().starts_with("West may not choose \"reject_insufficient_bid\""), "{err}");
     let (table, _) = choose(&table, "reject_insufficient_bid", None, Actor::Seat(Seat::South));
@@ -203,6 +209,7 @@ fn law_31_a_bid_out_of_rotation_is_recorded_and_rectified() {
                 deliberate: false,
                 designation: None,
                 also_visible: Vec::new(),
+                relates_to: None,
                 description: "South bid before his partner, the dealer".into(),
             },
             pointed_out_by: Some(Seat::West),
@@ -229,6 +236,7 @@ fn law_31_a_bid_out_of_rotation_is_recorded_and_rectified() {
                 deliberate: false,
                 designation: None,
                 also_visible: Vec::new(),
+                relates_to: None,
                 description: String::new(),
             },
             pointed_out_by: None,
@@ -271,6 +279,7 @@ fn law_50_a_defenders_exposed_honor_is_a_major_penalty_card_and_declarer_chooses
                 deliberate: false,
                 designation: None,
                 also_visible: Vec::new(),
+                relates_to: None,
                 description: "dropped".into(),
             },
             pointed_out_by: Some(Seat::North),
@@ -335,6 +344,7 @@ fn law_64_an_established_revoke_transfers_a_trick_after_play() {
                 deliberate: false,
                 designation: None,
                 also_visible: Vec::new(),
+                relates_to: None,
                 description: String::new(),
             },
             pointed_out_by: Some(Seat::North),
@@ -429,7 +439,8 @@ fn result_entry_must_agree_with_the_auction_and_law_81_on_honors() {
     only.result_only = true;
     let table = DealInProgress::start(only).unwrap().0;
     assert_eq!(table.phase(), Phase::ResultEntry);
-    let err = table.apply(&Action::Call { seat: Seat::North, call: "Pass".parse().unwrap() }).unwrap_err();
+    let err =
+        table.apply(&Action::Call { seat: Seat::North, call: "Pass".parse().unwrap(), relates_to: None }).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Precondition);
     let err = table
         .apply(&Action::EnterResult {
@@ -444,7 +455,7 @@ fn result_entry_must_agree_with_the_auction_and_law_81_on_honors() {
 fn law_22_a_passed_out_deal_ends_with_no_contract() {
     use Seat::*;
     let table = calls(start(Code::Rubber, Mode::Digital), &[(North, "Pass"), (East, "Pass"), (South, "Pass")]);
-    let (table, events) = apply(&table, Action::Call { seat: West, call: "Pass".parse().unwrap() });
+    let (table, events) = apply(&table, Action::Call { seat: West, call: "Pass".parse().unwrap(), relates_to: None });
     assert_eq!(events, vec![Event::CallMade { index: 3 }, Event::AuctionClosed, Event::DealFinished]);
     assert_eq!(table.outcome().unwrap().result, Some(DealResult::PassedOut));
     let err = table.apply(&Action::Abandon { reason: "late".into() }).unwrap_err();
@@ -458,7 +469,7 @@ fn an_abandoned_deal_has_no_result_and_takes_no_more_actions() {
     assert_eq!(events, vec![Event::DealAbandoned]);
     assert_eq!(table.phase(), Phase::Abandoned);
     assert_eq!(table.outcome().unwrap().result, None);
-    assert!(table.apply(&Action::Call { seat: Seat::East, call: "Pass".parse().unwrap() }).is_err());
+    assert!(table.apply(&Action::Call { seat: Seat::East, call: "Pass".parse().unwrap(), relates_to: None }).is_err());
 }
 
 #[test]
@@ -473,6 +484,7 @@ fn digital_tables_record_only_matters_of_judgement() {
         deliberate: false,
         designation: None,
         also_visible: Vec::new(),
+        relates_to: None,
         description: "hesitation".into(),
     };
     let err =
@@ -489,9 +501,9 @@ fn digital_tables_record_only_matters_of_judgement() {
 #[test]
 fn replaying_the_same_actions_gives_the_same_state() {
     let actions = [
-        Action::Call { seat: Seat::North, call: "1S".parse().unwrap() },
-        Action::Call { seat: Seat::East, call: "1H".parse().unwrap() },
-        Action::Choose { decision: 1, option: 1, call: None, by: Actor::Seat(Seat::South) },
+        Action::Call { seat: Seat::North, call: "1S".parse().unwrap(), relates_to: None },
+        Action::Call { seat: Seat::East, call: "1H".parse().unwrap(), relates_to: None },
+        Action::Choose { decision: 1, option: 1, call: None, by: Actor::Seat(Seat::South), relates_to: None },
         Action::CallOfficial { seat: Some(Seat::West), reason: "a question".into() },
     ];
     let run = || actions.iter().fold(start(Code::Rubber, Mode::Recorded), |t, a| t.apply(a).unwrap().0);
@@ -538,6 +550,7 @@ fn play_fact(kind: FactKind, offender: Seat, card: &str) -> Fact {
         deliberate: false,
         designation: None,
         also_visible: Vec::new(),
+        relates_to: None,
         description: String::new(),
     }
 }
@@ -562,13 +575,21 @@ fn duplicate_law_45c4b_a_change_of_designation_is_a_fact_whose_decision_is_the_o
     assert!(decision.options.iter().all(|o| o.official_cards.is_empty()), "every card named is on the table");
     // Declarer may not choose for West.
     let (id, index) = (decision.id, decision.options.len() - 1);
-    let err = table.apply(&Action::Choose { decision: id, option: index, call: None, by: Actor::Seat(Seat::North) });
+    let err = table.apply(&Action::Choose {
+        decision: id,
+        option: index,
+        call: None,
+        by: Actor::Seat(Seat::North),
+        relates_to: None,
+    });
     assert!(matches!(err, Err(TableError::NotEntitled { .. })), "{err:?}");
     // The Director is at the table (Law 9B2); once he has dealt with it West withdraws his five.
     let call = table.open_official_calls().next().unwrap().id;
     let (table, _) = apply(&table, Action::ResolveOfficialCall { call, note: "Law 45C4(b)".into() });
-    let (table, events) =
-        apply(&table, Action::Choose { decision: id, option: index, call: None, by: Actor::Seat(Seat::West) });
+    let (table, events) = apply(
+        &table,
+        Action::Choose { decision: id, option: index, call: None, by: Actor::Seat(Seat::West), relates_to: None },
+    );
     assert!(events.contains(&Event::CardWithdrawn { trick: 0, seat: Seat::West, card: "C5".parse().unwrap() }));
     assert_eq!(table.next_to_act(), Some(Seat::West));
     assert!(table.penalty_cards().is_empty());
@@ -796,4 +817,29 @@ fn an_unnoticed_call_must_be_an_inadmissible_double_in_turn_and_only_at_a_record
         })
         .unwrap_err();
     assert_eq!(err, TableError::DigitalFact { kind: FactKind::UnnoticedInadmissibleCall });
+}
+
+#[test]
+fn law_27a_an_artificial_insufficient_bid_at_the_table_has_no_same_denomination_correction() {
+    // Rubber Law 27A: "the lowest sufficient bid in the same denomination, and if the
+    // insufficient bid and sufficient bid are both not artificial, the auction proceeds as
+    // though the irregularity had not occurred"; the table says what the call related to.
+    let majors = SuitSet::of(&[Suit::Hearts, Suit::Spades]);
+    let table = call(&start(Code::Rubber, Mode::Recorded), Seat::North, "1NT");
+    let (table, _) =
+        apply(&table, Action::Call { seat: Seat::East, call: "1C".parse().unwrap(), relates_to: Some(majors) });
+    assert_eq!(table.auction().calls()[1].relates_to, Some(majors), "the entry keeps what the call showed");
+    let (table, _) = choose(&table, "reject_insufficient_bid", None, Actor::Seat(Seat::South));
+    let names: Vec<String> = table.open_decision().unwrap().options.iter().map(|o| o.name.to_string()).collect();
+    assert!(!names.iter().any(|n| n == "lowest_sufficient_bid"), "{names:?}");
+    // The same insufficient bid, natural, may be corrected so.
+    let table = calls(start(Code::Rubber, Mode::Recorded), &[(Seat::North, "1NT"), (Seat::East, "1C")]);
+    let (table, _) = choose(&table, "reject_insufficient_bid", None, Actor::Seat(Seat::South));
+    assert!(table.open_decision().unwrap().options.iter().any(|o| o.name == "lowest_sufficient_bid"));
+    // An artificial call at a digital table is kept too (an alert), though no irregularity can
+    // arise there.
+    let digital = call(&start(Code::Rubber, Mode::Digital), Seat::North, "1NT");
+    let (digital, _) =
+        apply(&digital, Action::Call { seat: Seat::East, call: "2C".parse().unwrap(), relates_to: Some(majors) });
+    assert_eq!(digital.auction().calls()[1].relates_to, Some(majors));
 }
