@@ -185,6 +185,7 @@ pub fn fact_kind(field: &str, raw: i32) -> Result<FactKind, ServiceError> {
         Ok(K::OpeningLeadRetractedBeforeDummyFaced) => FactKind::OpeningLeadRetractedBeforeDummyFaced,
         Ok(K::UnnoticedInadmissibleCall) => FactKind::UnnoticedInadmissibleCall,
         Ok(K::AttentionToUnnoticedCall) => FactKind::AttentionToUnnoticedCall,
+        Ok(K::ExtraCardToTrick) => FactKind::ExtraCardToTrick,
         Ok(K::Unspecified) => {
             return Err(ServiceError::invalid(field, "not given; the kind of irregularity is required"));
         }
@@ -222,6 +223,7 @@ pub fn fact_kind_proto(kind: FactKind) -> game::IrregularityKind {
         FactKind::OpeningLeadRetractedBeforeDummyFaced => K::OpeningLeadRetractedBeforeDummyFaced,
         FactKind::UnnoticedInadmissibleCall => K::UnnoticedInadmissibleCall,
         FactKind::AttentionToUnnoticedCall => K::AttentionToUnnoticedCall,
+        FactKind::ExtraCardToTrick => K::ExtraCardToTrick,
     }
 }
 

@@ -5,7 +5,7 @@ mod play_common;
 use laws::irregularities::Chooser;
 use laws::irregularities::play::{LeadChoice, PlayOption, Situation, Suits};
 use laws::penalty::{LeadPenalty, PenaltyCard, PenaltyCardKind, PendingLeadPenalty};
-use laws::play::{DrawnBy, Exposure, Play, PlayError, RevokeStatus};
+use laws::play::{DrawnBy, Exposure, Play, PlayError, PlayEvent, RevokeStatus};
 use laws::{CitesLaw, Code, Contract, DeclaredContract, Law, Seat, Suit};
 use play_common::{DEAL, Refused, card, cards, deal, recorded, start};
 
@@ -362,4 +362,64 @@ fn law_59_a_player_unable_to_comply_plays_any_otherwise_legal_card() {
             .unwrap_or_else(|e| panic!("{e}"));
     let play = play.rectify(PlayOption::Lead(LeadChoice::Require(Suit::Spades))).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(play.legal_cards(), play.hand(Seat::East));
+}
+
+/// 4S by North: East led the club ace, dummy the ten, West the five, North the two.
+fn first_trick(code: Code) -> Play {
+    cards(&start(DEAL, "4S", Seat::North, code), &["CA", "CT", "C5", "C2"])
+}
+
+#[test]
+fn duplicate_law_45e_a_fifth_card_is_a_defenders_penalty_card_and_goes_back_to_declarer() {
+    // Law 45E1: "A fifth card contributed to a trick by a defender becomes a penalty card,
+    // subject to Law 50"; 45E2: "When declarer contributes a fifth card to a trick from his own
+    // hand or dummy, it is returned to the hand without further rectification".
+    let play = first_trick(Code::Duplicate);
+    let after = play.record_extra_card(Seat::West, card("C7"), 0).unwrap_or_else(|e| panic!("{e}"));
+    let pc: Vec<_> = after.play.penalty_cards().map(|pc| (pc.card, pc.kind, pc.law)).collect();
+    assert_eq!(pc, vec![(card("C7"), PenaltyCardKind::Major, Law::duplicate(45, "E1"))]);
+    assert_eq!(after.play.tricks(), play.tricks(), "the trick is as it was");
+    let after = play.record_extra_card(Seat::South, card("C9"), 0).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(after.play.penalty_cards().count(), 0);
+    assert!(
+        after
+            .events
+            .iter()
+            .any(|e| matches!(e, PlayEvent::CardReturned { law, .. } if *law == Law::duplicate(45, "E2")))
+    );
+    assert!(after.play.hand(Seat::South).contains(card("C9")));
+    // Law 67A: only "before a player on each side has played to the following trick".
+    let one_side = cards(&play, &["CK"]);
+    assert!(one_side.record_extra_card(Seat::West, card("C7"), 0).is_ok());
+    let both_sides = cards(&play, &["CK", "C9"]);
+    let err = both_sides.record_extra_card(Seat::West, card("C7"), 0).refused();
+    assert!(matches!(err, PlayError::CannotRecord { .. }), "{err}");
+    // A player who has not played to the trick contributes no extra card; a card not held is refused.
+    let err = cards(&play, &["CK"]).record_extra_card(Seat::South, card("C9"), 1).refused();
+    assert!(matches!(err, PlayError::CannotRecord { .. }), "{err}");
+    let err = play.record_extra_card(Seat::West, card("SA"), 0).refused();
+    assert!(matches!(err, PlayError::CardNotHeld { .. }), "{err}");
+}
+
+#[test]
+fn rubber_law_67a2_a_second_card_to_a_trick_is_withdrawn_and_a_defenders_becomes_a_penalty_card() {
+    // Rubber Law 67A: "if the offender has played more than one card to the defective trick, he
+    // withdraws all but one card, leaving a card he can legally play"; 67A3: "any cards they
+    // withdraw may become penalty cards (Law 50)". Law 50: a low card exposed inadvertently, "as
+    // in playing two cards to a trick", is a minor penalty card; an honour is major.
+    let play = first_trick(Code::Rubber);
+    let low = play.record_extra_card(Seat::West, card("C7"), 0).unwrap_or_else(|e| panic!("{e}"));
+    let pc: Vec<_> = low.play.penalty_cards().map(|pc| (pc.card, pc.kind, pc.law)).collect();
+    assert_eq!(pc, vec![(card("C7"), PenaltyCardKind::Minor, Law::rubber(67, "A2"))]);
+    let honour = play.record_extra_card(Seat::West, card("HA"), 0).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(honour.play.penalty_cards().map(|pc| pc.kind).collect::<Vec<_>>(), vec![PenaltyCardKind::Major]);
+    // "until the responsible player has played to a subsequent trick": after East and dummy
+    // have played to the next trick still in time; once West has, too late (Law 67B).
+    let next = cards(&play, &["CK", "C9"]);
+    assert!(next.record_extra_card(Seat::West, card("C7"), 0).is_ok());
+    let later = cards(&play, &["CK", "C9", "C6"]);
+    let err = later.record_extra_card(Seat::West, card("C7"), 0).refused();
+    assert!(matches!(err, PlayError::CannotRecord { law, .. } if law == Law::rubber(67, "B")), "{err}");
+    // His second card to the trick in progress is in time.
+    assert!(later.record_extra_card(Seat::West, card("C7"), 1).is_ok());
 }

@@ -2055,6 +2055,19 @@ async fn rubber_law_58_declarer_designates_one_of_dummys_two_cards_and_the_defen
     table.play(West, "C6").await;
     let view = table.play(North, "C2").await;
     assert_eq!(view.tricks[0].cards.len(), 4);
+    // West then adds his seven to the finished trick: "he withdraws all but one card", and the
+    // card withdrawn is a penalty card, minor as exposed inadvertently (rubber Laws 67A, 50).
+    let extra = game::IrregularityFact {
+        card: Some(pcard("C7")),
+        trick_number: 1,
+        ..fact(game::IrregularityKind::ExtraCardToTrick, West)
+    };
+    let recorded = table.record(&mut table.desk(), extra, Some(North)).await.unwrap();
+    let law = recorded.irregularity.unwrap().law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (67, "A2"));
+    let view = recorded.view.unwrap();
+    assert_eq!(view.penalty_cards.len(), 1);
+    assert_eq!(view.penalty_cards[0].kind, game::PenaltyCardKind::Minor as i32);
     // A request naming no other visible card is refused, naming what is missing.
     let status =
         table.record(&mut table.desk(), fact(game::IrregularityKind::SimultaneousCards, East), None).await.unwrap_err();

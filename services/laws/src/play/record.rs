@@ -4,7 +4,7 @@ use crate::cards::Card;
 use crate::irregularities::play::Situation;
 use crate::law::{Code, Law};
 use crate::penalty::PenaltyCard;
-use crate::seat::Seat;
+use crate::seat::{Seat, Side};
 
 use super::{Play, PlayError};
 
@@ -484,6 +484,69 @@ impl Play {
         let before = next.pending.clone();
         next.settle();
         if let Some(situation) = next.pending.clone().filter(|s| Some(s) != before.as_ref()) {
+            events.push(PlayEvent::DecisionRequired { situation });
+        }
+        Ok(Recorded { play: next, events: events.into_vec() })
+    }
+
+    /// Records that `seat` contributed `card` to `trick` (0-12), which he had already played
+    /// to: a fifth card on a complete trick, or a second card of his on the trick in progress
+    /// (too many cards, Law 67A2). The card is taken back:
+    ///
+    /// - Duplicate Law 45E: "A fifth card contributed to a trick by a defender becomes a
+    ///   penalty card, subject to Law 50" (a major one: he played it), and "When declarer
+    ///   contributes a fifth card to a trick from his own hand or dummy, it is returned to the
+    ///   hand without further rectification". Law 67A: only before a player of each side has
+    ///   played to the following trick.
+    /// - Rubber Law 67A2: "he withdraws all but one card, leaving a card he can legally play"; a
+    ///   defender's card withdrawn becomes a penalty card (Law 67A3, Law 50: a low card played
+    ///   to a trick with another is exposed inadvertently, so minor), declarer's goes back (Law
+    ///   48). Only until he has played to a subsequent trick.
+    ///
+    /// When the Director (or the players) deem the card led, it is a lead: record it with
+    /// [`Play::record`] instead (duplicate Law 45E: then Law 53, 55 or 56 applies). Later than
+    /// the Law allows, Law 67B applies: a matter for the official.
+    pub fn record_extra_card(&self, seat: Seat, card: Card, trick: u8) -> Result<Recorded, PlayError> {
+        self.ensure_can_play()?;
+        if !self.hands[seat.index()].contains(card) {
+            return Err(PlayError::CardNotHeld { seat, card, law: self.cite(45, "", "A") });
+        }
+        let law = match (self.code, self.is_defender(seat)) {
+            (Code::Duplicate, true) => Law::duplicate(45, "E1"),
+            (Code::Duplicate, false) => Law::duplicate(45, "E2"),
+            _ => Law::rubber(67, "A2"),
+        };
+        let t = trick as usize;
+        let cur = self.cur();
+        if self.tricks.get(t).is_none_or(|played| played.card(seat).is_none()) {
+            return Err(PlayError::CannotRecord { what: "an extra card to a trick he has not played to", law });
+        }
+        let following = self.tricks.get(t + 1).filter(|_| t < cur);
+        let in_time = match self.code {
+            // Duplicate Law 67A: "before a player on each side has played to the following
+            // trick".
+            Code::Duplicate => following.is_none_or(|f| {
+                let sides: Vec<Side> = f.in_order().map(|(s, _)| s.side()).collect();
+                !(sides.contains(&Side::NorthSouth) && sides.contains(&Side::EastWest))
+            }),
+            // Rubber Law 67A: "until the responsible player has played to a subsequent trick".
+            _ => following.is_none_or(|f| f.card(seat).is_none()),
+        };
+        if t + 1 < cur || !in_time {
+            return Err(PlayError::CannotRecord {
+                what: "an extra card to a trick the play has gone past (Law 67B applies)",
+                law: self.cite(67, "B", "B"),
+            });
+        }
+        let mut next = self.successor();
+        let mut events = Events::keep();
+        if next.is_defender(seat) {
+            next.make_penalty_card(seat, card, self.code == Code::Duplicate, law, &mut events);
+        } else {
+            events.push(PlayEvent::CardReturned { seat, card, law });
+        }
+        next.settle();
+        if let Some(situation) = next.pending.clone() {
             events.push(PlayEvent::DecisionRequired { situation });
         }
         Ok(Recorded { play: next, events: events.into_vec() })

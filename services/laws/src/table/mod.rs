@@ -224,6 +224,11 @@ pub enum FactKind {
     /// stands: it and every later call are cancelled); after the opening lead was faced, the
     /// contract is scored as if it had not been made (duplicate Law 36C).
     AttentionToUnnoticedCall,
+    /// A card contributed to a trick the player had already played to: a fifth card, or a
+    /// second card of his (duplicate Law 45E with 67A2; rubber Law 67A2). The card is the extra
+    /// card, the trick (1-13) the trick it went to. A defender's becomes a penalty card,
+    /// declarer's or dummy's goes back. A card the official deems led is a lead instead.
+    ExtraCardToTrick,
 }
 
 impl FactKind {
@@ -270,6 +275,7 @@ impl fmt::Display for FactKind {
             FactKind::OpeningLeadRetractedBeforeDummyFaced => "an opening lead retracted before dummy was faced",
             FactKind::UnnoticedInadmissibleCall => "an inadmissible double or redouble nobody noticed",
             FactKind::AttentionToUnnoticedCall => "attention drawn to an unnoticed inadmissible call",
+            FactKind::ExtraCardToTrick => "an extra card played to a trick",
         })
     }
 }
@@ -1751,6 +1757,24 @@ impl DealInProgress {
                 let recorded = play.designate_simultaneous(holder, card, &fact.also_visible)?;
                 self.play = Some(recorded.play);
                 Ok(self.add_record(fact.clone(), pointed_out_by, self.cite(58, "", "B2")))
+            }
+            FactKind::ExtraCardToTrick => {
+                let card = fact.card.ok_or_else(|| missing("the extra card"))?;
+                let trick = fact.trick.filter(|t| (1..=13).contains(t)).ok_or_else(|| missing("the trick, 1 to 13"))?;
+                let play = self.play_for("an extra card to a trick")?;
+                let holder = play.deal().holder(card);
+                let recorded = play.record_extra_card(holder, card, trick - 1)?;
+                let law = recorded
+                    .events
+                    .iter()
+                    .find_map(|event| match event {
+                        PlayEvent::PenaltyCard(pc) => Some(pc.law),
+                        PlayEvent::CardReturned { law, .. } => Some(*law),
+                        _ => None,
+                    })
+                    .unwrap_or(self.cite(67, "A2", "45E"));
+                self.play = Some(recorded.play);
+                Ok(self.add_record(fact.clone(), pointed_out_by, law))
             }
             FactKind::IncompleteDesignation => {
                 let designation = fact.designation.ok_or_else(|| missing("what declarer said"))?;

@@ -843,3 +843,25 @@ fn law_27a_an_artificial_insufficient_bid_at_the_table_has_no_same_denomination_
         apply(&digital, Action::Call { seat: Seat::East, call: "2C".parse().unwrap(), relates_to: Some(majors) });
     assert_eq!(digital.auction().calls()[1].relates_to, Some(majors));
 }
+
+#[test]
+fn duplicate_law_45e_a_fifth_card_is_a_fact_naming_its_trick() {
+    // Law 45E1: "A fifth card contributed to a trick by a defender becomes a penalty card".
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let table = [(Seat::East, "CA"), (Seat::South, "CT"), (Seat::West, "C5"), (Seat::North, "C2")]
+        .iter()
+        .fold(table, |t, (seat, c)| card(&t, *seat, c).0);
+    let fact = Fact { trick: Some(1), ..play_fact(FactKind::ExtraCardToTrick, Seat::West, "C7") };
+    let (table, _) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(Seat::North) });
+    assert_eq!(table.irregularities()[0].law, Law::duplicate(45, "E1"));
+    let penalty = table.penalty_cards();
+    assert_eq!((penalty[0].card, penalty[0].owner), ("C7".parse().unwrap(), Seat::West));
+    // The trick is needed.
+    let err = table
+        .apply(&Action::Irregularity {
+            fact: play_fact(FactKind::ExtraCardToTrick, Seat::West, "C6"),
+            pointed_out_by: None,
+        })
+        .unwrap_err();
+    assert!(matches!(err, TableError::MissingDetail { .. }), "{err:?}");
+}
