@@ -5,7 +5,7 @@
 mod play_common;
 
 use laws::irregularities::Chooser;
-use laws::irregularities::play::{PlayOption, PlayRequirement, Seats, Situation};
+use laws::irregularities::play::{Effect, PlayOption, PlayRequirement, Seats, Situation};
 use laws::penalty::PenaltyCardKind;
 use laws::play::{
     Attention, Claim, ClaimResponse, DrawnBy, Exemption, Play, PlayError, PlayEvent, RevokeFacts, RevokeStatus,
@@ -236,7 +236,12 @@ fn law_62_an_unestablished_revoke_is_corrected_the_card_becomes_a_major_penalty_
     let decision = noticed.decision().unwrap_or_else(|| panic!("Law 62C1"));
     assert_eq!(
         decision.situation,
-        Situation::RevokeCorrection { offender: Seat::West, trick: 1, later: Seats::single(Seat::North) }
+        Situation::RevokeCorrection {
+            offender: Seat::West,
+            trick: 1,
+            later: Seats::single(Seat::North),
+            both_sides: false
+        }
     );
     assert_eq!(decision.chooser, Chooser::NonOffendingSide);
     assert_eq!(decision.seats, Seats::single(Seat::North));
@@ -477,4 +482,58 @@ fn law_70b_rubber_a_claimers_faced_hand_has_no_penalty_cards_and_its_revoke_is_a
     let play = cards(&play, &["H5", "H2", "HA", "H8", "D8", "D5"]);
     let revoked = recorded(&play, Seat::East, "CJ").play;
     assert!(revoked.revokes()[0].from_faced_hand);
+}
+
+#[test]
+fn duplicate_law_62c3_both_sides_revoke_on_one_trick_and_both_revokes_are_corrected() {
+    // Law 62C3: "If both sides revoke on the same trick and only one side has played to the
+    // subsequent trick, then both revokes must be corrected (see Law 16C2). Every card
+    // withdrawn by the defending side becomes a penalty card."
+    // East leads the club ace; dummy plays a diamond and West a heart, both holding clubs;
+    // North follows. East, who won, leads to the next trick: West's revoke is established
+    // (Law 63A1), dummy's not.
+    let play = record(
+        &start(DEAL, "4S", Seat::North, Code::Duplicate),
+        &[(Seat::East, "CA"), (Seat::South, "DA"), (Seat::West, "HA"), (Seat::North, "C2"), (Seat::East, "CK")],
+    );
+    let statuses: Vec<RevokeStatus> = play.revokes().iter().map(|r| r.status).collect();
+    assert_eq!(statuses, vec![RevokeStatus::Unestablished, RevokeStatus::Established]);
+    let noticed = play.draw_attention_to_revoke(Seat::South, 0, DrawnBy::Player).unwrap_or_else(|e| panic!("{e}"));
+    assert!(noticed.revokes().iter().all(|r| r.status == RevokeStatus::Corrected), "both are corrected");
+    assert!(noticed.hand(Seat::East).contains(card("CK")), "the lead to the next trick goes back");
+    assert!(noticed.hand(Seat::South).contains(card("DA")), "dummy's card is replaced without rectification");
+    let pc: Vec<_> = noticed.penalty_cards().map(|pc| (pc.card, pc.owner, pc.kind, pc.law)).collect();
+    assert_eq!(pc, vec![(card("HA"), Seat::West, PenaltyCardKind::Major, Law::duplicate(62, "C3"))]);
+    // North played after West's revoke: he may withdraw his card (Law 62C1).
+    let decision = noticed.decision().unwrap_or_else(|| panic!("North may withdraw"));
+    assert!(matches!(
+        decision.situation,
+        Situation::RevokeCorrection { offender: Seat::West, later, both_sides: true, .. } if later == Seats::single(Seat::North)
+    ));
+    let substitutes: Vec<Seat> = decision.offers[0]
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::SubstituteLegalCard { seat } => Some(*seat),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(substitutes, vec![Seat::West, Seat::South], "both offenders substitute a legal card");
+    let withdrawn =
+        noticed.rectify(PlayOption::WithdrawAfterRevoke(Seats::single(Seat::North))).unwrap_or_else(|e| panic!("{e}"));
+    assert!(withdrawn.hand(Seat::North).contains(card("C2")));
+    // The trick goes on from dummy, who now follows suit; West must follow with a club too,
+    // the heart ace staying on the table as a penalty card.
+    assert_eq!(withdrawn.next_to_play(), Some(Seat::South));
+    let finished = cards(&withdrawn, &["C8", "C5", "C3"]);
+    assert_eq!(finished.completed_tricks(), 1);
+    assert!(finished.penalty_cards().any(|pc| pc.card == card("HA")));
+    // Rubber bridge has no such rule: West's established revoke stands.
+    let rubber = record(
+        &start(DEAL, "4S", Seat::North, Code::Rubber),
+        &[(Seat::East, "CA"), (Seat::South, "DA"), (Seat::West, "HA"), (Seat::North, "C2"), (Seat::East, "CK")],
+    );
+    let noticed = rubber.draw_attention_to_revoke(Seat::South, 0, DrawnBy::Player).unwrap_or_else(|e| panic!("{e}"));
+    let west = noticed.revokes().iter().find(|r| r.offender == Seat::West).map(|r| r.status);
+    assert_eq!(west, Some(RevokeStatus::Established));
 }

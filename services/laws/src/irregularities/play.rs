@@ -590,6 +590,9 @@ pub enum Situation {
         trick: u8,
         /// The non-offenders who played a card to the revoke trick after the revoke.
         later: Seats,
+        /// Both sides revoked on the trick and both revokes are being corrected (duplicate Law
+        /// 62C3): "Every card withdrawn by the defending side becomes a penalty card".
+        both_sides: bool,
     },
     /// A non-offender withdrew his card after a revoke; the offending side's next player may
     /// withdraw his too (Law 62C2).

@@ -194,9 +194,26 @@ impl Play {
                     offers,
                 }
             }
-            Situation::RevokeCorrection { offender, trick, later } => {
+            Situation::RevokeCorrection { offender, trick, later, both_sides } => {
                 let t = self.tricks[trick as usize];
-                let law = self.cite(62, "", "C1");
+                let law = if both_sides { Law::duplicate(62, "C3") } else { self.cite(62, "", "C1") };
+                // Under Law 62C3 the other side's offender substitutes a legal card too.
+                let offenders: Vec<Seat> = std::iter::once(offender)
+                    .chain(self.revokes.iter().filter_map(|r| {
+                        (both_sides
+                            && r.trick == trick
+                            && r.status == RevokeStatus::Corrected
+                            && r.offender.side() != offender.side())
+                        .then_some(r.offender)
+                    }))
+                    .collect();
+                let withdrawn = |seat: Seat, card: Card| {
+                    if both_sides && self.is_defender(seat) && !self.hand_faced(seat) {
+                        Effect::PenaltyCard { owner: seat, card, kind: PenaltyCardKind::Major }
+                    } else {
+                        Effect::CardReturned { seat, card }
+                    }
+                };
                 Decision {
                     situation: situation.clone(),
                     chooser: Chooser::NonOffendingSide,
@@ -207,9 +224,9 @@ impl Play {
                         .map(|seats| {
                             let mut effects: Vec<Effect> = seats
                                 .iter()
-                                .filter_map(|seat| t.card(seat).map(|card| Effect::CardReturned { seat, card }))
+                                .filter_map(|seat| t.card(seat).map(|card| withdrawn(seat, card)))
                                 .collect();
-                            effects.push(Effect::SubstituteLegalCard { seat: offender });
+                            effects.extend(offenders.iter().map(|seat| Effect::SubstituteLegalCard { seat: *seat }));
                             offer(PlayOption::WithdrawAfterRevoke(seats), law, effects)
                         })
                         .collect(),
@@ -490,6 +507,20 @@ impl Play {
                 }
                 next.make_penalty_card(offender, card, true, law, events);
                 next.put_card(offender, penalty, events);
+            }
+            (Situation::RevokeCorrection { trick, both_sides: true, .. }, PlayOption::WithdrawAfterRevoke(seats)) => {
+                // Duplicate Law 62C3: "Every card withdrawn by the defending side becomes a
+                // penalty card"; nobody of the other side is left to withdraw after him.
+                let t = trick as usize;
+                for seat in seats.iter() {
+                    if let Some(card) = next.tricks[t].take(seat) {
+                        next.hands[seat.index()].insert(card);
+                        if next.is_defender(seat) && !next.hand_faced(seat) {
+                            next.make_penalty_card(seat, card, true, law, events);
+                        }
+                    }
+                }
+                next.after_revoke_withdrawals();
             }
             (Situation::RevokeCorrection { offender, trick, .. }, PlayOption::WithdrawAfterRevoke(seats)) => {
                 let t = trick as usize;

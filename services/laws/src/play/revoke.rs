@@ -532,6 +532,10 @@ impl Play {
             }
             _ => {}
         }
+        if let Some(other) = next.other_sides_revoke(index) {
+            next.correct_both_revokes(index, other);
+            return Ok(next);
+        }
         if revoke.failure.is_penalty_card() && revoke.status == RevokeStatus::Unestablished {
             if next.declarer_played_since(&revoke) {
                 // Law 52B1(b) duplicate, 52A rubber: declarer must accept.
@@ -544,6 +548,74 @@ impl Play {
         }
         next.correct_revoke(index);
         Ok(next)
+    }
+
+    /// Duplicate Law 62C3: "If both sides revoke on the same trick and only one side has
+    /// played to the subsequent trick, then both revokes must be corrected". The other side's
+    /// revoke on revoke `index`'s trick, not yet noticed, when only one side has played to the
+    /// next trick.
+    fn other_sides_revoke(&self, index: usize) -> Option<usize> {
+        if self.code != Code::Duplicate {
+            return None;
+        }
+        let revoke = self.revokes[index];
+        let t = revoke.trick as usize;
+        let following = self.tricks.get(t + 1).filter(|_| t < self.cur())?;
+        let mut sides = following.in_order().map(|(s, _)| s.side());
+        let first = sides.next()?;
+        if sides.any(|side| side != first) {
+            return None;
+        }
+        self.revokes.iter().position(|r| {
+            r.trick == revoke.trick
+                && r.offender.side() != revoke.offender.side()
+                && r.attention.is_none()
+                && matches!(r.status, RevokeStatus::Unestablished | RevokeStatus::Established)
+        })
+    }
+
+    /// Corrects both sides' revokes on one trick (duplicate Law 62C3): the trick is reopened
+    /// (the card led to the next trick goes back), each revoke card is withdrawn, a defender's
+    /// from his unfaced hand becoming a major penalty card, and the one player who played
+    /// after the other side's revoke may withdraw his card (Law 62C1), a penalty card if he is
+    /// a defender.
+    fn correct_both_revokes(&mut self, first: usize, second: usize) {
+        let t = self.revokes[first].trick as usize;
+        self.reopen(t);
+        // The order of play before anything is withdrawn.
+        let order: Vec<Seat> = self.tricks[t].in_order().map(|(s, _)| s).collect();
+        let position = |seat: Seat| order.iter().position(|s| *s == seat);
+        let offenders = [self.revokes[first].offender, self.revokes[second].offender];
+        // A player may withdraw if the other side's revoke came before his card (Law 62C1).
+        let withdrawal = order.iter().copied().filter(|s| !offenders.contains(s)).find_map(|seat| {
+            let mine = position(seat)?;
+            let offender = offenders.into_iter().find(|o| o.side() != seat.side())?;
+            (position(offender)? < mine).then_some((offender, seat))
+        });
+        let law = Law::duplicate(62, "C3");
+        for index in [first, second] {
+            let revoke = self.revokes[index];
+            if let Some(card) = self.tricks[t].take(revoke.offender) {
+                self.hands[revoke.offender.index()].insert(card);
+                if self.is_defender(revoke.offender) && !revoke.from_faced_hand {
+                    let penalty = PenaltyCard { card, owner: revoke.offender, kind: PenaltyCardKind::Major, law };
+                    self.add_penalty_card(penalty, &mut Events::discard());
+                }
+            }
+            self.revokes[index].status = RevokeStatus::Corrected;
+            self.revokes[index].attention.get_or_insert(Attention::DuringPlay);
+        }
+        match withdrawal {
+            Some((offender, seat)) => {
+                self.pending = Some(Situation::RevokeCorrection {
+                    offender,
+                    trick: t as u8,
+                    later: Seats::single(seat),
+                    both_sides: true,
+                });
+            }
+            None => self.after_revoke_withdrawals(),
+        }
     }
 
     /// Whether declarer played from his hand or dummy after the revoke card (Law 52B1(b)).
@@ -590,7 +662,8 @@ impl Play {
         if non_offenders.is_empty() {
             self.after_revoke_withdrawals();
         } else {
-            self.pending = Some(Situation::RevokeCorrection { offender, trick: t as u8, later: non_offenders });
+            self.pending =
+                Some(Situation::RevokeCorrection { offender, trick: t as u8, later: non_offenders, both_sides: false });
         }
     }
 
