@@ -1,13 +1,15 @@
 //! Properties of recorded play with irregularities: random calls by random seats (out of
 //! rotation, insufficient, inadmissible, above seven, after the close), random changes of call,
-//! exposed cards and random rectification choices never panic, keep the auction's invariants,
-//! and replay to the same state (the game service rebuilds a table by replaying its journal).
+//! exposed cards, artificial calls (Law 26A), inadmissible doubles nobody noticed and attention
+//! drawn to them later (Law 36), and random rectification choices never panic, keep the
+//! auction's invariants, and replay to the same state (the game service rebuilds a table by
+//! replaying its journal).
 #![allow(clippy::unwrap_used)] // tests may unwrap: a panic is the failure report
 
 use laws::auction::{Auction, AuctionOutcome};
 use laws::cards::Card;
 use laws::irregularities::auction::{AuctionChoice, CallRequirement, RecordedCall};
-use laws::{Bid, Call, Code, Denomination, Seat};
+use laws::{Bid, Call, Code, Denomination, Seat, Suit, SuitSet};
 use proptest::prelude::*;
 
 /// One accepted action, as a journal would store it.
@@ -17,6 +19,9 @@ enum Action {
     Change(Seat, RecordedCall),
     Expose(Seat, Vec<Card>, bool),
     Rectify(AuctionChoice),
+    Artificial(Seat, RecordedCall, SuitSet),
+    Unnoticed(Seat, RecordedCall),
+    Attention(usize),
 }
 
 fn apply(auction: &Auction, action: &Action) -> Result<Auction, laws::auction::AuctionError> {
@@ -25,6 +30,11 @@ fn apply(auction: &Auction, action: &Action) -> Result<Auction, laws::auction::A
         Action::Change(seat, call) => auction.change_call(*seat, *call).map(|r| r.into_auction()),
         Action::Expose(seat, cards, led) => auction.expose_cards(*seat, cards, *led).map(|r| r.into_auction()),
         Action::Rectify(choice) => auction.rectify(*choice),
+        Action::Artificial(seat, call, suits) => {
+            auction.record_artificial(*seat, *call, *suits).map(|r| r.into_auction())
+        }
+        Action::Unnoticed(seat, call) => auction.record_unnoticed(*seat, *call).map(|r| r.into_auction()),
+        Action::Attention(entry) => auction.draw_attention_to(*entry).map(|r| r.into_auction()),
     }
 }
 
@@ -73,8 +83,15 @@ fn pick_action(auction: &Auction, bytes: [u8; 5]) -> Action {
             let cards = if c % 2 == 0 || first == second { vec![first] } else { vec![first, second] };
             Action::Expose(seat, cards, c % 3 == 0)
         }
+        2 => Action::Artificial(
+            auction.next_to_call().unwrap_or(seat),
+            table_call(a, b),
+            SuitSet::of(&Suit::ALL.iter().copied().filter(|s| c & (1 << s.index()) != 0).collect::<Vec<_>>()),
+        ),
+        3 => Action::Unnoticed(auction.next_to_call().unwrap_or(seat), table_call(a, b)),
+        4 => Action::Attention(usize::from(a) % auction.calls().len().max(1)),
         // Mostly the player in turn, sometimes anyone.
-        2..=9 => Action::Record(seat, table_call(a, b)),
+        5..=9 => Action::Record(seat, table_call(a, b)),
         _ => Action::Record(auction.next_to_call().unwrap_or(seat), table_call(a, b)),
     }
 }

@@ -2,8 +2,10 @@
 //! engine keeps one pack in four hands and the tricks, every option it offers can be chosen,
 //! every card it calls legal is accepted, no decision's text names a card of a hand the table
 //! cannot see, and replaying the same actions gives the same state. The irregularities include
-//! retractions of played cards (Law 47, with Laws 45C4(b), 45D and 46) and incomplete
-//! designations from dummy (Law 46).
+//! retractions of played cards (Law 47, with Laws 45C4(b), 45D and 46), incomplete
+//! designations from dummy (Law 46), cards played together and designated late (Law 58), extra
+//! cards contributed to a trick (duplicate Law 45E, rubber Law 67A2) and opening leads retracted
+//! before dummy was faced (duplicate Law 47E2(a)).
 
 mod play_common;
 
@@ -37,6 +39,12 @@ enum Action {
     Retract(usize, u8, prop::sample::Index),
     /// Declarer calls for dummy's card incompletely or invalidly (Law 46).
     Designate(u8, prop::sample::Index),
+    /// A hand's card on the trick came out with another, which he designates (Law 58B) or
+    /// keeps the first (`bool`).
+    Simultaneous(usize, prop::sample::Index, bool),
+    /// A hand adds a card to a trick he played to (Law 45E, 67A2), the trick counted back from
+    /// the current one.
+    Extra(usize, prop::sample::Index, u8),
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -49,8 +57,10 @@ fn action() -> impl Strategy<Value = Action> {
         1 => (0usize..4, 0u8..14).prop_map(|(s, t)| Action::Claim(s, t)),
         1 => (0usize..5, 0usize..4).prop_map(|(r, s)| Action::Respond(r, s)),
         1 => (0u8..14).prop_map(Action::Adjudicate),
-        2 => (0usize..4, 0u8..4, any::<prop::sample::Index>()).prop_map(|(s, k, i)| Action::Retract(s, k, i)),
+        2 => (0usize..4, 0u8..5, any::<prop::sample::Index>()).prop_map(|(s, k, i)| Action::Retract(s, k, i)),
         2 => (0u8..7, any::<prop::sample::Index>()).prop_map(|(k, i)| Action::Designate(k, i)),
+        1 => (0usize..4, any::<prop::sample::Index>(), any::<bool>()).prop_map(|(s, i, k)| Action::Simultaneous(s, i, k)),
+        1 => (0usize..4, any::<prop::sample::Index>(), 0u8..2).prop_map(|(s, i, b)| Action::Extra(s, i, b)),
     ]
 }
 
@@ -152,7 +162,8 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
                 0 => (seat, Retraction::ChangeOfDesignation { card: from(seat)? }),
                 1 => (play.dummy(), Retraction::UndesignatedDummyCard { named: from(play.dummy())? }),
                 2 => (seat, Retraction::ToldItWasHisTurn { by: seat.lho() }),
-                _ => (seat, Retraction::MistakenExplanation { by: seat.rho() }),
+                3 => (seat, Retraction::MistakenExplanation { by: seat.rho() }),
+                _ => (seat, Retraction::OpeningLeadBeforeDummyFaced { by: seat.lho() }),
             };
             match play.retract(seat, retraction) {
                 Ok(recorded) => Some(recorded.play),
@@ -185,6 +196,45 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
                     | PlayError::PlaySuspended { .. },
                 ) => None,
                 Err(e) => panic!("{designation}: {e}"),
+            }
+        }
+        Action::Simultaneous(seat, pick, keep_first) => {
+            let seat = Seat::from_index(*seat);
+            let hand: Vec<Card> = play.hand(seat).iter().collect();
+            let trick = play.tricks().iter().rev().find(|t| t.card(seat).is_some())?;
+            let on_trick = trick.card(seat)?;
+            if hand.is_empty() {
+                return None;
+            }
+            let other = *pick.get(&hand);
+            let designated = if *keep_first { on_trick } else { other };
+            match play.designate_simultaneous(seat, designated, &[other]) {
+                Ok(recorded) => Some(recorded.play),
+                Err(
+                    PlayError::RetractionRefused { .. }
+                    | PlayError::DecisionPending { .. }
+                    | PlayError::PlayOver { .. }
+                    | PlayError::PlaySuspended { .. },
+                ) => None,
+                Err(e) => panic!("{seat} designates {designated} of {on_trick} and {other}: {e}"),
+            }
+        }
+        Action::Extra(seat, pick, back) => {
+            let seat = Seat::from_index(*seat);
+            let hand: Vec<Card> = play.hand(seat).iter().collect();
+            if hand.is_empty() {
+                return None;
+            }
+            let trick = (play.tricks().len() as u8).checked_sub(1 + back)?;
+            match play.record_extra_card(seat, *pick.get(&hand), trick) {
+                Ok(recorded) => Some(recorded.play),
+                Err(
+                    PlayError::CannotRecord { .. }
+                    | PlayError::DecisionPending { .. }
+                    | PlayError::PlayOver { .. }
+                    | PlayError::PlaySuspended { .. },
+                ) => None,
+                Err(e) => panic!("{seat} adds a card to trick {trick}: {e}"),
             }
         }
     }
