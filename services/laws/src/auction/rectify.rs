@@ -1501,7 +1501,7 @@ impl Auction {
         // bridge: the players, the side that gave the explanation agreeing (the non-offending
         // side of this record, whose offender is the player changing his call).
         let (chooser, chooser_seat) = match self.family() {
-            Family::Rubber => (Chooser::NonOffendingSide, Some(by)),
+            Family::Rubber => (Chooser::NonOffendingSide, None),
             Family::Club | Family::Duplicate => (Chooser::Official, None),
         };
         let mut change = vec![

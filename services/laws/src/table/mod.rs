@@ -230,13 +230,12 @@ pub enum FactKind {
     /// declarer's or dummy's goes back. A card the official deems led is a lead instead.
     ExtraCardToTrick,
     /// A call changed because of misinformation from an opponent (duplicate Law 21B; rubber and
-    /// Club Law 21). The offender is the opponent who gave the misinformation; the call is the
-    /// new call. The call changed is the last call of the misinformed player, the offender's
-    /// opponent whose partner has not called since it (of the last two callers, one on each
-    /// side, that is the one on the other side from the offender). The official (the players
-    /// in rubber bridge) then judges whether the call was influenced by the misinformation, and
-    /// the misinformed player's left-hand opponent may change a call he made over the changed
-    /// one (Law 21B2). Until the end of the auction period in duplicate (the Clarification
+    /// Club Law 21). The offender is the opponent who gave the misinformation; the misinformed
+    /// player is [`Fact::misinformed`], and the call changed is his last call (his partner must
+    /// not have called since); the call is the new call. The official (the players in rubber
+    /// bridge) then judges whether the call was influenced by the misinformation, and the
+    /// misinformed player's left-hand opponent may change a call he made over the changed one
+    /// (Law 21B2). Until the end of the auction period in duplicate (the Clarification
     /// Period included: the auction reopens); until the auction is closed under the rubber
     /// codes. Digital tables record it too: explanations are human there as well, and the
     /// change is the remedy the Laws give, not an irregular call the server could refuse.
@@ -318,6 +317,10 @@ pub struct Fact {
     /// For the auction kinds, when the call made is artificial: the suits it relates to
     /// (possibly none), as in [`Action::Call`].
     pub relates_to: Option<SuitSet>,
+    /// For a call changed because of misinformation ([`FactKind::CallChangedAfterMisinformation`]):
+    /// the misinformed player, an opponent of the offender, whose last call is the one changed
+    /// (Law 21B1(a): "provided that his partner has not subsequently called").
+    pub misinformed: Option<Seat>,
     /// In words, as the table tells it.
     pub description: String,
 }
@@ -1514,6 +1517,7 @@ impl DealInProgress {
                             deliberate: true,
                             designation: None,
                             also_visible: Vec::new(),
+                            misinformed: None,
                             relates_to: None,
                             description: format!("{seat} played the {card} out of turn"),
                         };
@@ -1584,14 +1588,7 @@ impl DealInProgress {
                 if self.setup.result_only {
                     return Err(TableError::WrongPhase { what: "a call", phase: Phase::ResultEntry });
                 }
-                // The misinformed player: the offender's opponent who called last.
-                let changer = self
-                    .auction
-                    .standing_calls()
-                    .rev()
-                    .map(|(seat, _)| seat)
-                    .find(|seat| seat.is_opponent(offender))
-                    .unwrap_or(offender.lho());
+                let changer = fact.misinformed.ok_or_else(|| missing("the misinformed player, who changes his call"))?;
                 // Duplicate Law 17D1: the auction period ends when a defender faces the opening
                 // lead (a lead out of turn included); rubber Law 21: "Until the auction is
                 // closed", which the auction checks.
@@ -2199,6 +2196,7 @@ fn fresh_fact(source: &PendingSource) -> Option<(Fact, Law)> {
         deliberate: false,
         designation: None,
         also_visible: Vec::new(),
+        misinformed: None,
         relates_to: None,
         description,
     };
