@@ -923,7 +923,12 @@ impl Auction {
     /// [`AuctionError::RectificationPending`] while an irregularity is pending; and with the
     /// Law the new call breaks if it is not a legal call in place of the changed one (the
     /// Laws give no procedure for an irregular replacement under Law 21).
-    pub fn change_after_misinformation(&self, seat: Seat, call: RecordedCall, by: Seat) -> Result<Recorded, AuctionError> {
+    pub fn change_after_misinformation(
+        &self,
+        seat: Seat,
+        call: RecordedCall,
+        by: Seat,
+    ) -> Result<Recorded, AuctionError> {
         if let RecordedCall::Bid { level: 0, denomination } = call {
             return Err(AuctionError::NotABid { level: 0, denomination, law: self.cite(18, "", "A") });
         }

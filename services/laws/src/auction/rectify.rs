@@ -366,7 +366,7 @@ impl Auction {
             // Rubber Law 21: "Until the auction is closed".
             return Err(too_late("the auction is closed"));
         }
-        let Some((first, ..)) = self.standing().filter(|(_, s, _)| *s == seat).next_back() else {
+        let Some((first, ..)) = self.standing().rfind(|(_, s, _)| *s == seat) else {
             return Err(AuctionError::NoCallToChange { seat, law: self.cite(21, "", "B1") });
         };
         let later: Vec<(usize, Seat)> = self.standing().filter(|(i, ..)| *i > first).map(|(i, s, _)| (i, s)).collect();
@@ -825,8 +825,11 @@ impl Auction {
                 let lho = self.entries[*lho_call].seat;
                 // Duplicate Law 25A6: the offender's side; Law 21B2 ("but Law 16C applies"):
                 // the left-hand opponent's own, the side that misinformed.
-                let ui = if law.number == 21 {
-                    (self.is_duplicate()).then(|| Effect::UnauthorizedInformation { side: lho.side(), law: self.ui_law() })
+                // Rubber Law 21: "without penalty".
+                let after_misinformation = law.number == 21;
+                let ui = if after_misinformation {
+                    self.is_duplicate()
+                        .then(|| Effect::UnauthorizedInformation { side: lho.side(), law: self.ui_law() })
                 } else {
                     Some(Effect::UnauthorizedInformation { side: lho.lho().side(), law })
                 };
@@ -1504,16 +1507,10 @@ impl Auction {
             Family::Rubber => (Chooser::NonOffendingSide, None),
             Family::Club | Family::Duplicate => (Chooser::Official, None),
         };
-        let mut change = vec![
-            self.cancel_effect(first, law),
-            Effect::CallMade { seat: offender, call: Some(second_call) },
-        ];
+        let mut change =
+            vec![self.cancel_effect(first, law), Effect::CallMade { seat: offender, call: Some(second_call) }];
         if let Some(entry) = lho_call {
-            change.push(Effect::LhoMayWithdrawCall {
-                lho: offender.lho(),
-                entry,
-                law: self.misinformation_law("B2"),
-            });
+            change.push(Effect::LhoMayWithdrawCall { lho: offender.lho(), entry, law: self.misinformation_law("B2") });
         }
         match self.family() {
             // Law 16C2 for the withdrawn call: unauthorised for the side that misinformed.
@@ -1527,7 +1524,14 @@ impl Auction {
         }
         let refused = self.cite(21, "", "A");
         vec![
-            Self::option(OptionKind::ChangeAfterMisinformation, chooser, chooser_seat, law, CallRequirement::None, change),
+            Self::option(
+                OptionKind::ChangeAfterMisinformation,
+                chooser,
+                chooser_seat,
+                law,
+                CallRequirement::None,
+                change,
+            ),
             Self::option(
                 OptionKind::NoMisinformation,
                 chooser,
@@ -1627,7 +1631,11 @@ impl Auction {
                 None => choice.ok_or(AuctionError::WrongCallForOption { requirement: option.call, law: option.law })?,
             };
             let made = self.entries.len();
-            if self.pending.is_some() { self.call_while_pending(seat, call)? } else { self.make_call(seat, call)? }
+            if self.pending.is_some() {
+                self.call_while_pending(seat, call)?
+            } else {
+                self.make_call(seat, call)?
+            }
             if let Some(suits) = relates_to
                 && let Some(entry) = self.entries.get_mut(made)
                 && entry.seat == seat

@@ -1588,7 +1588,8 @@ impl DealInProgress {
                 if self.setup.result_only {
                     return Err(TableError::WrongPhase { what: "a call", phase: Phase::ResultEntry });
                 }
-                let changer = fact.misinformed.ok_or_else(|| missing("the misinformed player, who changes his call"))?;
+                let changer =
+                    fact.misinformed.ok_or_else(|| missing("the misinformed player, who changes his call"))?;
                 // Duplicate Law 17D1: the auction period ends when a defender faces the opening
                 // lead (a lead out of turn included); rubber Law 21: "Until the auction is
                 // closed", which the auction checks.
@@ -1604,7 +1605,9 @@ impl DealInProgress {
                     return Err(AuctionError::TooLateToChange { seat: changer, reason, law }.into());
                 }
                 let auction = match fact.relates_to {
-                    Some(suits) => self.auction.change_after_misinformation_artificial(changer, call.into(), offender, suits)?,
+                    Some(suits) => {
+                        self.auction.change_after_misinformation_artificial(changer, call.into(), offender, suits)?
+                    }
                     None => self.auction.change_after_misinformation(changer, call.into(), offender)?,
                 }
                 .into_auction();
