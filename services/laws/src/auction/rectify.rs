@@ -1503,9 +1503,9 @@ impl Auction {
         // explanation absent evidence to the contrary); Club Law 21: the Arbiter; rubber
         // bridge: the players, the side that gave the explanation agreeing (the non-offending
         // side of this record, whose offender is the player changing his call).
-        let (chooser, chooser_seat) = match self.family() {
-            Family::Rubber => (Chooser::NonOffendingSide, None),
-            Family::Club | Family::Duplicate => (Chooser::Official, None),
+        let chooser = match self.family() {
+            Family::Rubber => Chooser::NonOffendingSide,
+            Family::Club | Family::Duplicate => Chooser::Official,
         };
         let mut change =
             vec![self.cancel_effect(first, law), Effect::CallMade { seat: offender, call: Some(second_call) }];
@@ -1524,18 +1524,11 @@ impl Auction {
         }
         let refused = self.cite(21, "", "A");
         vec![
-            Self::option(
-                OptionKind::ChangeAfterMisinformation,
-                chooser,
-                chooser_seat,
-                law,
-                CallRequirement::None,
-                change,
-            ),
+            Self::option(OptionKind::ChangeAfterMisinformation, chooser, None, law, CallRequirement::None, change),
             Self::option(
                 OptionKind::NoMisinformation,
                 chooser,
-                chooser_seat,
+                None,
                 refused,
                 CallRequirement::None,
                 vec![self.stands_effect(first), self.cancel_effect(second, refused)],
