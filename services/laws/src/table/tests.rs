@@ -950,3 +950,23 @@ fn rubber_law_21_a_digital_table_records_the_change_and_the_lho_may_change_his_c
     let err = table.apply(&misinformation(South, East, "2NT")).unwrap_err();
     assert_eq!(err.law(), Some(Law::rubber(21, "")), "{err}");
 }
+
+#[test]
+fn club_law_21_the_arbiter_is_called_and_the_misinformed_player_must_be_an_opponent() {
+    // Club Law 21: "Regular Law 21 stands with the following addition: When it is determined
+    // that misinformation has been given the Arbiter should be called."
+    use Seat::*;
+    let table = calls(start(Code::Club, Mode::Recorded), &[(North, "1C"), (East, "Pass")]);
+    // North's partner cannot have misinformed North (Law 21A: his own side's misunderstanding).
+    let err = table.apply(&misinformation(South, North, "1D")).unwrap_err();
+    assert_eq!(err.law(), Some(Law::rubber(21, "")), "{err}");
+    let (table, _) = apply(&table, misinformation(South, East, "1S"));
+    assert_eq!(table.irregularities().last().unwrap().law, Law::club(21, ""));
+    let call = table.open_official_calls().next().expect("the Arbiter is called").id;
+    let (table, _) = apply(&table, Action::ResolveOfficialCall { call, note: "Club Law 21".into() });
+    let (table, _) = choose(&table, "no_misinformation", None, Actor::Official);
+    let standing: Vec<String> =
+        table.auction().calls().iter().filter(|e| e.status.stands()).map(|e| e.call.to_string()).collect();
+    assert_eq!(standing, ["1C", "Pass"], "the pass stands");
+    assert_eq!(table.next_to_act(), Some(South));
+}
