@@ -263,6 +263,7 @@ impl DealContext<'_> {
                 designation: fact.designation.map(translate::designation_proto),
                 also_visible: fact.also_visible.iter().map(|c| (*c).into()).collect(),
                 artificial: translate::artificial_proto(fact.relates_to),
+                misinformed: seat_proto(fact.misinformed),
             }),
             pointed_out_by: seat_proto(record.pointed_out_by),
             recorded_by: self.actor(record.step),

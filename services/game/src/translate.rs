@@ -186,6 +186,7 @@ pub fn fact_kind(field: &str, raw: i32) -> Result<FactKind, ServiceError> {
         Ok(K::UnnoticedInadmissibleCall) => FactKind::UnnoticedInadmissibleCall,
         Ok(K::AttentionToUnnoticedCall) => FactKind::AttentionToUnnoticedCall,
         Ok(K::ExtraCardToTrick) => FactKind::ExtraCardToTrick,
+        Ok(K::CallChangedAfterMisinformation) => FactKind::CallChangedAfterMisinformation,
         Ok(K::Unspecified) => {
             return Err(ServiceError::invalid(field, "not given; the kind of irregularity is required"));
         }
@@ -224,6 +225,7 @@ pub fn fact_kind_proto(kind: FactKind) -> game::IrregularityKind {
         FactKind::UnnoticedInadmissibleCall => K::UnnoticedInadmissibleCall,
         FactKind::AttentionToUnnoticedCall => K::AttentionToUnnoticedCall,
         FactKind::ExtraCardToTrick => K::ExtraCardToTrick,
+        FactKind::CallChangedAfterMisinformation => K::CallChangedAfterMisinformation,
     }
 }
 
@@ -345,6 +347,7 @@ pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
                         .map(|(i, c)| card(&format!("fact.also_visible[{i}]"), Some(c)))
                         .collect::<Result<_, _>>()?,
                     relates_to: artificial("fact.artificial", fact.artificial)?,
+                    misinformed: optional_seat("fact.misinformed", fact.misinformed)?,
                     description: fact.description,
                 },
                 pointed_out_by: optional_seat("pointed_out_by", request.pointed_out_by)?,
@@ -427,7 +430,7 @@ mod tests {
 
     #[test]
     fn every_irregularity_kind_of_the_contract_has_a_laws_kind_and_back() {
-        for raw in 1..=22 {
+        for raw in 1..=28 {
             let kind = fact_kind("kind", raw).unwrap();
             assert_eq!(fact_kind_proto(kind) as i32, raw);
         }

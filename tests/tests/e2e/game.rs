@@ -2181,6 +2181,45 @@ async fn rubber_law_27a_an_artificial_insufficient_bid_is_shown_as_such_and_has_
 }
 
 #[tokio::test]
+async fn duplicate_law_21b_a_pass_changed_after_misinformation_in_the_clarification_period_reopens_the_auction() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = Table::new(&app);
+    let session = session(&app, &[(1, None)]).await;
+    table.start(board(&table.players, game::PlayMode::Recorded, &session, 1), Some(PBN)).await;
+    bid_four_spades(&table).await;
+    // Before the opening lead is faced West, misinformed by South's explanation, changes his pass
+    // to a double: "Until the end of the auction period ... and provided that his partner has not
+    // subsequently called, a player may change a call" (Law 21B1(a)).
+    let change = game::IrregularityFact {
+        call: Some(pcall("X")),
+        misinformed: West.to_proto(),
+        ..fact(game::IrregularityKind::CallChangedAfterMisinformation, South)
+    };
+    let recorded = table.record(&mut table.desk(), change.clone(), Some(West)).await.unwrap();
+    let irregularity = recorded.irregularity.unwrap();
+    let law = irregularity.law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (21, "B1"));
+    let fact = irregularity.fact.unwrap();
+    assert_eq!(fact.kind, game::IrregularityKind::CallChangedAfterMisinformation as i32);
+    assert_eq!(fact.misinformed, West.to_proto());
+    assert!(recorded.arbiter_call.is_some(), "the Director is summoned (Law 9B1(a))");
+    // The Director judges (Law 21B1(b): he presumes a mistaken explanation); the auction reopens.
+    table.resolve_calls().await;
+    table.choose(&mut table.arbiter(), "change_after_misinformation", None, None).await.unwrap();
+    let view = table.view().await;
+    assert_eq!(view.phase, game::DealPhase::Auction as i32);
+    assert_eq!(seat_of(view.next_to_act), North);
+    let view = table.calls(&[(North, "Pass"), (East, "Pass"), (South, "Pass")]).await;
+    let contract = laws::DeclaredContract::try_from(view.contract.unwrap()).unwrap();
+    assert_eq!(contract.to_string(), "4SX by North");
+    // Once the opening lead is faced it is too late: Law 21B3 (an adjusted score instead).
+    table.play(East, "CA").await;
+    let status = table.record(&mut table.desk(), change, Some(West)).await.unwrap_err();
+    assert!(status.message().contains("21B3"), "{}", status.message());
+}
+
+#[tokio::test]
 async fn rubber_law_47d_a_lead_made_because_an_opponent_said_it_was_his_turn_and_a_play_after_misexplanation() {
     use Seat::*;
     let app = TestApp::spawn().await;

@@ -451,6 +451,33 @@ pub enum AuctionError {
         /// Law 24.
         law: Law,
     },
+    /// Law 21A (rubber Law 21): a call may be changed only because of misinformation "given
+    /// him by an opponent"; "no rectification or redress is due to a player who acts on the
+    /// basis of his own misunderstanding" (or his partner's).
+    #[error("{seat} may not change his call because of misinformation from {by}, who is not an opponent ({law})")]
+    NotMisinformedByOpponent {
+        /// The player who would change his call.
+        seat: Seat,
+        /// The player named as having misinformed him.
+        by: Seat,
+        /// Law 21A (rubber Law 21).
+        law: Law,
+    },
+    /// Law 21B1(a) and 21B3 (rubber and Club Law 21): too late to change a call because of
+    /// misinformation: his partner has called since, or the auction is closed (rubber
+    /// bridge), or the auction period has ended (duplicate). The score may be adjusted instead.
+    #[error(
+        "too late for {seat} to change his call because of misinformation: {reason}; the score may be adjusted \
+         instead ({law})"
+    )]
+    TooLateToChange {
+        /// The player who would change his call.
+        seat: Seat,
+        /// Why it is too late.
+        reason: &'static str,
+        /// Law 21B3 (rubber Law 21, Club Law 21).
+        law: Law,
+    },
 }
 
 impl CitesLaw for AuctionError {
@@ -472,7 +499,9 @@ impl CitesLaw for AuctionError {
             | AuctionError::NoCallToChange { law, .. }
             | AuctionError::ExposedAfterAuction { law }
             | AuctionError::NotUnnoticed { law, .. }
-            | AuctionError::NoCardsExposed { law } => *law,
+            | AuctionError::NoCardsExposed { law }
+            | AuctionError::NotMisinformedByOpponent { law, .. }
+            | AuctionError::TooLateToChange { law, .. } => *law,
         }
     }
 }
@@ -837,6 +866,112 @@ impl Auction {
         next.open_change_of_call(seat, call)?;
         next.settle();
         Ok(Recorded::from_auction(next))
+    }
+
+    /// Law 21B (rubber and Club Law 21): `seat` changes his last call to `call` because of
+    /// misinformation given him by `by`, an opponent. Digital and recorded play alike: the
+    /// explanations are human at either table.
+    ///
+    /// Rubber Law 21: "Until the auction is closed, a player may, without penalty, change any
+    /// call he may have made as a result of misinformation given him by an opponent, provided
+    /// his partner has not subsequently called. If he elects to correct his call, his LHO may
+    /// then, in turn and without penalty, change any subsequent call he may have made."
+    /// Duplicate Law 21B1(a): "Until the end of the auction period (see Law 17D) and provided
+    /// that his partner has not subsequently called, a player may change a call without other
+    /// rectification for his side when the Director judges that the decision to make the call
+    /// could well have been influenced by misinformation given to the player by an opponent."
+    ///
+    /// **Which call.** "Provided his partner has not subsequently called": in rotation only the
+    /// player's last call can qualify (after any earlier call of his, his partner called), and
+    /// at most one call stands after it, his left-hand opponent's. So the change is of his
+    /// last call that stands.
+    ///
+    /// **The calls after it.** The Law withdraws only the changed call: the left-hand
+    /// opponent's call over it is not cancelled but his to keep or change ("his LHO may then,
+    /// in turn ... change any subsequent call he may have made"). It is held aside while the
+    /// new call takes the changed call's place, then offered back to him
+    /// ([`OptionKind::KeepCall`] or [`OptionKind::WithdrawCall`]); if it is no longer a legal
+    /// call over the new one (an insufficient bid now, or a double of a pass), it cannot stand
+    /// and is withdrawn, and he calls again, without penalty.
+    ///
+    /// **Whose judgement.** Whether the call "could well have been influenced by
+    /// misinformation" is never guessed: the change awaits the judgement as a
+    /// [`PendingIrregularity`] of kind
+    /// [`IrregularityKind::CallChangedAfterMisinformation`](crate::irregularities::auction::IrregularityKind::CallChangedAfterMisinformation),
+    /// whose options are [`OptionKind::ChangeAfterMisinformation`] (the Director is to presume
+    /// mistaken explanation rather than mistaken call absent evidence, Law 21B1(b)) and
+    /// [`OptionKind::NoMisinformation`] (Law 21A). The Director rules in duplicate, the Arbiter
+    /// under the Club Laws ("When it is determined that misinformation has been given the
+    /// Arbiter should be called", Club Law 21); in rubber bridge the players settle it.
+    ///
+    /// **Closed auction.** Under the duplicate Laws the change is allowed until the end of the
+    /// auction period, so also in the Clarification Period (Law 17D1: until a defender faces
+    /// the opening lead): the auction reopens. Whether the lead has been faced is the play's
+    /// business: the caller refuses the change once it has. Under the rubber-bridge codes the
+    /// change is allowed only "until the auction is closed".
+    ///
+    /// **Information.** Duplicate: Law 16C applies to the withdrawn calls (authorised for the
+    /// non-offending side, unauthorised for the side that misinformed), recorded as a reserved
+    /// adjustment against the misinforming side. Club Law 21: the Arbiter adjusts at the end of
+    /// play if the non-offending side was damaged, also reserved. Rubber Law 21 gives the
+    /// change "without penalty" and reserves nothing.
+    ///
+    /// Refused with [`AuctionError::NotMisinformedByOpponent`] (Law 21A) if `by` is not an
+    /// opponent; [`AuctionError::NoCallToChange`] (Law 21) if `seat` has no call;
+    /// [`AuctionError::TooLateToChange`] (Law 21B3; rubber and Club Law 21) if his partner has
+    /// called since or, under the rubber-bridge codes, the auction is closed; the usual
+    /// [`AuctionError::RectificationPending`] while an irregularity is pending; and with the
+    /// Law the new call breaks if it is not a legal call in place of the changed one (the
+    /// Laws give no procedure for an irregular replacement under Law 21).
+    pub fn change_after_misinformation(
+        &self,
+        seat: Seat,
+        call: RecordedCall,
+        by: Seat,
+    ) -> Result<Recorded, AuctionError> {
+        if let RecordedCall::Bid { level: 0, denomination } = call {
+            return Err(AuctionError::NotABid { level: 0, denomination, law: self.cite(18, "", "A") });
+        }
+        if let Some(pending) = &self.pending {
+            return Err(self.pending_error(pending));
+        }
+        if !by.is_opponent(seat) {
+            return Err(AuctionError::NotMisinformedByOpponent { seat, by, law: self.cite(21, "", "A") });
+        }
+        let mut next = self.clone();
+        next.open_misinformation_change(seat, call, by)?;
+        Ok(Recorded::from_auction(next))
+    }
+
+    /// Like [`Auction::change_after_misinformation`], where the new call is artificial and
+    /// relates to `relates_to` (see [`Auction::record_artificial`]).
+    pub fn change_after_misinformation_artificial(
+        &self,
+        seat: Seat,
+        call: RecordedCall,
+        by: Seat,
+        relates_to: SuitSet,
+    ) -> Result<Recorded, AuctionError> {
+        let mut announcing = self.clone();
+        announcing.announcing = Some(Announcement { seat: Some(seat), call, relates_to });
+        announcing.change_after_misinformation(seat, call, by).map(Recorded::announced)
+    }
+
+    /// Law 21B3 (rubber and Club Law 21): it is too late for `seat` to change a call he made
+    /// because of misinformation given him by `by`, an opponent; "the Director judges that the
+    /// offending side gained an advantage from the irregularity he awards an adjusted score".
+    /// The adjustment is reserved against the misinforming side for the end of play (whether
+    /// the side gained is the official's judgement, or the players' in rubber bridge).
+    ///
+    /// Refused with [`AuctionError::NotMisinformedByOpponent`] (Law 21A) if `by` is not an
+    /// opponent.
+    pub fn misinformation_too_late(&self, seat: Seat, by: Seat) -> Result<Auction, AuctionError> {
+        if !by.is_opponent(seat) {
+            return Err(AuctionError::NotMisinformedByOpponent { seat, by, law: self.cite(21, "", "A") });
+        }
+        let mut next = self.clone();
+        next.reserve(ReservedAdjustment { offending_side: by.side(), law: self.misinformation_law("B3") });
+        Ok(next)
     }
 
     /// Recorded play, Law 24: during the auction `seat` faced `cards` on the table or held

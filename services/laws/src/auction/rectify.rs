@@ -48,8 +48,13 @@ pub(super) enum Stage {
     /// Law 25. The first call is held out of the legal auction while the change is settled
     /// (unless the left-hand opponent already called over it, duplicate Law 25A).
     ChangeOfCall { first: usize, first_status: CallStatus, second: usize, lho_call: Option<usize> },
-    /// Duplicate Law 25A6: the left-hand opponent keeps or withdraws his call.
-    LhoMayWithdraw { lho_call: usize },
+    /// Duplicate Law 25A6: the left-hand opponent keeps or withdraws his call; Law 21B2
+    /// (rubber Law 21): he keeps or changes it. `law` is the Law that gives him the choice.
+    LhoMayWithdraw { lho_call: usize, law: Law },
+    /// Law 21B (rubber and Club Law 21): the offender changed his call `first` to `second`
+    /// because of misinformation from `by`; `lho_call` is his left-hand opponent's call over
+    /// `first`, if any. The official (the players in rubber bridge) judges the change.
+    Misinformation { first: usize, first_status: CallStatus, second: usize, lho_call: Option<usize>, by: Seat },
     /// Law 24.
     CardsExposed { offender: Seat, cards: Vec<Card>, led: bool },
     /// Duplicate Law 23: is the replacement comparable?
@@ -347,6 +352,69 @@ impl Auction {
         Ok(())
     }
 
+    /// Law 21B (rubber and Club Law 21): `seat` changes his last standing call to `call`
+    /// because of misinformation from `by` (an opponent; checked by the caller). See
+    /// [`Auction::change_after_misinformation`].
+    pub(super) fn open_misinformation_change(
+        &mut self,
+        seat: Seat,
+        call: RecordedCall,
+        by: Seat,
+    ) -> Result<(), AuctionError> {
+        let too_late = |reason| AuctionError::TooLateToChange { seat, reason, law: self.misinformation_law("B3") };
+        if !self.is_duplicate() && self.is_closed() {
+            // Rubber Law 21: "Until the auction is closed".
+            return Err(too_late("the auction is closed"));
+        }
+        let Some((first, ..)) = self.standing().rfind(|(_, s, _)| *s == seat) else {
+            return Err(AuctionError::NoCallToChange { seat, law: self.cite(21, "", "B1") });
+        };
+        let later: Vec<(usize, Seat)> = self.standing().filter(|(i, ..)| *i > first).map(|(i, s, _)| (i, s)).collect();
+        if later.iter().any(|(_, s)| *s == seat.partner()) {
+            // "provided his partner has not subsequently called".
+            return Err(too_late("his partner has called since"));
+        }
+        if later.iter().any(|(_, s)| *s != seat.lho()) || later.len() > 1 {
+            // Only the left-hand opponent's call can stand between his call and his partner's;
+            // the Law lets only that one be changed.
+            return Err(too_late("calls other than his left-hand opponent's stand after it"));
+        }
+        let lho_call = later.first().map(|(i, _)| *i);
+        // The new call must be one he could make in place of the changed call.
+        let mut probe = self.clone();
+        if let Some(lho_entry) = lho_call {
+            probe.entries.truncate(lho_entry);
+        }
+        probe.entries[first].status = CallStatus::Cancelled { law: self.cite(21, "", "B1") };
+        if let Some(legal) = call.legal() {
+            probe.check_in_turn(seat, legal)?;
+        } else if let RecordedCall::Bid { .. } = call {
+            return Err(AuctionError::BidAboveSeven { call, law: self.cite(38, "", "") });
+        }
+        let first_status = self.entries[first].status;
+        self.entries[first].status = CallStatus::Pending;
+        let first_call = self.entries[first].call;
+        let second = self.push_pending(seat, call);
+        let stage = Stage::Misinformation { first, first_status, second, lho_call, by };
+        self.open(
+            seat,
+            call,
+            IrregularityKind::CallChangedAfterMisinformation { first: first_call, misinformed_by: by },
+            stage,
+        );
+        Ok(())
+    }
+
+    /// Law 21 with `duplicate` as the duplicate section; Club Law 21 under the Club Laws
+    /// (which let "Regular Law 21" stand, with the Arbiter's additions).
+    pub(super) fn misinformation_law(&self, duplicate: &'static str) -> Law {
+        match self.family() {
+            Family::Rubber => Law::rubber(21, ""),
+            Family::Club => Law::club(21, ""),
+            Family::Duplicate => Law::duplicate(21, duplicate),
+        }
+    }
+
     /// Law 24: cards exposed during the auction.
     pub(super) fn open_exposure(&mut self, seat: Seat, cards: Vec<Card>, led: bool) {
         self.exposures.push(ExposedCards { seat, cards: cards.clone(), led });
@@ -421,7 +489,7 @@ impl Auction {
         }
     }
 
-    fn reserve(&mut self, adjustment: ReservedAdjustment) {
+    pub(super) fn reserve(&mut self, adjustment: ReservedAdjustment) {
         if !self.adjustments.contains(&adjustment) {
             self.adjustments.push(adjustment);
         }
@@ -456,6 +524,7 @@ impl Auction {
             IrregularityKind::BidAboveSeven => self.cite(38, "", ""),
             IrregularityKind::CallAfterClose { .. } => self.cite(39, "", ""),
             IrregularityKind::ComparableCallQuestion { .. } => Law::duplicate(23, "A"),
+            IrregularityKind::CallChangedAfterMisinformation { .. } => self.misinformation_law("B1"),
         };
         let irregularity = Irregularity { offender, call: Some(call), kind, law };
         self.pending = Some(self.pending_for(irregularity, stage));
@@ -748,9 +817,22 @@ impl Auction {
             Stage::ChangeOfCall { first, second, lho_call, .. } => {
                 self.change_of_call_options(offender, *first, *second, *lho_call)
             }
-            Stage::LhoMayWithdraw { lho_call } => {
-                let law = Law::duplicate(25, "A6");
+            Stage::Misinformation { first, second, lho_call, by, .. } => {
+                self.misinformation_options(offender, *first, *second, *lho_call, *by)
+            }
+            Stage::LhoMayWithdraw { lho_call, law } => {
+                let law = *law;
                 let lho = self.entries[*lho_call].seat;
+                // Duplicate Law 25A6: the offender's side; Law 21B2 ("but Law 16C applies"):
+                // the left-hand opponent's own, the side that misinformed.
+                // Rubber Law 21: "without penalty".
+                let after_misinformation = law.number == 21;
+                let ui = if after_misinformation {
+                    self.is_duplicate()
+                        .then(|| Effect::UnauthorizedInformation { side: lho.side(), law: self.ui_law() })
+                } else {
+                    Some(Effect::UnauthorizedInformation { side: lho.lho().side(), law })
+                };
                 vec![
                     Self::option(
                         OptionKind::KeepCall,
@@ -766,10 +848,7 @@ impl Auction {
                         Some(lho),
                         law,
                         CallRequirement::None,
-                        vec![
-                            self.cancel_effect(*lho_call, law),
-                            Effect::UnauthorizedInformation { side: lho.lho().side(), law },
-                        ],
+                        std::iter::once(self.cancel_effect(*lho_call, law)).chain(ui).collect(),
                     ),
                 ]
             }
@@ -1265,7 +1344,7 @@ impl Auction {
             // Duplicate Law 25A after the left-hand opponent called: only an unintended call
             // may be replaced; otherwise the substitution is cancelled (25B2).
             let mut unintended = unintended;
-            unintended.push(Effect::LhoMayWithdrawCall { lho, entry: lho_entry });
+            unintended.push(Effect::LhoMayWithdrawCall { lho, entry: lho_entry, law: Law::duplicate(25, "A6") });
             let law = Law::duplicate(25, "B2");
             return vec![
                 Self::option(
@@ -1408,6 +1487,55 @@ impl Auction {
         options
     }
 
+    /// Law 21B1 (rubber and Club Law 21): the judgement of a change of call because of
+    /// misinformation, and what each answer does.
+    fn misinformation_options(
+        &self,
+        offender: Seat,
+        first: usize,
+        second: usize,
+        lho_call: Option<usize>,
+        by: Seat,
+    ) -> Vec<AuctionOption> {
+        let law = self.misinformation_law("B1");
+        let second_call = self.entries[second].call;
+        // Duplicate Law 21B1(a) and 21B1(b): the Director judges (presuming a mistaken
+        // explanation absent evidence to the contrary); Club Law 21: the Arbiter; rubber
+        // bridge: the players, the side that gave the explanation agreeing (the non-offending
+        // side of this record, whose offender is the player changing his call).
+        let chooser = match self.family() {
+            Family::Rubber => Chooser::NonOffendingSide,
+            Family::Club | Family::Duplicate => Chooser::Official,
+        };
+        let mut change =
+            vec![self.cancel_effect(first, law), Effect::CallMade { seat: offender, call: Some(second_call) }];
+        if let Some(entry) = lho_call {
+            change.push(Effect::LhoMayWithdrawCall { lho: offender.lho(), entry, law: self.misinformation_law("B2") });
+        }
+        match self.family() {
+            // Law 16C2 for the withdrawn call: unauthorised for the side that misinformed.
+            Family::Duplicate => change.push(Effect::UnauthorizedInformation { side: by.side(), law: self.ui_law() }),
+            // Club Law 21: "at the end of play if the Arbiter determines that the
+            // non-offending side was damaged due to the irregularity he should award an
+            // adjusted score".
+            Family::Club => change.push(Effect::ScoreMayBeAdjusted { side: by.side(), law }),
+            // Rubber Law 21: "without penalty".
+            Family::Rubber => {}
+        }
+        let refused = self.cite(21, "", "A");
+        vec![
+            Self::option(OptionKind::ChangeAfterMisinformation, chooser, None, law, CallRequirement::None, change),
+            Self::option(
+                OptionKind::NoMisinformation,
+                chooser,
+                None,
+                refused,
+                CallRequirement::None,
+                vec![self.stands_effect(first), self.cancel_effect(second, refused)],
+            ),
+        ]
+    }
+
     // ----- applying an option -----
 
     /// Applies the effects of `option` to the pending irregularity, in order; calls are made
@@ -1427,7 +1555,7 @@ impl Auction {
         for effect in &option.effects {
             match effect {
                 Effect::CallMade { seat, call } => calls.push((*seat, *call)),
-                Effect::LhoMayWithdrawCall { entry, .. } => lho_withdrawal = Some(*entry),
+                Effect::LhoMayWithdrawCall { entry, law, .. } => lho_withdrawal = Some((*entry, *law)),
                 Effect::OffenderMustReplace { .. } => {
                     next_stage = Some(match &pending.stage {
                         Stage::InsufficientBid { entry, over, attempts } => Stage::Replacement {
@@ -1478,8 +1606,10 @@ impl Auction {
         }
         // Duplicate Law 25A6: the left-hand opponent's call is held aside while the intended
         // call is made in its place in the auction, then offered back to him.
-        let held = lho_withdrawal.map(|entry| self.entries.remove(entry));
+        let held = lho_withdrawal.map(|(entry, law)| (self.entries.remove(entry), law));
         for (seat, call) in calls {
+            // What the pending call it re-makes related to, if artificial: kept on the call made.
+            let mut relates_to = None;
             let call = match call {
                 Some(call) => {
                     if let Some(last) = self.entries.iter().rposition(|e| e.status == CallStatus::Pending)
@@ -1487,25 +1617,38 @@ impl Auction {
                         && self.entries[last].call == call
                         && self.pending.is_none()
                     {
-                        self.entries.remove(last);
+                        relates_to = self.entries.remove(last).relates_to;
                     }
                     call
                 }
                 None => choice.ok_or(AuctionError::WrongCallForOption { requirement: option.call, law: option.law })?,
             };
-            if self.pending.is_some() { self.call_while_pending(seat, call)? } else { self.make_call(seat, call)? }
+            let made = self.entries.len();
+            if self.pending.is_some() {
+                self.call_while_pending(seat, call)?
+            } else {
+                self.make_call(seat, call)?
+            }
+            if let Some(suits) = relates_to
+                && let Some(entry) = self.entries.get_mut(made)
+                && entry.seat == seat
+                && entry.call == call
+                && entry.relates_to.is_none()
+            {
+                entry.relates_to = Some(suits);
+            }
         }
-        if let Some(mut held) = held {
-            self.reinstate_lho_call(&mut held, pending.irregularity);
+        if let Some((mut held, law)) = held {
+            self.reinstate_lho_call(&mut held, pending.irregularity, law);
         }
         Ok(())
     }
 
     /// Duplicate Law 25A6: after an unintended call was replaced, the left-hand opponent's call
     /// over it is offered back to him if it is still a legal call over the intended one;
-    /// otherwise it is withdrawn.
-    fn reinstate_lho_call(&mut self, held: &mut CallEntry, irregularity: Irregularity) {
-        let law = Law::duplicate(25, "A6");
+    /// otherwise it is withdrawn. Law 21B2 (rubber Law 21) alike after a change because of
+    /// misinformation, where a withdrawal is "without penalty" (duplicate: Law 16C applies).
+    fn reinstate_lho_call(&mut self, held: &mut CallEntry, irregularity: Irregularity, law: Law) {
         let still_legal = self.pending.is_none()
             && !self.is_closed()
             && self.turn() == held.seat
@@ -1513,14 +1656,22 @@ impl Auction {
         if still_legal {
             held.status = CallStatus::Pending;
             self.entries.push(*held);
-            let stage = Stage::LhoMayWithdraw { lho_call: self.entries.len() - 1 };
+            let stage = Stage::LhoMayWithdraw { lho_call: self.entries.len() - 1, law };
             self.pending = Some(self.pending_for(irregularity, stage));
         } else {
             // Kept in the record, after the intended call that replaced the call it answered.
             held.status = CallStatus::Cancelled { law };
             self.entries.push(*held);
-            let side = held.seat.lho().side();
-            self.reserve(ReservedAdjustment { offending_side: side, law });
+            if law.number == 21 {
+                // Law 21B2: "but Law 16C applies" (his own withdrawn call is unauthorised for
+                // his side); rubber Law 21: "without penalty".
+                if self.is_duplicate() {
+                    self.reserve(ReservedAdjustment { offending_side: held.seat.side(), law: self.ui_law() });
+                }
+            } else {
+                let side = held.seat.lho().side();
+                self.reserve(ReservedAdjustment { offending_side: side, law });
+            }
         }
     }
 
@@ -1530,7 +1681,12 @@ impl Auction {
                 let status = match stage.turn_of() {
                     Some(turn_of) if self.entries[*entry].seat != turn_of => CallStatus::MadeOutOfRotation { turn_of },
                     _ => match stage {
-                        Stage::ChangeOfCall { first, first_status, .. } if first == entry => *first_status,
+                        Stage::ChangeOfCall { first, first_status, .. }
+                        | Stage::Misinformation { first, first_status, .. }
+                            if first == entry =>
+                        {
+                            *first_status
+                        }
                         _ => CallStatus::Made,
                     },
                 };

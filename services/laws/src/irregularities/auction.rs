@@ -242,6 +242,15 @@ pub enum IrregularityKind {
         /// The offender's call in its place.
         replacement: Call,
     },
+    /// Law 21B (rubber and Club Law 21): the offender (here the player acting, not the side at
+    /// fault) changes a call he made because of misinformation from an opponent,
+    /// `misinformed_by`, whose side is the offending side for Law 16C and Law 21B3.
+    CallChangedAfterMisinformation {
+        /// The call he had made and now changes.
+        first: RecordedCall,
+        /// The opponent who gave the misinformation.
+        misinformed_by: Seat,
+    },
 }
 
 /// An irregularity as it happened: who, what, and the Law that governs it.
@@ -284,6 +293,9 @@ impl fmt::Display for Irregularity {
             (IrregularityKind::BidAboveSeven, Some(call)) => write!(f, "{who} bid {call}, above seven")?,
             (IrregularityKind::CallAfterClose { .. }, Some(call)) => {
                 write!(f, "{who} called {call} after the auction closed")?;
+            }
+            (IrregularityKind::CallChangedAfterMisinformation { first, misinformed_by }, Some(call)) => {
+                write!(f, "{who} changed his call {first} to {call} after misinformation from {misinformed_by}")?;
             }
             (IrregularityKind::ComparableCallQuestion { withdrawn, replacement }, _) => {
                 write!(f, "{who} called {replacement} in place of his cancelled {withdrawn}: is it comparable?")?;
@@ -647,12 +659,15 @@ pub enum Effect {
         lho: Seat,
     },
     /// The offender's left-hand opponent may withdraw the call he made over the replaced call
-    /// (duplicate Law 25A6).
+    /// (duplicate Law 25A6), or change it without penalty after a change of call because of
+    /// misinformation (Law 21B2; rubber Law 21).
     LhoMayWithdrawCall {
         /// The left-hand opponent.
         lho: Seat,
         /// The position of his call.
         entry: usize,
+        /// The Law that gives him the choice: duplicate Law 25A6, or Law 21.
+        law: Law,
     },
     /// Information from the withdrawn call is unauthorized for the offending side (rubber Law
     /// 16B1, duplicate Law 16C): the official may adjust if they use it.
@@ -706,8 +721,8 @@ impl fmt::Display for Effect {
             Effect::LhoMayAcceptSecondInsufficientBid { lho } => {
                 write!(f, "{lho} may accept the second insufficient bid by calling (Law 27B4)")
             }
-            Effect::LhoMayWithdrawCall { lho, entry } => {
-                write!(f, "{lho} may withdraw his call #{entry} (Law 25A6)")
+            Effect::LhoMayWithdrawCall { lho, entry, law } => {
+                write!(f, "{lho} may withdraw his call #{entry} ({law})")
             }
             Effect::UnauthorizedInformation { side, law } => {
                 write!(f, "information from the withdrawn call is unauthorized for {side} ({law})")
@@ -762,14 +777,23 @@ pub enum OptionKind {
     OtherLegalCall,
     /// Duplicate Law 25B2: the substitution is cancelled and the original call stands.
     SubstitutionCancelled,
-    /// Duplicate Law 25A6: the left-hand opponent keeps the call he made over the first call.
+    /// Duplicate Law 25A6 (or Law 21B2, rubber Law 21): the left-hand opponent keeps the call
+    /// he made over the first call.
     KeepCall,
-    /// Duplicate Law 25A6: the left-hand opponent withdraws the call he made over the first call.
+    /// Duplicate Law 25A6: the left-hand opponent withdraws the call he made over the first
+    /// call; Law 21B2 (rubber Law 21): he changes it, without penalty, and calls again in turn.
     WithdrawCall,
     /// Duplicate Law 23A: the director rules the call comparable.
     Comparable,
     /// Duplicate Law 23A: the director rules the call not comparable.
     NotComparable,
+    /// Law 21B1(a) (rubber and Club Law 21): the call could well have been influenced by the
+    /// opponent's misinformation (the Director presumes a mistaken explanation rather than a
+    /// mistaken call absent evidence, Law 21B1(b)), so the change stands without penalty.
+    ChangeAfterMisinformation,
+    /// Law 21A: the player acted on his own misunderstanding (the explanation was right, or
+    /// the call did not rest on it): no redress, the change is cancelled and his call stands.
+    NoMisinformation,
 }
 
 impl fmt::Display for OptionKind {
@@ -796,6 +820,10 @@ impl fmt::Display for OptionKind {
             OptionKind::WithdrawCall => "withdraw the call made over the replaced call",
             OptionKind::Comparable => "the call is comparable",
             OptionKind::NotComparable => "the call is not comparable",
+            OptionKind::ChangeAfterMisinformation => {
+                "the call was made because of the misinformation: the change stands without penalty"
+            }
+            OptionKind::NoMisinformation => "no misinformation: the change is cancelled and the call stands",
         })
     }
 }

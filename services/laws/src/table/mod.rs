@@ -229,6 +229,17 @@ pub enum FactKind {
     /// card, the trick (1-13) the trick it went to. A defender's becomes a penalty card,
     /// declarer's or dummy's goes back. A card the official deems led is a lead instead.
     ExtraCardToTrick,
+    /// A call changed because of misinformation from an opponent (duplicate Law 21B; rubber and
+    /// Club Law 21). The offender is the opponent who gave the misinformation; the misinformed
+    /// player is [`Fact::misinformed`], and the call changed is his last call (his partner must
+    /// not have called since); the call is the new call. The official (the players in rubber
+    /// bridge) then judges whether the call was influenced by the misinformation, and the
+    /// misinformed player's left-hand opponent may change a call he made over the changed one
+    /// (Law 21B2). Until the end of the auction period in duplicate (the Clarification
+    /// Period included: the auction reopens); until the auction is closed under the rubber
+    /// codes. Digital tables record it too: explanations are human there as well, and the
+    /// change is the remedy the Laws give, not an irregular call the server could refuse.
+    CallChangedAfterMisinformation,
 }
 
 impl FactKind {
@@ -276,6 +287,7 @@ impl fmt::Display for FactKind {
             FactKind::UnnoticedInadmissibleCall => "an inadmissible double or redouble nobody noticed",
             FactKind::AttentionToUnnoticedCall => "attention drawn to an unnoticed inadmissible call",
             FactKind::ExtraCardToTrick => "an extra card played to a trick",
+            FactKind::CallChangedAfterMisinformation => "a call changed because of misinformation",
         })
     }
 }
@@ -305,6 +317,10 @@ pub struct Fact {
     /// For the auction kinds, when the call made is artificial: the suits it relates to
     /// (possibly none), as in [`Action::Call`].
     pub relates_to: Option<SuitSet>,
+    /// For a call changed because of misinformation ([`FactKind::CallChangedAfterMisinformation`]):
+    /// the misinformed player, an opponent of the offender, whose last call is the one changed
+    /// (Law 21B1(a): "provided that his partner has not subsequently called").
+    pub misinformed: Option<Seat>,
     /// In words, as the table tells it.
     pub description: String,
 }
@@ -1501,6 +1517,7 @@ impl DealInProgress {
                             deliberate: true,
                             designation: None,
                             also_visible: Vec::new(),
+                            misinformed: None,
                             relates_to: None,
                             description: format!("{seat} played the {card} out of turn"),
                         };
@@ -1518,7 +1535,10 @@ impl DealInProgress {
         let offender = fact.offender;
         if self.setup.mode == Mode::Digital
             && !fact.kind.is_judgement()
-            && !matches!(fact.kind, FactKind::Revoke | FactKind::RetractionAfterMisexplanation)
+            && !matches!(
+                fact.kind,
+                FactKind::Revoke | FactKind::RetractionAfterMisexplanation | FactKind::CallChangedAfterMisinformation
+            )
         {
             return Err(TableError::DigitalFact { kind: fact.kind });
         }
@@ -1562,6 +1582,40 @@ impl DealInProgress {
                 let irregularity = pending.irregularity();
                 let judged = Fact { kind: auction_fact_kind(&irregularity.kind), ..fact.clone() };
                 Ok(self.add_record(judged, pointed_out_by, irregularity.law))
+            }
+            FactKind::CallChangedAfterMisinformation => {
+                let call = fact.call.ok_or_else(|| missing("the call made in place of the changed call"))?;
+                if self.setup.result_only {
+                    return Err(TableError::WrongPhase { what: "a call", phase: Phase::ResultEntry });
+                }
+                let changer =
+                    fact.misinformed.ok_or_else(|| missing("the misinformed player, who changes his call"))?;
+                // Duplicate Law 17D1: the auction period ends when a defender faces the opening
+                // lead (a lead out of turn included); rubber Law 21: "Until the auction is
+                // closed", which the auction checks.
+                if let Some(play) = &self.play
+                    && (!play.tricks().is_empty() || play.decision().is_some() || play.dummy_visible())
+                {
+                    let law = match self.setup.code {
+                        Code::Duplicate => Law::duplicate(21, "B3"),
+                        Code::Club => Law::club(21, ""),
+                        _ => Law::rubber(21, ""),
+                    };
+                    let reason = "the auction period has ended";
+                    return Err(AuctionError::TooLateToChange { seat: changer, reason, law }.into());
+                }
+                let auction = match fact.relates_to {
+                    Some(suits) => {
+                        self.auction.change_after_misinformation_artificial(changer, call.into(), offender, suits)?
+                    }
+                    None => self.auction.change_after_misinformation(changer, call.into(), offender)?,
+                }
+                .into_auction();
+                let law = auction.pending().map_or(self.cite(21, "", "B1"), |p| p.irregularity().law);
+                self.auction = auction;
+                self.play = None;
+                self.after_auction()?;
+                Ok(self.add_record(fact.clone(), pointed_out_by, law))
             }
             FactKind::UnnoticedInadmissibleCall => {
                 let call = fact.call.ok_or_else(|| missing("the double or redouble"))?;
@@ -2145,6 +2199,7 @@ fn fresh_fact(source: &PendingSource) -> Option<(Fact, Law)> {
         deliberate: false,
         designation: None,
         also_visible: Vec::new(),
+        misinformed: None,
         relates_to: None,
         description,
     };
@@ -2202,6 +2257,7 @@ fn auction_fact_kind(kind: &AuctionIrregularity) -> FactKind {
         | AuctionIrregularity::BidAboveSeven
         | AuctionIrregularity::CallAfterClose { .. } => FactKind::InadmissibleCall,
         AuctionIrregularity::ComparableCallQuestion { .. } => FactKind::Other,
+        AuctionIrregularity::CallChangedAfterMisinformation { .. } => FactKind::CallChangedAfterMisinformation,
     }
 }
 
