@@ -1135,6 +1135,14 @@ async fn property_no_event_sent_to_a_player_shows_a_card_he_may_not_see() {
 }
 
 /// A recorded 4S by North at a fresh table, played card by card up to `cards` cards.
+/// A recorded table playing board 1 of a new duplicate session with the PBN deal.
+async fn recorded_board(app: &TestApp) -> Table<'_> {
+    let table = Table::new(app);
+    let session = session(app, &[(1, None)]).await;
+    table.start(board(&table.players, game::PlayMode::Recorded, &session, 1), Some(PBN)).await;
+    table
+}
+
 /// A recorded rubber table of the PBN deal, bid to four spades by North.
 async fn rubber_four_spades(app: &TestApp) -> Table<'_> {
     let table = Table::new(app);
@@ -1934,9 +1942,7 @@ async fn choose_described(
 async fn duplicate_law_45c4b_a_changed_designation_lets_the_opponent_withdraw_and_law_46_deems_dummys_card() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    let session = session(&app, &[(1, None)]).await;
-    table.start(board(&table.players, game::PlayMode::Recorded, &session, 1), Some(PBN)).await;
+    let table = recorded_board(&app).await;
     bid_four_spades(&table).await;
     table.play(East, "CA").await;
     table.play(South, "CT").await;
@@ -2078,9 +2084,7 @@ async fn rubber_law_58_declarer_designates_one_of_dummys_two_cards_and_the_defen
 async fn duplicate_law_47e2a_the_opening_lead_is_retracted_before_dummy_is_faced() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    let session = session(&app, &[(1, None)]).await;
-    table.start(board(&table.players, game::PlayMode::Recorded, &session, 1), Some(PBN)).await;
+    let table = recorded_board(&app).await;
     bid_four_spades(&table).await;
     let view = table.play(East, "CA").await;
     assert!(hand(&view, South).is_some(), "dummy is shown with the opening lead");
@@ -2113,9 +2117,7 @@ async fn duplicate_law_47e2a_the_opening_lead_is_retracted_before_dummy_is_faced
 async fn duplicate_law_36c_an_unnoticed_inadmissible_double_found_in_the_play_is_scored_as_not_made() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    let session = session(&app, &[(1, None)]).await;
-    table.start(board(&table.players, game::PlayMode::Recorded, &session, 1), Some(PBN)).await;
+    let table = recorded_board(&app).await;
     table.calls(&[(North, "1S"), (East, "Pass"), (South, "2S"), (West, "Pass")]).await;
     // North doubles his partner's bid (Law 19A1) and nobody notices: the table plays on.
     let double = |kind| game::IrregularityFact { call: Some(pcall("X")), ..fact(kind, North) };
@@ -2184,9 +2186,7 @@ async fn rubber_law_27a_an_artificial_insufficient_bid_is_shown_as_such_and_has_
 async fn duplicate_law_21b_a_pass_changed_after_misinformation_in_the_clarification_period_reopens_the_auction() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    let session = session(&app, &[(1, None)]).await;
-    table.start(board(&table.players, game::PlayMode::Recorded, &session, 1), Some(PBN)).await;
+    let table = recorded_board(&app).await;
     bid_four_spades(&table).await;
     // Before the opening lead is faced West, misinformed by South's explanation, changes his pass
     // to a double: "Until the end of the auction period ... and provided that his partner has not

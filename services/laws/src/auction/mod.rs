@@ -701,9 +701,15 @@ impl Auction {
         call: RecordedCall,
         relates_to: SuitSet,
     ) -> Result<Recorded, AuctionError> {
+        self.announcing(seat, call, relates_to).record(seat, call).map(Recorded::announced)
+    }
+
+    /// A copy of the auction that marks `seat`'s next `call` as artificial, relating to
+    /// `relates_to`, when it is entered.
+    fn announcing(&self, seat: Seat, call: RecordedCall, relates_to: SuitSet) -> Auction {
         let mut announcing = self.clone();
         announcing.announcing = Some(Announcement { seat: Some(seat), call, relates_to });
-        announcing.record(seat, call).map(Recorded::announced)
+        announcing
     }
 
     /// Recorded play: like [`Auction::change_call`], where the substituted call is artificial
@@ -714,9 +720,7 @@ impl Auction {
         call: RecordedCall,
         relates_to: SuitSet,
     ) -> Result<Recorded, AuctionError> {
-        let mut announcing = self.clone();
-        announcing.announcing = Some(Announcement { seat: Some(seat), call, relates_to });
-        announcing.change_call(seat, call).map(Recorded::announced)
+        self.announcing(seat, call, relates_to).change_call(seat, call).map(Recorded::announced)
     }
 
     /// Like [`Auction::rectify`], where the call the choice carries is artificial and relates
@@ -952,9 +956,7 @@ impl Auction {
         by: Seat,
         relates_to: SuitSet,
     ) -> Result<Recorded, AuctionError> {
-        let mut announcing = self.clone();
-        announcing.announcing = Some(Announcement { seat: Some(seat), call, relates_to });
-        announcing.change_after_misinformation(seat, call, by).map(Recorded::announced)
+        self.announcing(seat, call, relates_to).change_after_misinformation(seat, call, by).map(Recorded::announced)
     }
 
     /// Law 21B3 (rubber and Club Law 21): it is too late for `seat` to change a call he made

@@ -1697,15 +1697,7 @@ impl DealInProgress {
                 let play = self.play_for("an exposed card")?;
                 let how = if fact.deliberate { Exposure::Deliberate } else { Exposure::Inadvertent };
                 let recorded = play.expose(offender, &[card], how)?;
-                let law = recorded
-                    .events
-                    .iter()
-                    .find_map(|event| match event {
-                        PlayEvent::PenaltyCard(pc) => Some(pc.law),
-                        PlayEvent::CardReturned { law, .. } => Some(*law),
-                        _ => None,
-                    })
-                    .unwrap_or(self.cite(49, "", ""));
+                let law = rectification_law(&recorded.events).unwrap_or(self.cite(49, "", ""));
                 let kind = if recorded.play.is_defender(offender) && !recorded.play.faced_hands().contains(offender) {
                     FactKind::ExposedCard
                 } else {
@@ -1818,15 +1810,7 @@ impl DealInProgress {
                 let play = self.play_for("an extra card to a trick")?;
                 let holder = play.deal().holder(card);
                 let recorded = play.record_extra_card(holder, card, trick - 1)?;
-                let law = recorded
-                    .events
-                    .iter()
-                    .find_map(|event| match event {
-                        PlayEvent::PenaltyCard(pc) => Some(pc.law),
-                        PlayEvent::CardReturned { law, .. } => Some(*law),
-                        _ => None,
-                    })
-                    .unwrap_or(self.cite(67, "A2", "45E"));
+                let law = rectification_law(&recorded.events).unwrap_or(self.cite(67, "A2", "45E"));
                 self.play = Some(recorded.play);
                 Ok(self.add_record(fact.clone(), pointed_out_by, law))
             }
@@ -2185,6 +2169,15 @@ impl DealInProgress {
             source,
         });
     }
+}
+
+/// The Law under which a recorded card became a penalty card or went back to the hand.
+fn rectification_law(events: &[PlayEvent]) -> Option<Law> {
+    events.iter().find_map(|event| match event {
+        PlayEvent::PenaltyCard(pc) => Some(pc.law),
+        PlayEvent::CardReturned { law, .. } => Some(*law),
+        _ => None,
+    })
 }
 
 /// The irregularity a decision raised by a call or card records, when the decision is about
