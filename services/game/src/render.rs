@@ -431,6 +431,7 @@ impl DealContext<'_> {
             hands: hands_proto(state.visible_hands(viewer)),
             auction: self.auction(),
             contract: self.contract(),
+            contract_scored: state.contract_scored().map(Into::into),
             tricks: self.tricks(),
             tricks_won: Some(self.tricks_won()),
             next_to_act: seat_proto(state.next_to_act()),

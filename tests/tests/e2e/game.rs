@@ -2136,6 +2136,8 @@ async fn duplicate_law_36c_an_unnoticed_inadmissible_double_found_in_the_play_is
         .unwrap();
     let law = recorded.irregularity.unwrap().law.unwrap();
     assert_eq!((law.number, law.section.as_str()), (36, "C"));
+    let scored = laws::DeclaredContract::try_from(recorded.view.unwrap().contract_scored.unwrap()).unwrap();
+    assert_eq!(scored.to_string(), "2S by North", "every viewer is told what will be scored");
     table.resolve_calls().await;
     let view = table.play_out(false).await;
     let (ending, result) = outcome(&view);

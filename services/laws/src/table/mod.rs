@@ -1026,6 +1026,13 @@ impl DealInProgress {
         }
     }
 
+    /// The contract the deal will be scored as when it differs from the contract played
+    /// (duplicate Law 36C: an inadmissible double or redouble found after the opening lead was
+    /// faced is scored as if it had not been made).
+    pub fn contract_scored(&self) -> Option<DeclaredContract> {
+        self.scored_as.filter(|scored| Some(*scored) != self.contract())
+    }
+
     /// Every irregularity recorded.
     pub fn irregularities(&self) -> &[IrregularityRecord] {
         &self.irregularities

@@ -761,6 +761,8 @@ fn duplicate_law_36c_an_inadmissible_double_found_after_the_opening_lead_is_scor
     let fact = call_fact(FactKind::AttentionToUnnoticedCall, North, "X");
     let (table, _) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(East) });
     assert_eq!(table.irregularities().last().unwrap().law, Law::duplicate(36, "C"));
+    assert_eq!(table.contract().unwrap().to_string(), "2SX by North", "still played as bid");
+    assert_eq!(table.contract_scored().unwrap().to_string(), "2S by North");
     let call = table.open_official_calls().next().map(|c| c.id);
     let table = match call {
         Some(call) => apply(&table, Action::ResolveOfficialCall { call, note: "Law 36C".into() }).0,
