@@ -587,6 +587,14 @@ impl DealContext<'_> {
             contract: self.contract(),
             tricks: self.tricks(),
             irregularities: state.irregularities().iter().map(|r| self.irregularity(r)).collect(),
+            reserved_adjustments: state
+                .reserved_adjustments()
+                .iter()
+                .map(|r| game::ReservedAdjustment {
+                    offending_side: r.offending_side.to_proto(),
+                    law: Some(r.law.into()),
+                })
+                .collect(),
             decisions: state.decisions().iter().map(|d| self.decision(d, viewer)).collect(),
             arbiter_calls: state.official_calls().iter().map(|c| self.arbiter_call(c)).collect(),
             claims: state.claims().into_iter().map(|(info, record)| self.claim(info, record)).collect(),

@@ -2202,9 +2202,9 @@ async fn duplicate_law_21b_a_pass_changed_after_misinformation_in_the_clarificat
     let irregularity = recorded.irregularity.unwrap();
     let law = irregularity.law.unwrap();
     assert_eq!((law.number, law.section.as_str()), (21, "B1"));
-    let fact = irregularity.fact.unwrap();
-    assert_eq!(fact.kind, game::IrregularityKind::CallChangedAfterMisinformation as i32);
-    assert_eq!(fact.misinformed, West.to_proto());
+    let recorded_fact = irregularity.fact.unwrap();
+    assert_eq!(recorded_fact.kind, game::IrregularityKind::CallChangedAfterMisinformation as i32);
+    assert_eq!(recorded_fact.misinformed, West.to_proto());
     assert!(recorded.arbiter_call.is_some(), "the Director is summoned (Law 9B1(a))");
     // The Director judges (Law 21B1(b): he presumes a mistaken explanation); the auction reopens.
     table.resolve_calls().await;
@@ -2219,6 +2219,20 @@ async fn duplicate_law_21b_a_pass_changed_after_misinformation_in_the_clarificat
     table.play(East, "CA").await;
     let status = table.record(&mut table.desk(), change, Some(West)).await.unwrap_err();
     assert!(status.message().contains("21B3"), "{}", status.message());
+    // Recorded as misinformation found too late, it reserves an adjustment against North-South
+    // for the end of play, which the Director sees in the deal's record.
+    let too_late =
+        game::IrregularityFact { misinformed: East.to_proto(), ..fact(game::IrregularityKind::Misinformation, South) };
+    table.record(&mut table.desk(), too_late, Some(East)).await.unwrap();
+    let view = table.view().await;
+    let request = game::GetDealRecordRequest { deal_id: view.deal_id.clone() };
+    let record = table.arbiter().get_deal_record(request).await.unwrap().into_inner().record.unwrap();
+    let reserved: Vec<(i32, String)> = record
+        .reserved_adjustments
+        .iter()
+        .map(|r| (r.offending_side, r.law.as_ref().map(|l| format!("{}{}", l.number, l.section)).unwrap_or_default()))
+        .collect();
+    assert!(reserved.contains(&(pb::Side::NorthSouth as i32, "21B3".to_owned())), "{reserved:?}");
 }
 
 #[tokio::test]

@@ -65,7 +65,7 @@ use crate::contract::{Call, DeclaredContract, Vulnerability};
 use crate::irregularities::Chooser;
 use crate::irregularities::auction::{
     AuctionChoice, CallRequirement, IrregularityKind as AuctionIrregularity, OptionKind, PassDuration, RecordedCall,
-    Restriction as AuctionRestriction,
+    ReservedAdjustment, Restriction as AuctionRestriction,
 };
 use crate::irregularities::play::{
     Decision, Designation, LeadChoice, PlayOption, PlayRequirement, Retraction, Situation,
@@ -319,7 +319,9 @@ pub struct Fact {
     pub relates_to: Option<SuitSet>,
     /// For a call changed because of misinformation ([`FactKind::CallChangedAfterMisinformation`]):
     /// the misinformed player, an opponent of the offender, whose last call is the one changed
-    /// (Law 21B1(a): "provided that his partner has not subsequently called").
+    /// (Law 21B1(a): "provided that his partner has not subsequently called"). For
+    /// [`FactKind::Misinformation`]: the player misinformed when it is too late to change his
+    /// call, which reserves an adjustment against the offender's side (Law 21B3).
     pub misinformed: Option<Seat>,
     /// In words, as the table tells it.
     pub description: String,
@@ -1031,6 +1033,13 @@ impl DealInProgress {
     /// faced is scored as if it had not been made).
     pub fn contract_scored(&self) -> Option<DeclaredContract> {
         self.scored_as.filter(|scored| Some(*scored) != self.contract())
+    }
+
+    /// The adjustments the official may make at the end of play, each against the side whose
+    /// infraction may have damaged the other (Laws 16, 21B3, 23C, 27D, 72C; Club Law 21): the
+    /// rectification gave the side no further redress at the time.
+    pub fn reserved_adjustments(&self) -> &[ReservedAdjustment] {
+        self.auction.reserved_adjustments()
     }
 
     /// Every irregularity recorded.
@@ -1838,6 +1847,14 @@ impl DealInProgress {
                 let recorded = play.designate_from_dummy(designation)?;
                 self.play = Some(recorded.play);
                 Ok(self.add_record(fact.clone(), pointed_out_by, ruling.law))
+            }
+            FactKind::Misinformation if fact.misinformed.is_some() => {
+                // Law 21B3 (rubber and Club Law 21): too late to change the call; the score
+                // may be adjusted at the end of play, against the side that misinformed.
+                let misinformed = fact.misinformed.ok_or_else(|| missing("the misinformed player"))?;
+                self.auction = self.auction.misinformation_too_late(misinformed, offender)?;
+                let law = self.auction.reserved_adjustments().last().map_or(self.cite(21, "", "B3"), |r| r.law);
+                Ok(self.add_record(fact.clone(), pointed_out_by, law))
             }
             FactKind::DefectiveTrick
             | FactKind::UnauthorizedInformation

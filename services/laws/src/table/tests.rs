@@ -972,3 +972,27 @@ fn club_law_21_the_arbiter_is_called_and_the_misinformed_player_must_be_an_oppon
     assert_eq!(standing, ["1C", "Pass"], "the pass stands");
     assert_eq!(table.next_to_act(), Some(South));
 }
+
+#[test]
+fn law_21b3_misinformation_found_too_late_reserves_an_adjustment_against_the_side_that_gave_it() {
+    // Duplicate Law 21B3: "When it is too late to change a call and the Director judges that
+    // the offending side gained an advantage from the irregularity he awards an adjusted score."
+    use Seat::*;
+    let table = calls(start(Code::Duplicate, Mode::Recorded), &[(North, "1S"), (East, "Pass"), (South, "2C")]);
+    let table = calls(table, &[(West, "Pass"), (North, "2S")]);
+    // South's 2C was misexplained by North; East, misinformed, finds out after West has called.
+    let fact = Fact { misinformed: Some(East), card: None, ..play_fact(FactKind::Misinformation, North, "C2") };
+    let (table, _) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(East) });
+    assert_eq!(table.irregularities()[0].law, Law::duplicate(21, "B3"));
+    let reserved: Vec<_> = table.reserved_adjustments().iter().map(|r| (r.offending_side, r.law)).collect();
+    assert_eq!(reserved, vec![(crate::seat::Side::NorthSouth, Law::duplicate(21, "B3"))]);
+    // The misinformation must come from an opponent (Law 21A).
+    let fact = Fact { misinformed: Some(South), card: None, ..play_fact(FactKind::Misinformation, North, "C2") };
+    let err = table.apply(&Action::Irregularity { fact, pointed_out_by: None }).unwrap_err();
+    assert!(err.to_string().contains("21A"), "{err}");
+    // Without a misinformed player named, it stays a matter of judgement with no reservation.
+    let fact = Fact { card: None, ..play_fact(FactKind::Misinformation, North, "C2") };
+    let (plain, _) =
+        apply(&start(Code::Duplicate, Mode::Recorded), Action::Irregularity { fact, pointed_out_by: None });
+    assert!(plain.reserved_adjustments().is_empty());
+}
