@@ -312,3 +312,124 @@ fn law_78c_total_points_is_the_net_total_of_the_boards_played() {
     assert_eq!(s.set_score(1, PairId(1), artificial), Err(SessionError::ArtificialAtTotalPoints { board: 1 }));
     assert_eq!(SessionError::ArtificialAtTotalPoints { board: 1 }.law(), Law::duplicate(12, "C2"));
 }
+
+/// Law 87B: "In scoring a fouled board the Director determines as closely as possible which
+/// scores were obtained on the board in its correct form and which in the changed form(s). He
+/// divides the scores on that basis into groups and rates each group separately as provided in
+/// the regulations for the tournament. (In the absence of a relevant regulation the Director
+/// selects and announces his method.)"
+///
+/// Six tables (pairs 1-12, NS odd): NS scores 450, 420, 420, 170 in the correct form; tables 5
+/// and 6 played a changed form and scored -50 and -100.
+fn fouled_board(method: Method, fouled: bool) -> Session {
+    let mut s = session(method, 1);
+    for (t, ns) in [450, 420, 420, 170, -50, -100].into_iter().enumerate() {
+        let t = t as u32;
+        add(&mut s, 1, 2 * t + 1, 2 * t + 2, TableScore::Result(worth(ns)));
+    }
+    if fouled {
+        for ns in [9, 11] {
+            s.set_form(1, PairId(ns), 1).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    s
+}
+
+fn ranks(scored: &SessionScore) -> Vec<(u32, u32)> {
+    let mut ranks: Vec<(u32, u32)> = scored.ranking.iter().map(|p| (p.pair.0, p.rank)).collect();
+    ranks.sort_unstable();
+    ranks
+}
+
+#[test]
+fn law_87b_a_fouled_board_is_matchpointed_in_groups_by_the_form_played() {
+    let before = fouled_board(Method::Matchpoints, false).score();
+    let ns: Vec<f64> = before.boards.iter().map(|b| b.ns_value).collect();
+    assert_eq!(ns, vec![100.0, 70.0, 70.0, 40.0, 20.0, 0.0], "one field of six: Law 78A");
+
+    let s = fouled_board(Method::Matchpoints, true);
+    assert_eq!((s.form(1, PairId(1)), s.form(1, PairId(9)), s.form(1, PairId(11))), (0, 1, 1));
+    let after = s.score();
+    // Correct form, 4 tables, top 6: 450 beats three (6); each 420 beats 170 and ties (3);
+    // 170 beats none (0). Changed form, 2 tables, top 2: -50 beats -100 (2); -100 (0).
+    let ns: Vec<f64> = after.boards.iter().map(|b| b.ns_value).collect();
+    assert_eq!(ns, vec![100.0, 50.0, 50.0, 0.0, 100.0, 0.0]);
+    let units: Vec<(f64, u32)> = after.boards.iter().filter_map(|b| b.ns_units).collect();
+    assert_eq!(units, vec![(6.0, 6), (3.0, 6), (3.0, 6), (0.0, 6), (2.0, 2), (0.0, 2)]);
+    let ew: Vec<f64> = after.boards.iter().map(|b| b.ew_value).collect();
+    assert_eq!(ew, vec![0.0, 50.0, 50.0, 100.0, 0.0, 100.0]);
+    // The announced method: the group's percentage applied to the board's full top, 2(6-1) = 10.
+    let mp = |pair| after.pair(PairId(pair)).and_then(|p| p.matchpoints).unwrap_or(f64::NAN);
+    assert_eq!([mp(1), mp(3), mp(7), mp(9), mp(11), mp(12)], [10.0, 5.0, 0.0, 10.0, 0.0, 10.0]);
+    // The board still shares 6 tables x 10 = 60 matchpoints, as it did unfouled.
+    let shared = |scored: &SessionScore| scored.ranking.iter().filter_map(|p| p.matchpoints).sum::<f64>();
+    assert!(close(shared(&before), 60.0) && close(shared(&after), 60.0));
+    // Ranking: before, 1 and 12 share first and pair 9 (-50, 20%) is tenth; after, the winners
+    // of each group (1 and 8 in the correct form, 9 and 12 in the changed one) share first.
+    assert_eq!(
+        ranks(&before),
+        vec![(1, 1), (2, 11), (3, 4), (4, 8), (5, 4), (6, 8), (7, 7), (8, 6), (9, 10), (10, 3), (11, 11), (12, 1)]
+    );
+    assert_eq!(
+        ranks(&after),
+        vec![(1, 1), (2, 9), (3, 5), (4, 5), (5, 5), (6, 5), (7, 9), (8, 1), (9, 1), (10, 9), (11, 9), (12, 1)]
+    );
+}
+
+#[test]
+fn law_87b_total_points_are_not_affected_by_the_groups() {
+    // Law 78C: the net total of the boards played; a group changes no table's points.
+    let before = fouled_board(Method::TotalPoints, false).score();
+    let after = fouled_board(Method::TotalPoints, true).score();
+    for pair in 1..=12 {
+        let total = |s: &SessionScore| s.pair(PairId(pair)).map_or(f64::NAN, |p| p.score);
+        assert_eq!(total(&before), total(&after), "pair {pair}");
+    }
+    assert_eq!(after.pair(PairId(9)).map(|p| p.score), Some(-50.0));
+}
+
+#[test]
+fn law_87b_cross_imps_and_the_butler_datum_are_taken_within_the_group() {
+    let scored = fouled_board(Method::CrossImps, true).score();
+    // Correct form: 450 v 420 (1), 420 (1), 170 (7): 9/3 = 3. Changed: -50 v -100: 2 IMPs.
+    assert_eq!(board_value(&scored, 1, 1), 3.0);
+    assert_eq!((board_value(&scored, 1, 9), board_value(&scored, 1, 11)), (2.0, -2.0));
+    let scored = fouled_board(Method::Butler(DatumRule::default()), true).score();
+    // Correct form: datum (450 + 420 + 420 + 170) / 4 = 365 -> 370; 450 is +80: 2 IMPs.
+    // Changed form: datum -75 -> -80 (rounded half away from zero); -50 is +30: 1 IMP.
+    assert_eq!(board_value(&scored, 1, 1), 2.0);
+    assert_eq!(board_value(&scored, 1, 7), -5.0);
+    assert_eq!((board_value(&scored, 1, 9), board_value(&scored, 1, 11)), (1.0, -1.0));
+}
+
+#[test]
+fn law_87b_a_group_of_one_has_nothing_to_compare_and_artificial_scores_still_count() {
+    let mut s = fouled_board(Method::Matchpoints, false);
+    // Table 6 alone played a changed form: 50% (nothing to compare with).
+    s.set_form(1, PairId(11), 2).unwrap_or_else(|e| panic!("{e}"));
+    // Table 5 got an artificial score (Law 12C2): its percentage is its award, whatever form.
+    s.set_score(
+        1,
+        PairId(9),
+        TableScore::Adjusted(AdjustedScore::artificial(ArtificialScore::AveragePlus, ArtificialScore::AverageMinus)),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let scored = s.score();
+    assert_eq!((board_value(&scored, 1, 11), board_value(&scored, 1, 12)), (50.0, 50.0));
+    assert_eq!((board_value(&scored, 1, 9), board_value(&scored, 1, 10)), (60.0, 40.0));
+    // The correct form's four tables are compared among themselves as before.
+    assert_eq!(board_value(&scored, 1, 1), 100.0);
+    // Putting table 6 back in the correct form compares it with them again.
+    s.set_form(1, PairId(11), 0).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.form(1, PairId(11)), 0);
+    assert_eq!(board_value(&s.score(), 1, 11), 0.0);
+}
+
+#[test]
+fn law_87b_a_form_is_given_only_for_a_recorded_result() {
+    let mut s = fouled_board(Method::Matchpoints, false);
+    assert_eq!(s.set_form(1, PairId(2), 1), Err(SessionError::NoResultToGroup { board: 1, ns: PairId(2) }));
+    assert_eq!(s.set_form(2, PairId(1), 1), Err(SessionError::NoResultToGroup { board: 2, ns: PairId(1) }));
+    assert_eq!(SessionError::NoResultToGroup { board: 1, ns: PairId(2) }.law(), Law::duplicate(87, "B"));
+    assert_eq!(s.form(1, PairId(1)), 0);
+}

@@ -21,6 +21,21 @@
 //!   equally whatever the number of comparisons); IMP sessions by total IMPs. Cross-IMPs are
 //!   averaged per comparison so that they sit on the same scale as the +3/-3 of Law 12C2(b).
 //! - Ties share a rank (1, 2=, 2=, 4); scores within 1e-9 are equal.
+//! - Law 87B, a fouled board: "the Director determines as closely as possible which scores were
+//!   obtained on the board in its correct form and which in the changed form(s). He divides the
+//!   scores on that basis into groups and rates each group separately". The Director says which
+//!   form each table played ([`Session::set_form`]; 0 is the correct form, the default), and each
+//!   table is compared only with the tables of the same board and the same form: matchpoints,
+//!   cross-IMPs and the Butler datum are all taken within the group, and a group with a single
+//!   comparable result has nothing to compare with (50%, 0 IMPs). The method the engine
+//!   announces (Law 87B: "in the absence of a relevant regulation the Director selects and
+//!   announces his method") is *the percentage of the group applied to the full top*: a table's
+//!   matchpoint percentage is of its group's own top, and [`PairResult::matchpoints`] scales
+//!   it to the board's nominal top over all the tables that played the board, so every table of
+//!   a fouled board shares the same top as on any other board. (A Neuberg-style factoring of
+//!   each group to the full top is another method a regulation might choose; it is not offered
+//!   yet.) Teams are not grouped: Law 87C sends a fouled board at teams to Law 86B2 (adjusted
+//!   scores), see [`crate::score::teams`].
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -129,6 +144,17 @@ pub enum SessionError {
         /// The North-South pair named.
         ns: PairId,
     },
+    /// A form given for a result the session does not have.
+    #[error(
+        "no result on board {board} with {ns} North-South to put in a group (Law 87B: the Director divides the \
+         scores obtained on the board into groups)"
+    )]
+    NoResultToGroup {
+        /// The board.
+        board: u32,
+        /// The North-South pair named.
+        ns: PairId,
+    },
 }
 
 impl CitesLaw for SessionError {
@@ -139,6 +165,7 @@ impl CitesLaw for SessionError {
             SessionError::AgainstItself { .. } => Law::duplicate(4, ""),
             SessionError::NoSuchResult { .. } => Law::duplicate(79, "C"),
             SessionError::ArtificialAtTotalPoints { .. } => Law::duplicate(12, "C2"),
+            SessionError::NoResultToGroup { .. } => Law::duplicate(87, "B"),
         }
     }
 }
@@ -150,6 +177,9 @@ pub struct Session {
     boards: HashMap<u32, Vulnerability>,
     results: Vec<TableResult>,
     seated: HashSet<(u32, PairId)>,
+    /// Law 87B: the form each table of a fouled board played, by board and North-South pair;
+    /// absent is 0, the correct form.
+    forms: HashMap<(u32, PairId), u8>,
 }
 
 /// One table's score on one board, as the session method measures it: a percentage of the
@@ -167,7 +197,8 @@ pub struct BoardScore {
     /// East-West's score on the board.
     pub ew_value: f64,
     /// North-South's matchpoint units (Law 78A) and the top they are out of, when the session
-    /// is matchpointed and North-South's score is not artificial.
+    /// is matchpointed and North-South's score is not artificial. On a fouled board the top is
+    /// that of the table's group (Law 87B).
     pub ns_units: Option<(f64, u32)>,
     /// The same for East-West.
     pub ew_units: Option<(f64, u32)>,
@@ -184,7 +215,9 @@ pub struct PairResult {
     /// The session score: mean percentage (matchpoints), total IMPs, or total points.
     pub score: f64,
     /// Matchpoints: the sum of each board's percentage of that board's top, where the top
-    /// counts every table that played it (Law 78A: 2(n-1)); `None` at IMPs.
+    /// counts every table that played it (Law 78A: 2(n-1)); `None` at IMPs. On a fouled board
+    /// the percentage is of the table's group and the top still that of every table (Law 87B:
+    /// the method the engine announces, the group's percentage applied to the full top).
     pub matchpoints: Option<f64>,
     /// Rank, 1 for the best; tied pairs share a rank.
     pub rank: u32,
@@ -222,7 +255,7 @@ const EPSILON: f64 = 1e-9;
 impl Session {
     /// An empty session scored by `method` (Law 78).
     pub fn new(method: Method) -> Session {
-        Session { method, boards: HashMap::new(), results: Vec::new(), seated: HashSet::new() }
+        Session { method, boards: HashMap::new(), results: Vec::new(), seated: HashSet::new(), forms: HashMap::new() }
     }
 
     /// The scoring method (Law 78).
@@ -276,6 +309,30 @@ impl Session {
         Ok(())
     }
 
+    /// Law 87B, a fouled board: the Director's finding that the table on `board` where `ns`
+    /// sat North-South played the board in `form` (0 for the correct form, 1, 2, ... for each
+    /// changed form he distinguishes). Tables are then compared only within their group, the
+    /// tables of the same board and the same form (see the module's readings for the method
+    /// announced). Setting form 0 puts the table back with the board's correct form. The
+    /// session must then be scored again.
+    pub fn set_form(&mut self, board: u32, ns: PairId, form: u8) -> Result<(), SessionError> {
+        if !self.results.iter().any(|r| r.board == board && r.ns == ns) {
+            return Err(SessionError::NoResultToGroup { board, ns });
+        }
+        if form == 0 {
+            self.forms.remove(&(board, ns));
+        } else {
+            self.forms.insert((board, ns), form);
+        }
+        Ok(())
+    }
+
+    /// The form the table on `board` where `ns` sat North-South played (Law 87B): 0, the
+    /// correct form, unless the Director found otherwise with [`Session::set_form`].
+    pub fn form(&self, board: u32, ns: PairId) -> u8 {
+        self.forms.get(&(board, ns)).copied().unwrap_or(0)
+    }
+
     fn check_method(&self, board: u32, score: &TableScore) -> Result<(), SessionError> {
         if self.method == Method::TotalPoints && has_artificial(score) {
             return Err(SessionError::ArtificialAtTotalPoints { board });
@@ -288,7 +345,8 @@ impl Session {
         &self.results
     }
 
-    /// Scores the whole session (Law 78A or 78B, Law 12C2) and ranks the pairs.
+    /// Scores the whole session (Law 78A or 78B, Law 12C2) and ranks the pairs. Each table is
+    /// compared with the other tables of its board that played it in the same form (Law 87B).
     pub fn score(&self) -> SessionScore {
         let mut boards: Vec<BoardScore> = self
             .results
@@ -305,10 +363,15 @@ impl Session {
             .collect();
         let mut artificial: Vec<[Option<ArtificialScore>; 2]> = vec![[None, None]; self.results.len()];
 
+        // Law 87B: the groups are the tables of one board that played it in one form.
+        let group_of = |i: usize| {
+            let r = &self.results[i];
+            (r.board, self.form(r.board, r.ns))
+        };
         let mut by_board: Vec<usize> = (0..self.results.len()).collect();
-        by_board.sort_by_key(|i| self.results[*i].board);
+        by_board.sort_by_key(|i| group_of(*i));
         let mut scratch = Scratch::default();
-        for group in by_board.chunk_by(|a, b| self.results[*a].board == self.results[*b].board) {
+        for group in by_board.chunk_by(|a, b| group_of(*a) == group_of(*b)) {
             let vulnerability = self.boards.get(&self.results[group[0]].board).copied().unwrap_or_default();
             for side in Side::ALL {
                 scratch.load(group, &self.results, side, vulnerability);

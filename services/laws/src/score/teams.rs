@@ -17,6 +17,10 @@
 //!   average IMPs per board on its boards without an artificial score, average minus at most
 //!   that.
 //! - Teams rank by total IMPs; ties share a rank.
+//! - A fouled board is not divided into groups here: Law 87C ("Teams Scoring: See Law 86B2")
+//!   sends it to Law 86B2, so the Director awards adjusted scores ([`crate::rulings`]) where the
+//!   two tables of a match did not play the board in identical form. Law 87B's groups are for
+//!   pairs and individuals ([`crate::score::session::Session::set_form`]).
 
 use std::collections::{HashMap, HashSet};
 
