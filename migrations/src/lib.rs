@@ -10,6 +10,7 @@ mod m20261122_000020_scoring;
 mod m20261122_000030_game;
 mod m20261122_000040_appeals;
 mod m20261122_000050_outbox_trace;
+mod m20261122_000060_fouled_board;
 
 /// Applies the migrations in order.
 pub struct Migrator;
@@ -24,6 +25,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000030_game::Migration),
             Box::new(m20261122_000040_appeals::Migration),
             Box::new(m20261122_000050_outbox_trace::Migration),
+            Box::new(m20261122_000060_fouled_board::Migration),
         ]
     }
 }

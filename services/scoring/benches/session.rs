@@ -67,6 +67,7 @@ fn session(pairs: u32, boards: u32) -> (spb::Session, Vec<Row>) {
                 ew: (2 * ((table + board) % tables) + 2).to_string(),
                 table_result: Some(result(&mut rng)),
                 adjustment: None,
+                form: 0,
             });
         }
     }

@@ -209,6 +209,15 @@ impl ScoringService for Scoring {
         }
     }
 
+    async fn mark_fouled_board(
+        &self,
+        request: Request<spb::MarkFouledBoardRequest>,
+    ) -> Result<Response<spb::MarkFouledBoardResponse>, Status> {
+        let by = principal(&request)?.subject;
+        let (board_results, version) = self.sessions.mark_fouled(request.get_ref(), &by).await?;
+        ok(spb::MarkFouledBoardResponse { version: Some(version), board_results })
+    }
+
     async fn list_score_versions(
         &self,
         request: Request<spb::ListScoreVersionsRequest>,

@@ -6,6 +6,11 @@
 //! score depend on the contestant's percentage on every other board, so any change anywhere may
 //! move it. Weighted and split scores and artificial awards are kept as what they are (stored as
 //! the contract's `Adjustment`), never as an invented contract.
+//!
+//! A fouled board (Law 87B) is scored in the groups the Director found, by the form each table
+//! played ([`Row::form`]), with the method the laws crate announces: the group's percentage applied
+//! to the board's full top. At teams the form is not used: Law 87C sends a fouled board to Law
+//! 86B2 (adjusted scores).
 
 use std::collections::{HashMap, HashSet};
 
@@ -188,6 +193,9 @@ pub struct Row {
     pub table_result: Option<pb::DealResult>,
     /// The adjusted score in force, if any.
     pub adjustment: Option<pb::Adjustment>,
+    /// Law 87B: the form of the board the table played, as the Director found it; 0 the correct
+    /// form. Tables are compared only within their board's form.
+    pub form: u8,
 }
 
 /// What a session scores: each result's values per side, in the order given, and the standings.
@@ -336,6 +344,10 @@ pub fn laws_session(session: &spb::Session, rows: &[Row], datum: ButlerDatum) ->
             score: table_score(row)?,
         })
         .map_err(ServiceError::rule)?;
+    }
+    for row in rows.iter().filter(|r| r.form != 0) {
+        let ns = pair(&row.ns, "key.north_south_contestant_id")?;
+        laws.set_form(row.board, ns, row.form).map_err(ServiceError::rule)?;
     }
     Ok(laws)
 }

@@ -39,6 +39,9 @@ pub struct Model {
     pub version: i64,
     /// When it was first recorded.
     pub recorded_at: DateTimeWithTimeZone,
+    /// Law 87B: the form of the board the table played, as the Director found it; 0 the correct
+    /// form.
+    pub form: i32,
 }
 
 /// No relations are navigated.

@@ -84,6 +84,7 @@ fn domain_row(row: &board_result::Model) -> Result<Row, ServiceError> {
         ew: row.ew_contestant.clone(),
         table_result: decode_opt(row.table_result.as_ref(), "table result")?,
         adjustment: decode_opt(row.adjustment.as_ref(), "adjustment")?,
+        form: u8::try_from(row.form).map_err(ServiceError::internal)?,
     })
 }
 
@@ -103,6 +104,7 @@ fn result_proto(row: &board_result::Model) -> Result<spb::BoardResult, ServiceEr
         appeal_id: row.appeal_id.clone(),
         version: u64::try_from(row.version).unwrap_or(0),
         recorded_at: Some(time::timestamp(row.recorded_at)),
+        form: u32::try_from(row.form).unwrap_or(0),
     })
 }
 
@@ -124,6 +126,8 @@ struct Change {
     idem_key: Option<String>,
     /// Hands for the board learned from the recording, to keep in the definition.
     hands: Option<(u32, pb::Deal)>,
+    /// Other rows of the same board changed with it (a fouled board's forms, Law 87B).
+    also: Vec<board_result::Model>,
 }
 
 /// What a committed change produced.
@@ -339,6 +343,13 @@ impl Sessions {
             Some(i) => models[i] = change.row.clone(),
             None => models.push(change.row.clone()),
         }
+        for also in &change.also {
+            if let Some(model) = models.iter_mut().find(|m| m.result_id == also.result_id) {
+                *model = also.clone();
+            }
+        }
+        let changed: HashSet<&str> =
+            std::iter::once(change.row.result_id.as_str()).chain(change.also.iter().map(|m| m.result_id.as_str())).collect();
         if let Some((board, hands)) = &change.hands
             && let Some(b) = definition.boards.iter_mut().find(|b| b.number == *board)
         {
@@ -358,7 +369,7 @@ impl Sessions {
         let mut updated: Vec<usize> = Vec::new();
         for (i, (model, (ns, ew))) in models.iter_mut().zip(&scored.values).enumerate() {
             let (ns, ew) = (ns.encode_to_vec(), ew.encode_to_vec());
-            let is_change = model.result_id == change.row.result_id;
+            let is_change = changed.contains(model.result_id.as_str());
             if !is_change && model.ns_values == ns && model.ew_values == ew {
                 continue;
             }
@@ -468,6 +479,7 @@ impl Sessions {
                     .col_expr(board_result::Column::NsValues, Expr::value(model.ns_values.clone()))
                     .col_expr(board_result::Column::EwValues, Expr::value(model.ew_values.clone()))
                     .col_expr(board_result::Column::Version, Expr::value(model.version))
+                    .col_expr(board_result::Column::Form, Expr::value(model.form))
                     .filter(board_result::Column::ResultId.eq(model.result_id.as_str()))
                     .exec(&txn)
                     .await?;
@@ -476,7 +488,7 @@ impl Sessions {
         for (version, operation, idem_key) in &versions {
             let replay = Replay {
                 operation: (*operation).to_owned(),
-                deal_id: change.row.deal_id.clone().filter(|_| version.version == main.version),
+                deal_id: change.row.deal_id.clone().filter(|_| version.version == main.version && change.operation != "foul"),
                 hands: change.hands.as_ref().filter(|_| version.version == main.version).map(|(_, h)| h.clone()),
                 first_dealer: None,
                 source: spb::ResultSource::try_from(change.row.source).unwrap_or_default(),
@@ -638,6 +650,7 @@ impl Sessions {
                 ew_values: Vec::new(),
                 version: 0,
                 recorded_at,
+                form: 0,
             },
         };
         let version = spb::ScoreVersion {
@@ -650,7 +663,7 @@ impl Sessions {
             ..Default::default()
         };
         let change =
-            Change { row: model.clone(), insert, version, operation: "record", idem_key: Some(idem_key), hands };
+            Change { row: model.clone(), insert, version, operation: "record", idem_key: Some(idem_key), hands, also: Vec::new() };
         let committed = self.commit(txn, &row, definition, stored, change).await?;
         let mine = committed
             .results
@@ -736,7 +749,7 @@ impl Sessions {
             ..Default::default()
         };
         let change =
-            Change { row: model.clone(), insert: false, version, operation: "correct", idem_key: None, hands: None };
+            Change { row: model.clone(), insert: false, version, operation: "correct", idem_key: None, hands: None, also: Vec::new() };
         let committed = self.commit(txn, &row, definition, stored, change).await?;
         let mine = committed
             .results
@@ -813,6 +826,7 @@ impl Sessions {
                 ew_values: Vec::new(),
                 version: 0,
                 recorded_at: now,
+                form: 0,
             },
             None => {
                 return Err(ServiceError::not_found(format!(
@@ -859,7 +873,126 @@ impl Sessions {
             recorded_at: Some(time::timestamp(now)),
         };
         let operation = if adjustment.is_some() { "adjust" } else { "restore" };
-        let change = Change { row: model, insert, version, operation, idem_key: Some(idem_key), hands: None };
+        let change = Change { row: model, insert, version, operation, idem_key: Some(idem_key), hands: None, also: Vec::new() };
+        let committed = self.commit(txn, &row, definition, stored, change).await?;
+        Ok((committed.results, committed.version, committed.events))
+    }
+
+    /// Law 87B, a fouled board: records the form each table of the board played (tables not
+    /// named played the correct form, 0) and rescores the session group by group. Giving the
+    /// grouping the board already has changes nothing and returns the version that made it.
+    #[tracing::instrument(skip_all, fields(session_id = %request.session_id, board = request.board_number))]
+    pub async fn mark_fouled(
+        &self,
+        request: &spb::MarkFouledBoardRequest,
+        recorded_by: &str,
+    ) -> Result<(Vec<spb::BoardResult>, spb::ScoreVersion), ServiceError> {
+        if request.session_id.is_empty() {
+            return Err(ServiceError::invalid("session_id", "empty; a value is required"));
+        }
+        if request.board_number == 0 {
+            return Err(ServiceError::invalid("board_number", "not given; the fouled board is required"));
+        }
+        let mut forms: BTreeMap<String, u8> = BTreeMap::new();
+        for (i, given) in request.forms.iter().enumerate() {
+            let field = format!("forms[{i}]");
+            if given.north_south_contestant_id.is_empty() {
+                return Err(ServiceError::invalid(
+                    &format!("{field}.north_south_contestant_id"),
+                    "empty; the table is named by its North-South contestant",
+                ));
+            }
+            let form = u8::try_from(given.form).map_err(|_| {
+                ServiceError::invalid(&format!("{field}.form"), format!("{} is not a form: 0 to 255", given.form))
+            })?;
+            if forms.insert(given.north_south_contestant_id.clone(), form).is_some() {
+                return Err(ServiceError::invalid(
+                    &format!("{field}.north_south_contestant_id"),
+                    format!("{:?} is named twice: a table played one form", given.north_south_contestant_id),
+                ));
+            }
+        }
+        let (results, version, events) =
+            retry("mark fouled board", || self.attempt_foul(request, &forms, recorded_by)).await?;
+        self.publish_events(&request.session_id, events).await;
+        Ok((results, version))
+    }
+
+    async fn attempt_foul(
+        &self,
+        request: &spb::MarkFouledBoardRequest,
+        forms: &BTreeMap<String, u8>,
+        recorded_by: &str,
+    ) -> Result<(Vec<spb::BoardResult>, spb::ScoreVersion, Vec<FeedEvent>), WriteError> {
+        let txn = self.db.begin().await?;
+        let row = Self::row(&txn, &request.session_id).await?;
+        let definition = session_proto(&row)?;
+        if definition.scoring_method == spb::ScoringMethod::TeamImps as i32 {
+            return Err(ServiceError::Rule {
+                message: "a fouled board at teams is not scored in groups: Law 87C sends it to Law 86B2, adjusted \
+                          scores the Director awards through a ruling"
+                    .to_owned(),
+                law: Law::duplicate(87, "C"),
+            }
+            .into());
+        }
+        if domain::board_of(&definition, request.board_number).is_none() {
+            return Err(ServiceError::invalid(
+                "board_number",
+                format!("board {} is not in this session", request.board_number),
+            )
+            .into());
+        }
+        let stored = Self::results(&txn, &request.session_id).await?;
+        let board = i32::try_from(request.board_number).unwrap_or(i32::MAX);
+        let on_board: Vec<&board_result::Model> = stored.iter().filter(|m| m.board_number == board).collect();
+        for (i, given) in request.forms.iter().enumerate() {
+            if !on_board.iter().any(|m| m.ns_contestant == given.north_south_contestant_id) {
+                return Err(ServiceError::invalid(
+                    &format!("forms[{i}].north_south_contestant_id"),
+                    format!(
+                        "no result on board {} with {:?} North-South to put in a group (Law 87B: the Director \
+                         divides the scores obtained on the board)",
+                        request.board_number, given.north_south_contestant_id
+                    ),
+                )
+                .into());
+            }
+        }
+        let form_of = |m: &board_result::Model| i32::from(forms.get(&m.ns_contestant).copied().unwrap_or(0));
+        if on_board.iter().all(|m| m.form == form_of(m)) {
+            // The board is grouped so already: the version that made the grouping, if any.
+            let first = score_version::Entity::find()
+                .filter(score_version::Column::OwnerId.eq(request.session_id.as_str()))
+                .filter(score_version::Column::BoardNumber.eq(board))
+                .filter(score_version::Column::Operation.eq("foul"))
+                .order_by_desc(score_version::Column::Version)
+                .one(&txn)
+                .await?;
+            let version = first.as_ref().map(version_proto).transpose()?.unwrap_or_default();
+            let results = on_board.into_iter().map(result_proto).collect::<Result<Vec<_>, _>>()?;
+            return Ok((results, version, Vec::new()));
+        }
+        let mut changed: Vec<board_result::Model> =
+            on_board.into_iter().map(|m| board_result::Model { form: form_of(m), ..m.clone() }).collect();
+        let main = changed.remove(0);
+        let key = pb::BoardResultKey {
+            session_id: request.session_id.clone(),
+            board_number: request.board_number,
+            north_south_contestant_id: String::new(),
+            east_west_contestant_id: String::new(),
+        };
+        let version = spb::ScoreVersion {
+            target: Some(board_target(&key)),
+            cause: spb::ScoreVersionCause::FouledBoard as i32,
+            reason: request.reason.clone(),
+            law: Some(Law::duplicate(87, "B").into()),
+            recorded_by: recorded_by.to_owned(),
+            recorded_at: Some(time::timestamp(time::now())),
+            ..Default::default()
+        };
+        let change =
+            Change { row: main, insert: false, version, operation: "foul", idem_key: None, hands: None, also: changed };
         let committed = self.commit(txn, &row, definition, stored, change).await?;
         Ok((committed.results, committed.version, committed.events))
     }
