@@ -35,7 +35,9 @@ impl MigrationTrait for Migration {
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
-            .alter_table(Table::alter().table(ScoringBoardResults::Table).drop_column(ScoringBoardResults::Form).to_owned())
+            .alter_table(
+                Table::alter().table(ScoringBoardResults::Table).drop_column(ScoringBoardResults::Form).to_owned(),
+            )
             .await
     }
 }

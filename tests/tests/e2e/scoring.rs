@@ -2,6 +2,7 @@
 //! duplicate sessions, adjustments, streams and exports.
 
 mod calculators;
+mod fouled;
 mod scorepads;
 mod sessions;
 

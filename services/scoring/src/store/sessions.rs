@@ -348,8 +348,9 @@ impl Sessions {
                 *model = also.clone();
             }
         }
-        let changed: HashSet<&str> =
-            std::iter::once(change.row.result_id.as_str()).chain(change.also.iter().map(|m| m.result_id.as_str())).collect();
+        let changed: HashSet<&str> = std::iter::once(change.row.result_id.as_str())
+            .chain(change.also.iter().map(|m| m.result_id.as_str()))
+            .collect();
         if let Some((board, hands)) = &change.hands
             && let Some(b) = definition.boards.iter_mut().find(|b| b.number == *board)
         {
@@ -488,7 +489,11 @@ impl Sessions {
         for (version, operation, idem_key) in &versions {
             let replay = Replay {
                 operation: (*operation).to_owned(),
-                deal_id: change.row.deal_id.clone().filter(|_| version.version == main.version && change.operation != "foul"),
+                deal_id: change
+                    .row
+                    .deal_id
+                    .clone()
+                    .filter(|_| version.version == main.version && change.operation != "foul"),
                 hands: change.hands.as_ref().filter(|_| version.version == main.version).map(|(_, h)| h.clone()),
                 first_dealer: None,
                 source: spb::ResultSource::try_from(change.row.source).unwrap_or_default(),
@@ -662,8 +667,15 @@ impl Sessions {
             recorded_at: Some(time::timestamp(recorded_at)),
             ..Default::default()
         };
-        let change =
-            Change { row: model.clone(), insert, version, operation: "record", idem_key: Some(idem_key), hands, also: Vec::new() };
+        let change = Change {
+            row: model.clone(),
+            insert,
+            version,
+            operation: "record",
+            idem_key: Some(idem_key),
+            hands,
+            also: Vec::new(),
+        };
         let committed = self.commit(txn, &row, definition, stored, change).await?;
         let mine = committed
             .results
@@ -748,8 +760,15 @@ impl Sessions {
             recorded_at: Some(time::timestamp(time::now())),
             ..Default::default()
         };
-        let change =
-            Change { row: model.clone(), insert: false, version, operation: "correct", idem_key: None, hands: None, also: Vec::new() };
+        let change = Change {
+            row: model.clone(),
+            insert: false,
+            version,
+            operation: "correct",
+            idem_key: None,
+            hands: None,
+            also: Vec::new(),
+        };
         let committed = self.commit(txn, &row, definition, stored, change).await?;
         let mine = committed
             .results
@@ -873,7 +892,8 @@ impl Sessions {
             recorded_at: Some(time::timestamp(now)),
         };
         let operation = if adjustment.is_some() { "adjust" } else { "restore" };
-        let change = Change { row: model, insert, version, operation, idem_key: Some(idem_key), hands: None, also: Vec::new() };
+        let change =
+            Change { row: model, insert, version, operation, idem_key: Some(idem_key), hands: None, also: Vec::new() };
         let committed = self.commit(txn, &row, definition, stored, change).await?;
         Ok((committed.results, committed.version, committed.events))
     }
