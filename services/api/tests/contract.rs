@@ -114,6 +114,8 @@ fn the_table_says_what_the_issues_ask_for() {
     let scoring = scoring::v1::scoring_service_server::SERVICE_NAME;
     assert_eq!(roles(scoring, "ScoreDuplicateContract"), Some(&ALL_ROLES[..]));
     assert_eq!(roles(scoring, "ApplyAdjustment"), Some(&[Role::Admin][..]));
+    // Law 87B: the Director divides a fouled board's scores into groups.
+    assert_eq!(roles(scoring, "MarkFouledBoard"), Some(&[Role::Arbiter, Role::Admin][..]));
 
     assert_eq!(roles(game, "NoSuchMethod"), None);
     assert_eq!(api::allowed_roles("bridgeclub.game.v1.GameService/PlayCard"), None, "a path starts with '/'");

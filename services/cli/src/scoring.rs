@@ -6,6 +6,7 @@
 //! bridgectl scorepad show <scorepad-id> [--we ns|ew]      # the classic pad: we/they, above/below the line
 //! bridgectl session show <session-id>                     # standings
 //! bridgectl session export <session-id> --pbn [--out f]   # or --usebio
+//! bridgectl session foul <session-id> <board> --form 9=1 --form 11=1 --reason "..."  # Law 87B
 //! ```
 
 use std::fmt::Write as _;
@@ -58,6 +59,35 @@ pub enum Session {
     },
     /// Exports a session's results.
     Export(Export),
+    /// Law 87B, a fouled board: the form each table played (the director). Tables not named
+    /// played the correct form; with no --form every table is put back in one group.
+    Foul(Foul),
+}
+
+/// `session foul`.
+#[derive(Debug, Args)]
+pub struct Foul {
+    /// The session.
+    session_id: String,
+    /// The fouled board.
+    board: u32,
+    /// A table that played a changed form: its North-South contestant and the form, as NS=FORM
+    /// (form 1 to 255; 0 is the correct form). Repeat for each table.
+    #[arg(long = "form", value_parser = parse_form)]
+    forms: Vec<(String, u32)>,
+    /// Why, for the record (Law 87A: what was displaced, or how dealer or vulnerability differed).
+    #[arg(long, default_value = "")]
+    reason: String,
+}
+
+/// `NS=FORM` as `--form` takes it.
+fn parse_form(text: &str) -> Result<(String, u32), String> {
+    let (ns, form) = text.split_once('=').ok_or_else(|| format!("{text:?}: say NS=FORM, for example 9=1"))?;
+    let form = form.trim().parse().map_err(|e| format!("{text:?}: the form: {e}"))?;
+    if ns.trim().is_empty() {
+        return Err(format!("{text:?}: the North-South contestant is missing"));
+    }
+    Ok((ns.trim().to_owned(), form))
 }
 
 /// `session export`.
@@ -320,8 +350,49 @@ pub async fn session(client: &mut Client, command: Session) -> anyhow::Result<()
                 None => print!("{text}"),
             }
         }
+        Session::Foul(foul) => {
+            let board = foul.board;
+            let response = client
+                .mark_fouled_board(spb::MarkFouledBoardRequest {
+                    session_id: foul.session_id,
+                    board_number: board,
+                    forms: foul
+                        .forms
+                        .into_iter()
+                        .map(|(ns, form)| spb::BoardForm { north_south_contestant_id: ns, form })
+                        .collect(),
+                    reason: foul.reason,
+                })
+                .await?
+                .into_inner();
+            print!("{}", show_fouled(board, &response));
+        }
     }
     Ok(())
+}
+
+/// A fouled board's results by group (Law 87B).
+pub fn show_fouled(board: u32, response: &spb::MarkFouledBoardResponse) -> String {
+    let mut out = String::new();
+    let version = response.version.as_ref().map_or(0, |v| v.version);
+    let _ = writeln!(out, "board {board} (Law 87B), version {version}");
+    let mut results: Vec<&spb::BoardResult> = response.board_results.iter().collect();
+    results.sort_by_key(|r| r.form);
+    for result in results {
+        let key = result.key.clone().unwrap_or_default();
+        let form = if result.form == 0 { "correct form".to_owned() } else { format!("changed form {}", result.form) };
+        let ns = result.north_south.unwrap_or_default();
+        let percentage = ns.percentage.map(|p| format!("{}%", hundredths(i64::from(p.basis_points))));
+        let imps = ns.imps.map(|i| format!("{} IMPs", hundredths(i.hundredths)));
+        let _ = writeln!(
+            out,
+            "  {form:<16} {:>4} v {:<4} {}",
+            key.north_south_contestant_id,
+            key.east_west_contestant_id,
+            percentage.or(imps).unwrap_or_default()
+        );
+    }
+    out
 }
 
 fn hundredths(value: i64) -> String {
@@ -429,6 +500,36 @@ mod tests {
         // From East-West's side the columns swap.
         let theirs = draw_pad(&pad, WeSide::Ew);
         assert!(theirs.lines().any(|l| l == "            60 | 90            "), "{theirs}");
+    }
+
+    #[test]
+    fn law_87b_forms_are_given_as_ns_equals_form_and_shown_by_group() {
+        assert_eq!(parse_form("9=1"), Ok(("9".to_owned(), 1)));
+        assert!(parse_form("9").is_err());
+        assert!(parse_form("=1").is_err());
+        assert!(parse_form("9=x").is_err());
+        let result = |ns: &str, form: u32, bp: i32| spb::BoardResult {
+            key: Some(pb::BoardResultKey {
+                north_south_contestant_id: ns.into(),
+                east_west_contestant_id: "x".into(),
+                ..Default::default()
+            }),
+            form,
+            north_south: Some(spb::ScoreValues {
+                percentage: Some(pb::Percentage { basis_points: bp }),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let response = spb::MarkFouledBoardResponse {
+            version: Some(spb::ScoreVersion { version: 7, ..Default::default() }),
+            board_results: vec![result("9", 1, 10000), result("1", 0, 5000)],
+        };
+        let text = show_fouled(1, &response);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "board 1 (Law 87B), version 7");
+        assert!(lines[1].contains("correct form") && lines[1].contains("50.00%"), "{text}");
+        assert!(lines[2].contains("changed form 1") && lines[2].contains("100.00%"), "{text}");
     }
 
     #[test]
