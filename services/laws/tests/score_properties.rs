@@ -6,6 +6,7 @@ use laws::score::duplicate::{self, BoardResult};
 use laws::score::imps::imps;
 use laws::score::matchpoints::{matchpoints, top};
 use laws::score::rubber::{Corrected, DealResult, PlayedDeal, Rubber, RubberOptions, RubberStatus};
+use laws::score::session::{Method, PairId, Session, TableResult, TableScore};
 use laws::score::{ContractScore, Tricks};
 use laws::{DeclaredContract, Seat, Side, Vulnerability};
 use proptest::prelude::*;
@@ -107,6 +108,39 @@ proptest! {
                 if a == b { prop_assert_eq!(units[i], units[j]); }
             }
         }
+    }
+
+    /// Law 87B: a fouled board's tables are rated in groups by the form played. Each group's
+    /// units sum to g(g-1) of its own top 2(g-1), and with the group's percentage applied to the
+    /// full top the board still shares n x 2(n-1) matchpoints among its 2n pairs.
+    #[test]
+    fn law_87b_each_group_of_a_fouled_board_shares_its_own_units(
+        tables in prop::collection::vec((contract(), tricks(), 0..3u8), 1..16)
+    ) {
+        let mut session = Session::new(Method::Matchpoints);
+        session.add_board(1, Vulnerability::None).unwrap_or_else(|e| panic!("{e}"));
+        for (t, (contract, tricks, form)) in tables.iter().enumerate() {
+            let result = BoardResult::Played {
+                contract: DeclaredContract { contract: *contract, declarer: Seat::North },
+                tricks: *tricks,
+            };
+            let (ns, ew) = (PairId(2 * t as u32 + 1), PairId(2 * t as u32 + 2));
+            session.add_result(TableResult { board: 1, ns, ew, score: TableScore::Result(result) })
+                .unwrap_or_else(|e| panic!("{e}"));
+            session.set_form(1, ns, *form).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let scored = session.score();
+        for form in 0..3u8 {
+            let group: Vec<_> = scored.boards.iter().filter(|b| session.form(1, b.ns) == form).collect();
+            let g = group.len() as u32;
+            if g == 0 { continue; }
+            let units: f64 = group.iter().filter_map(|b| b.ns_units).map(|(u, _)| u).sum();
+            prop_assert!((units - f64::from(g * (g - 1))).abs() < 1e-9);
+            prop_assert!(group.iter().all(|b| b.ns_units.map(|(_, top)| top) == Some(2 * (g - 1))));
+        }
+        let n = tables.len() as u32;
+        let shared: f64 = scored.ranking.iter().filter_map(|p| p.matchpoints).sum();
+        prop_assert!((shared - f64::from(n * 2 * (n - 1))).abs() < 1e-6, "{} of {}", shared, n * 2 * (n - 1));
     }
 
     /// Law 78B: IMPs are odd in the difference and never decrease as it grows.
