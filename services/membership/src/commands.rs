@@ -116,8 +116,12 @@ pub fn open_table(state: &ClubState, spec: TableSpec, applicants: &[u64], at: i6
     let number = state.next_table_number();
     let applicants: Vec<_> = applicants.iter().map(|p| player(*p)).collect();
     let needed = state.room.formation_draw(&applicants).map_err(|e| state.refusal(&e))?;
+    // The table does not exist before this command, so nothing was committed for it: a
+    // precedence draw here uses a fresh seed (and says so), and the table's first commitments are
+    // made with it.
+    let mut seeds = draws::Seeds::default();
     let draw = match &needed {
-        Some(needed) => Some(server_draw_for(state, needed, at.0)?),
+        Some(needed) => Some(server_draw_for(state, needed, &mut seeds, at.0)?),
         None => None,
     };
     let outcomes = sim.push(ProcedureEvent::TableFormed {
@@ -140,7 +144,7 @@ pub fn open_table(state: &ClubState, spec: TableSpec, applicants: &[u64], at: i6
     sim.follow_ups();
     let name = if spec.name.trim().is_empty() { format!("Table {number}") } else { spec.name.trim().to_owned() };
     let table = NewTable { table_id: format!("t{number}"), number, name, form: spec.form, options: spec.options };
-    Ok(sim.plan(Command::OpenTable { table, applications, draw }))
+    Ok(sim.plan(Command::OpenTable { table, applications, draw, next_seeds: seeds.after() }))
 }
 
 fn waiting(outcomes: &[Outcome]) -> Vec<u64> {
@@ -161,8 +165,9 @@ pub fn apply(state: &ClubState, table: u64, players: &[u64], at: i64) -> Result<
     let at = sim.at;
     let applicants: Vec<_> = players.iter().map(|p| player(*p)).collect();
     let needed = state.room.application_draw(TableId(table), &applicants).map_err(|e| state.refusal(&e))?;
+    let mut seeds = draws::Seeds::of(state.committed_seeds(table));
     let draw = match &needed {
-        Some(needed) => Some(server_draw_for(state, needed, at.0)?),
+        Some(needed) => Some(server_draw_for(state, needed, &mut seeds, at.0)?),
         None => None,
     };
     sim.push(ProcedureEvent::Applied {
@@ -180,7 +185,7 @@ pub fn apply(state: &ClubState, table: u64, players: &[u64], at: i64) -> Result<
         })
         .collect();
     sim.follow_ups();
-    Ok(sim.plan(Command::Apply { table, applications, draw }))
+    Ok(sim.plan(Command::Apply { table, applications, draw, next_seeds: seeds.after() }))
 }
 
 /// A waiting application is withdrawn.
@@ -235,10 +240,15 @@ pub fn close_table(state: &ClubState, table: u64, reason: &str, at: i64) -> Resu
     Ok(sim.plan(Command::CloseTable { table, reason: reason.to_owned() }))
 }
 
-fn server_draw_for(state: &ClubState, needed: &DrawNeeded, at: i64) -> Result<DrawRecord, ServiceError> {
+fn server_draw_for(
+    state: &ClubState,
+    needed: &DrawNeeded,
+    seeds: &mut draws::Seeds,
+    at: i64,
+) -> Result<DrawRecord, ServiceError> {
     let settles = LawPurpose::from(needed.purpose);
     let players: Vec<u64> = needed.players.iter().map(|p| p.0).collect();
-    draws::server_draw(state, settles.contract(), settles, &players, at)
+    draws::server_draw(state, settles.contract(), settles, &players, seeds, at)
 }
 
 /// Refuses a draw for precedence outside OpenTable and ApplyToTable, which make those draws.
@@ -345,7 +355,10 @@ pub fn draw_cards(
     let mut sim = Sim::new(state, at);
     lining_up(&mut sim, table)?;
     let needed = expected_draw(&sim, table, purpose, given)?;
-    let record = server_draw_for(state, &needed, sim.at())?;
+    // The seed committed before anyone asked for this draw; the next one is committed in the
+    // same journal entry that reveals this one.
+    let mut seeds = draws::Seeds::of(state.committed_seeds(table));
+    let record = server_draw_for(state, &needed, &mut seeds, sim.at())?;
     if needed.purpose != DrawPurpose::Partnerships {
         let at = sim.at;
         sim.push(ProcedureEvent::LineUpDrawn {
@@ -355,7 +368,7 @@ pub fn draw_cards(
             at,
         })?;
     }
-    Ok(sim.plan(Command::Draw { table, draw: record }))
+    Ok(sim.plan(Command::Draw { table, draw: record, next_seeds: seeds.after() }))
 }
 
 /// What the desk asks to record of a physical draw.
@@ -422,6 +435,7 @@ pub fn record_physical(state: &ClubState, table: u64, request: PhysicalRequest, 
                 started_at: None,
                 completed_at: None,
                 settles: needed.purpose.into(),
+                committed_before: false,
             }
         }
     };
@@ -438,7 +452,10 @@ pub fn record_physical(state: &ClubState, table: u64, request: PhysicalRequest, 
             at,
         })?;
     }
-    Ok(sim.plan(Command::Draw { table, draw: record }))
+    // A physical draw uses no seed; it only commits seeds at a table that has none yet (opened
+    // before tables kept commitments), so that its next server draw is committed before.
+    let next_seeds = draws::Seeds::of(state.committed_seeds(table)).after();
+    Ok(sim.plan(Command::Draw { table, draw: record, next_seeds }))
 }
 
 /// A seat the desk chose for a player.
@@ -460,6 +477,7 @@ pub fn start_rubber(
     }
     let mut sim = Sim::new(state, at);
     lining_up(&mut sim, table)?;
+    let mut seeds = draws::Seeds::of(state.committed_seeds(table));
     let mut new_draws = Vec::new();
     let mut used_draw = None;
     let mut partnership_cards = None;
@@ -469,7 +487,7 @@ pub fn start_rubber(
     for _ in 0..8 {
         match sim.room.next_draw(TableId(table)) {
             Some(needed) if needed.purpose != DrawPurpose::Partnerships => {
-                let record = server_draw_for(state, &needed, sim.at())?;
+                let record = server_draw_for(state, &needed, &mut seeds, sim.at())?;
                 let at = sim.at;
                 sim.push(ProcedureEvent::LineUpDrawn {
                     table: TableId(table),
@@ -502,7 +520,7 @@ pub fn start_rubber(
                             draw.cards()
                         }
                         None => {
-                            let record = server_draw_for(state, &needed, sim.at())?;
+                            let record = server_draw_for(state, &needed, &mut seeds, sim.at())?;
                             let cards = record.cards();
                             new_draws.push(record);
                             cards
@@ -551,6 +569,7 @@ pub fn start_rubber(
         partnership_draw_id: used_draw,
         seats,
         first_dealer,
+        next_seeds: seeds.after(),
     }))
 }
 

@@ -1,7 +1,8 @@
 //! Conducting and recording draws (Law 3). The Law is `laws::draw`'s: the server's draw is
-//! [`laws::draw::Spread::server_draw`] from a fresh CSPRNG seed, and every physical card the desk
-//! records is checked by [`laws::draw::Spread::draw`]. This module only turns them into records
-//! that keep every card, position, redraw and reason, and the seed.
+//! [`laws::draw::Spread::server_draw`] from a CSPRNG seed the table committed to before the draw's
+//! players were known ([`Seeds`]), and every physical card the desk records is checked by
+//! [`laws::draw::Spread::draw`]. This module only turns them into records that keep every card,
+//! position, redraw and reason, and the seed.
 
 use laws::cards::Card;
 use laws::draw::{Deck, DrawAttempt, DrawError, DrawSeed, PlayerId, Spread, SpreadPosition};
@@ -16,19 +17,68 @@ pub fn new_id() -> String {
     uuid::Uuid::now_v7().to_string()
 }
 
-/// A complete server draw among `players`, in that order: a fresh 32-byte seed from the thread's
-/// CSPRNG (ChaCha, seeded by the operating system) shuffles and spreads the first deck, and each
-/// player draws a position Law 3 allows. The seed is kept, so anyone can replay the draw
-/// (`Spread::server_draw` is fixed for ever by the laws crate) and check the commitment.
+/// How many seeds a table keeps committed ahead: one StartRubber can make up to four server draws
+/// (going out, who would otherwise play, entry from another table, partnerships: rule E and
+/// Law 3), and every one of them must use a seed whose commitment was published before.
+pub const SEEDS_AHEAD: usize = 4;
+
+/// A table's committed seeds as one command uses them: each server draw takes the one at the
+/// front, in order, so the server has no choice of seed once the players are known; the command
+/// then records the queue topped up with fresh seeds (their commitments are published with the
+/// table as the command takes effect, before any later draw).
+#[derive(Debug, Clone, Default)]
+pub struct Seeds {
+    queue: std::collections::VecDeque<[u8; 32]>,
+    changed: bool,
+}
+
+impl Seeds {
+    /// The seeds committed at a table: none for a table being opened, or for one opened before
+    /// tables kept commitments.
+    pub fn of(committed: &[[u8; 32]]) -> Seeds {
+        Seeds { queue: committed.iter().copied().collect(), changed: false }
+    }
+
+    /// The next draw's seed, and whether it was committed before this command. With none left
+    /// (a table opened before commitments were kept, or a precedence draw as a table is opened)
+    /// a fresh one is drawn from the thread's CSPRNG (ChaCha, seeded by the operating system) and
+    /// the draw says it was committed at the draw: refusing would strand existing tables, and the
+    /// draw remains replayable from its seed.
+    pub fn take(&mut self) -> ([u8; 32], bool) {
+        self.changed = true;
+        match self.queue.pop_front() {
+            Some(seed) => (seed, true),
+            None => (rand::random(), false),
+        }
+    }
+
+    /// The queue to record after the command, topped up to [`SEEDS_AHEAD`] fresh seeds (hex);
+    /// `None` when the command used none and none were missing, so the journal says nothing.
+    pub fn after(mut self) -> Option<Vec<String>> {
+        if !self.changed && self.queue.len() >= SEEDS_AHEAD {
+            return None;
+        }
+        while self.queue.len() < SEEDS_AHEAD {
+            self.queue.push_back(rand::random());
+        }
+        Some(self.queue.iter().map(hex::encode).collect())
+    }
+}
+
+/// A complete server draw among `players`, in that order: the next committed seed of `seeds`
+/// shuffles and spreads the first deck, and each player draws a position Law 3 allows. The seed is
+/// kept and revealed with the draw, so anyone can replay it (`Spread::server_draw` is fixed for
+/// ever by the laws crate) and check it against the commitment published before.
 #[tracing::instrument(skip_all, fields(purpose = ?purpose, players = players.len()))]
 pub fn server_draw(
     state: &ClubState,
     purpose: Purpose,
     settles: LawPurpose,
     players: &[u64],
+    seeds: &mut Seeds,
     at: i64,
 ) -> Result<DrawRecord, ServiceError> {
-    let seed: [u8; 32] = rand::random();
+    let (seed, committed_before) = seeds.take();
     let ids: Vec<PlayerId> = players.iter().map(|p| PlayerId(*p)).collect();
     let spread = Spread::server_draw(Deck::First, &DrawSeed(seed), &ids).map_err(|e| state.refusal(&e))?;
     let drawings = spread
@@ -53,6 +103,7 @@ pub fn server_draw(
         started_at: Some(at),
         completed_at: Some(at),
         settles,
+        committed_before,
     })
 }
 
@@ -167,14 +218,20 @@ mod tests {
             started_at: None,
             completed_at: None,
             settles: LawPurpose::Partnerships,
+            committed_before: false,
         }
     }
 
     #[test]
     fn a_server_draw_replays_from_its_seed() {
         let state = ClubState::new();
-        let draw = server_draw(&state, Purpose::Partnerships, LawPurpose::Partnerships, &[4, 7, 9, 2], 5).unwrap();
+        let committed: [u8; 32] = rand::random();
+        let mut seeds = Seeds::of(&[committed]);
+        let draw =
+            server_draw(&state, Purpose::Partnerships, LawPurpose::Partnerships, &[4, 7, 9, 2], &mut seeds, 5).unwrap();
         assert!(draw.is_complete());
+        assert!(draw.committed_before);
+        assert_eq!(draw.seed.as_deref(), Some(hex::encode(committed).as_str()), "the committed seed, not a fresh one");
         let seed: [u8; 32] = hex::decode(draw.seed.as_ref().unwrap()).unwrap().try_into().unwrap();
         let players: Vec<PlayerId> = [4, 7, 9, 2].map(PlayerId).to_vec();
         let replay = Spread::server_draw(Deck::First, &DrawSeed(seed), &players).unwrap();
@@ -183,6 +240,37 @@ mod tests {
         let recorded: Vec<(u64, String, u8)> =
             draw.drawings.iter().map(|d| (d.player, d.card.clone(), d.position)).collect();
         assert_eq!(replayed, recorded);
+    }
+
+    #[test]
+    fn server_draws_take_committed_seeds_in_order_and_the_queue_is_topped_up() {
+        let state = ClubState::new();
+        let committed: Vec<[u8; 32]> = (0..SEEDS_AHEAD).map(|_| rand::random()).collect();
+        let mut seeds = Seeds::of(&committed);
+        let first = server_draw(&state, Purpose::GoingOut, LawPurpose::GoingOut, &[1, 2], &mut seeds, 1).unwrap();
+        let second =
+            server_draw(&state, Purpose::Partnerships, LawPurpose::Partnerships, &[1, 2, 3, 4], &mut seeds, 1).unwrap();
+        assert_eq!(first.seed, Some(hex::encode(committed[0])));
+        assert_eq!(second.seed, Some(hex::encode(committed[1])));
+        let after = seeds.after().unwrap();
+        assert_eq!(after.len(), SEEDS_AHEAD);
+        assert_eq!(after[..2], [hex::encode(committed[2]), hex::encode(committed[3])], "the rest stay in order");
+        assert!(!after.contains(&hex::encode(committed[0])) && !after.contains(&hex::encode(committed[1])));
+        // A command that draws nothing at a table with its seeds committed records nothing.
+        assert_eq!(Seeds::of(&committed).after(), None);
+    }
+
+    #[test]
+    fn a_table_without_committed_seeds_draws_with_a_fresh_one_and_says_so_then_commits() {
+        let state = ClubState::new();
+        let mut seeds = Seeds::of(&[]);
+        let draw =
+            server_draw(&state, Purpose::Partnerships, LawPurpose::Partnerships, &[1, 2, 3, 4], &mut seeds, 1).unwrap();
+        assert!(!draw.committed_before, "committed at the moment of the draw");
+        assert!(draw.seed.is_some());
+        let after = seeds.after().unwrap();
+        assert_eq!(after.len(), SEEDS_AHEAD, "the next draws' seeds are committed");
+        assert!(!after.contains(draw.seed.as_ref().unwrap()));
     }
 
     #[test]

@@ -55,6 +55,11 @@ pub enum Command {
         applications: Vec<NewApplication>,
         /// The precedence draw among applicants of equal rank, if one was needed.
         draw: Option<DrawRecord>,
+        /// The table's committed seeds for its next server draws (hex), in order, as they stand
+        /// after this command; absent when it left them as they were (and in entries written
+        /// before tables kept commitments). Secret until used: only their commitments are shown.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_seeds: Option<Vec<String>>,
     },
     /// Players applied to a table at the same time.
     Apply {
@@ -64,6 +69,11 @@ pub enum Command {
         applications: Vec<NewApplication>,
         /// The precedence draw among them, if one was needed.
         draw: Option<DrawRecord>,
+        /// The table's committed seeds for its next server draws (hex), in order, as they stand
+        /// after this command; absent when it left them as they were (and in entries written
+        /// before tables kept commitments). Secret until used: only their commitments are shown.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_seeds: Option<Vec<String>>,
     },
     /// A waiting application was withdrawn.
     Withdraw {
@@ -107,6 +117,11 @@ pub enum Command {
         table: u64,
         /// The draw as it stands after this command.
         draw: DrawRecord,
+        /// The table's committed seeds for its next server draws (hex), in order, as they stand
+        /// after this command; absent when it left them as they were (and in entries written
+        /// before tables kept commitments). Secret until used: only their commitments are shown.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_seeds: Option<Vec<String>>,
     },
     /// A rubber started.
     StartRubber {
@@ -122,6 +137,11 @@ pub enum Command {
         seats: [u64; 4],
         /// The first dealer's seat: 0 North, 1 East, 2 South, 3 West.
         first_dealer: u8,
+        /// The table's committed seeds for its next server draws (hex), in order, as they stand
+        /// after this command; absent when it left them as they were (and in entries written
+        /// before tables kept commitments). Secret until used: only their commitments are shown.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_seeds: Option<Vec<String>>,
     },
     /// The rubber in progress ended.
     EndRubber {
@@ -135,6 +155,18 @@ pub enum Command {
 }
 
 impl Command {
+    /// The table whose committed seeds this command replaced, with the seeds (hex) as they stand
+    /// after it; `None` when it left every table's seeds as they were.
+    pub fn next_seeds(&self) -> Option<(u64, &[String])> {
+        match self {
+            Command::OpenTable { table, next_seeds, .. } => next_seeds.as_deref().map(|s| (table.number, s)),
+            Command::Apply { table, next_seeds, .. }
+            | Command::Draw { table, next_seeds, .. }
+            | Command::StartRubber { table, next_seeds, .. } => next_seeds.as_deref().map(|s| (*table, s)),
+            _ => None,
+        }
+    }
+
     /// A short name for the journal's `kind` column and for logs.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -255,6 +287,11 @@ pub struct DrawRecord {
     pub completed_at: Option<i64>,
     /// What the draw settles in the room: the Rules for Club Procedure purpose it was made for.
     pub settles: LawPurpose,
+    /// For a server draw: whether its seed's commitment was published (on the table) before the
+    /// draw's players were known. False for draws stored before tables kept commitments, whose
+    /// seeds were all generated at the draw.
+    #[serde(default)]
+    pub committed_before: bool,
 }
 
 impl DrawRecord {

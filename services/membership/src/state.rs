@@ -61,6 +61,9 @@ struct TableMeta {
     line_up: LineUpMeta,
     rubber: Option<pb::Rubber>,
     closed: Option<(i64, String)>,
+    /// The secret seeds of the next server draws, in the order they will be used (see
+    /// `draws::Seeds`): kept here and in the journal only; the views show their commitments.
+    seeds: Vec<[u8; 32]>,
     view: pb::Table,
 }
 
@@ -233,6 +236,12 @@ impl ClubState {
         }
     }
 
+    /// The seeds committed for a table's next server draws, in order (none for a table opened
+    /// before tables kept commitments, until its first draw commits them).
+    pub fn committed_seeds(&self, table: u64) -> &[[u8; 32]] {
+        self.tables.get(&table).map_or(&[], |t| t.seeds.as_slice())
+    }
+
     /// The draws made so far for the rubber being drawn for at `table`.
     pub fn line_up_draws(&self, table: u64) -> &[DrawRecord] {
         self.tables.get(&table).map_or(&[], |t| &t.line_up.draws)
@@ -330,11 +339,27 @@ impl ClubState {
                         line_up: LineUpMeta::default(),
                         rubber: None,
                         closed: None,
+                        seeds: Vec::new(),
                         view: pb::Table::default(),
                     },
                 );
             }
             _ => {}
+        }
+        if let Some((table, seeds)) = entry.command.next_seeds() {
+            let seeds = seeds
+                .iter()
+                .map(|s| {
+                    hex::decode(s).ok().and_then(|bytes| <[u8; 32]>::try_from(bytes).ok()).ok_or_else(|| {
+                        ServiceError::internal(format!(
+                            "journal: a committed seed of table {table} is not 32 bytes of hex"
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if let Some(t) = next.tables.get_mut(&table) {
+                t.seeds = seeds;
+            }
         }
         let mut started = Vec::new();
         for event in &entry.events {
@@ -511,7 +536,7 @@ impl ClubState {
                 changes.draws.push(self.draw_view(table.number, draw))
             }
             Command::Apply { table, draw: Some(draw), .. } => changes.draws.push(self.draw_view(*table, draw)),
-            Command::Draw { table, draw } => {
+            Command::Draw { table, draw, .. } => {
                 if let Some(t) = self.tables.get_mut(table) {
                     match t.line_up.draws.iter_mut().find(|d| d.draw_id == draw.draw_id) {
                         Some(existing) => *existing = draw.clone(),
@@ -667,6 +692,7 @@ impl ClubState {
             options,
             opened_at: Some(timestamp(t.opened_at)),
             version: t.events,
+            next_draw_seed_commitments: t.seeds.iter().map(|s| DrawSeed(*s).commitment().to_vec()).collect(),
             ..pb::Table::default()
         };
         if let Some((closed_at, _)) = &t.closed {
@@ -919,6 +945,13 @@ impl ClubState {
         if old.options.is_some() && old.options != new.options {
             events.push(E::OptionsChanged(new.options.clone().unwrap_or_default()));
         }
+        if old.next_draw_seed_commitments != new.next_draw_seed_commitments
+            && !new.next_draw_seed_commitments.is_empty()
+        {
+            events.push(E::DrawSeedsCommitted(pb::DrawSeedsCommitted {
+                next_draw_seed_commitments: new.next_draw_seed_commitments.clone(),
+            }));
+        }
         if new.status == pb::TableStatus::Closed as i32 && old.status != pb::TableStatus::Closed as i32 {
             let reason = self.tables.get(&number).and_then(|t| t.closed.as_ref()).map(|(_, r)| r.clone());
             events.push(E::TableClosed(pb::TableClosed { reason: reason.unwrap_or_default() }));
@@ -1000,5 +1033,6 @@ pub fn draw_view(table_id: &str, draw: &DrawRecord, player_id: impl Fn(u64) -> S
         completed_at: draw.completed_at.map(timestamp),
         seed_commitment: seed.map(|s| DrawSeed(s).commitment().to_vec()).unwrap_or_default(),
         seed: seed.map(|s| s.to_vec()).unwrap_or_default(),
+        seed_committed_before_draw: !draw.physical && draw.committed_before,
     }
 }
