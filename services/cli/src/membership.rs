@@ -479,6 +479,10 @@ fn print_table(table: &pb::Table) {
     if let Some(rubber) = &table.current_rubber {
         print_rubber(rubber);
     }
+    // Shown so that the players can note the next server draw's commitment before anyone draws.
+    if let Some(next) = table.next_draw_seed_commitments.first() {
+        println!("  next server draw's seed commitment (SHA-256) {}", hex(next));
+    }
 }
 
 fn print_rubber(rubber: &pb::Rubber) {
@@ -519,7 +523,8 @@ fn print_draw(draw: &pb::Draw) {
         println!("  awaiting: {}", draw.awaiting_player_ids.join(", "));
     }
     if !draw.seed.is_empty() {
-        println!("  seed {} (SHA-256 {})", hex(&draw.seed), hex(&draw.seed_commitment));
+        let when = if draw.seed_committed_before_draw { "committed before the draw" } else { "committed at the draw" };
+        println!("  seed {} (SHA-256 {}, {when})", hex(&draw.seed), hex(&draw.seed_commitment));
     }
 }
 

@@ -16,8 +16,18 @@
 //!   come from it and rebuild it from the journal when it is missing or behind.
 //! - Every change is a numbered room event and table event, stored with its entry; WatchRoom and
 //!   WatchTable resume from any number without gaps or repeats.
-//! - Draws are made by the server from a fresh CSPRNG seed, recorded with the seed, every card
-//!   and position; or physical cards are recorded by the desk and checked against Law 3.
+//! - Draws are made by the server from a CSPRNG seed, recorded with the seed, every card and
+//!   position; or physical cards are recorded by the desk and checked against Law 3. A server
+//!   draw's seed was committed before its players were known: each table keeps the seeds of its
+//!   next server draws ([`draws::Seeds`], secret, in the journal only) and shows their SHA-256
+//!   commitments (`Table.next_draw_seed_commitments`, WatchTable `draw_seeds_committed`); a draw
+//!   takes the seed at the front, reveals it, and the same entry commits a new one at the back.
+//!   A commitment published with the result would prove nothing: the server could have tried
+//!   seeds until one suited it. Per table, because draws are per table and a table's watchers
+//!   are the ones who must see the commitment; the exceptions say so on the draw
+//!   (`Draw.seed_committed_before_draw` false): a precedence draw made as a table is opened (no
+//!   table, so no commitment, before), and the first server draw of a table opened before
+//!   commitments were kept (its seeds are committed then; refusing would strand it).
 
 pub mod commands;
 pub mod draws;
