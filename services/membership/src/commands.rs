@@ -24,6 +24,9 @@ pub struct Plan {
     pub command: Command,
     /// The procedure events, in order.
     pub events: Vec<Event>,
+    /// The room's committed seed for the next table-opening draw after this command (hex), if the
+    /// command changed it: see [`crate::journal::Entry::opening_seeds`].
+    pub opening_seeds: Option<Vec<String>>,
 }
 
 /// A copy of the room that events are tried on.
@@ -68,8 +71,20 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// The plan of `command`. Any command commits the room's opening-draw seed if it has none (a
+    /// new room, or one from before it was kept), so that it is published before the first
+    /// OpenTable that may need it.
     fn plan(self, command: Command) -> Plan {
-        Plan { command, events: self.events.iter().map(Event::from).collect() }
+        let opening = draws::Seeds::of(self.state.opening_seeds());
+        self.plan_with(command, opening)
+    }
+
+    fn plan_with(self, command: Command, opening: draws::Seeds) -> Plan {
+        Plan {
+            command,
+            events: self.events.iter().map(Event::from).collect(),
+            opening_seeds: opening.after(draws::OPENING_SEEDS_AHEAD),
+        }
     }
 
     fn at(&self) -> i64 {
@@ -117,11 +132,11 @@ pub fn open_table(state: &ClubState, spec: TableSpec, applicants: &[u64], at: i6
     let applicants: Vec<_> = applicants.iter().map(|p| player(*p)).collect();
     let needed = state.room.formation_draw(&applicants).map_err(|e| state.refusal(&e))?;
     // The table does not exist before this command, so nothing was committed for it: a
-    // precedence draw here uses a fresh seed (and says so), and the table's first commitments are
-    // made with it.
-    let mut seeds = draws::Seeds::default();
+    // precedence draw here uses the seed the room committed for opening draws, and the table's
+    // own seeds are committed with it.
+    let mut opening = draws::Seeds::of(state.opening_seeds());
     let draw = match &needed {
-        Some(needed) => Some(server_draw_for(state, needed, &mut seeds, at.0)?),
+        Some(needed) => Some(server_draw_for(state, needed, &mut opening, at.0)?),
         None => None,
     };
     let outcomes = sim.push(ProcedureEvent::TableFormed {
@@ -144,7 +159,8 @@ pub fn open_table(state: &ClubState, spec: TableSpec, applicants: &[u64], at: i6
     sim.follow_ups();
     let name = if spec.name.trim().is_empty() { format!("Table {number}") } else { spec.name.trim().to_owned() };
     let table = NewTable { table_id: format!("t{number}"), number, name, form: spec.form, options: spec.options };
-    Ok(sim.plan(Command::OpenTable { table, applications, draw, next_seeds: seeds.after() }))
+    let next_seeds = draws::Seeds::default().after(draws::SEEDS_AHEAD);
+    Ok(sim.plan_with(Command::OpenTable { table, applications, draw, next_seeds }, opening))
 }
 
 fn waiting(outcomes: &[Outcome]) -> Vec<u64> {
@@ -185,7 +201,7 @@ pub fn apply(state: &ClubState, table: u64, players: &[u64], at: i64) -> Result<
         })
         .collect();
     sim.follow_ups();
-    Ok(sim.plan(Command::Apply { table, applications, draw, next_seeds: seeds.after() }))
+    Ok(sim.plan(Command::Apply { table, applications, draw, next_seeds: seeds.after(draws::SEEDS_AHEAD) }))
 }
 
 /// A waiting application is withdrawn.
@@ -368,7 +384,7 @@ pub fn draw_cards(
             at,
         })?;
     }
-    Ok(sim.plan(Command::Draw { table, draw: record, next_seeds: seeds.after() }))
+    Ok(sim.plan(Command::Draw { table, draw: record, next_seeds: seeds.after(draws::SEEDS_AHEAD) }))
 }
 
 /// What the desk asks to record of a physical draw.
@@ -454,7 +470,7 @@ pub fn record_physical(state: &ClubState, table: u64, request: PhysicalRequest, 
     }
     // A physical draw uses no seed; it only commits seeds at a table that has none yet (opened
     // before tables kept commitments), so that its next server draw is committed before.
-    let next_seeds = draws::Seeds::of(state.committed_seeds(table)).after();
+    let next_seeds = draws::Seeds::of(state.committed_seeds(table)).after(draws::SEEDS_AHEAD);
     Ok(sim.plan(Command::Draw { table, draw: record, next_seeds }))
 }
 
@@ -569,7 +585,7 @@ pub fn start_rubber(
         partnership_draw_id: used_draw,
         seats,
         first_dealer,
-        next_seeds: seeds.after(),
+        next_seeds: seeds.after(draws::SEEDS_AHEAD),
     }))
 }
 
@@ -653,7 +669,13 @@ mod tests {
 
     /// Journals `plan` as the next entry and applies it, as the engine does.
     fn run(state: &ClubState, plan: Plan, at: i64) -> (ClubState, Entry, crate::state::Changes) {
-        let entry = Entry { at, actor: "desk".into(), command: plan.command, events: plan.events };
+        let entry = Entry {
+            at,
+            actor: "desk".into(),
+            command: plan.command,
+            events: plan.events,
+            opening_seeds: plan.opening_seeds,
+        };
         let (next, changes) = state.apply(state.seq + 1, &entry).unwrap();
         (next, entry, changes)
     }
@@ -718,6 +740,31 @@ mod tests {
     }
 
     #[test]
+    fn the_room_commits_its_opening_draw_seed_with_its_first_entry_and_keeps_it_until_used() {
+        let mut state = ClubState::new();
+        for n in 1..=5 {
+            let plan = arrive(&state, &format!("p{n}"), n, n as i64).unwrap().unwrap();
+            assert_eq!(plan.opening_seeds.is_some(), n == 1, "committed by the room's first entry only");
+            let (next, _, changes) = run(&state, plan, n as i64);
+            let published = changes.room_events.iter().any(|e| {
+                matches!(&e.event, Some(pb::room_event::Event::OpeningDrawSeedCommitted(c))
+                    if c.next_opening_draw_seed_commitment == next.opening_commitment())
+            });
+            assert_eq!(published, n == 1, "watchers of the room see it committed");
+            state = next;
+        }
+        let committed = state.opening_seeds().to_vec();
+        assert_eq!(committed.len(), crate::draws::OPENING_SEEDS_AHEAD);
+        // Five who entered one after another rank by entry: no draw, so the seed stays for the next.
+        let spec = TableSpec { name: String::new(), form: Form::Rubber, options: Options::default() };
+        let plan = open_table(&state, spec, &[1, 2, 3, 4, 5], 10).unwrap();
+        let Command::OpenTable { draw: None, next_seeds, .. } = &plan.command else { panic!("{:?}", plan.command) };
+        assert_eq!(next_seeds.as_ref().map(Vec::len), Some(SEEDS_AHEAD), "the new table commits its own");
+        assert!(plan.opening_seeds.is_none());
+        assert_eq!(run(&state, plan, 10).0.opening_seeds(), committed.as_slice());
+    }
+
+    #[test]
     fn a_journal_replayed_keeps_the_committed_seeds() {
         let journal = club();
         assert_eq!(replay(&journal).committed_seeds(1), replay(&journal).committed_seeds(1));
@@ -733,6 +780,9 @@ mod tests {
             .iter()
             .map(|e| {
                 let mut json = serde_json::to_value(e).unwrap();
+                if let Some(entry) = json.as_object_mut() {
+                    entry.remove("opening_seeds");
+                }
                 if let Some(command) = json.get_mut("command").and_then(|c| c.as_object_mut()) {
                     command.remove("next_seeds");
                 }
@@ -741,6 +791,7 @@ mod tests {
             .collect();
         let state = replay(&journal);
         assert!(state.committed_seeds(1).is_empty());
+        assert!(state.opening_seeds().is_empty());
         assert!(state.table(1).unwrap().next_draw_seed_commitments.is_empty());
 
         let plan = draw_cards(&state, 1, Purpose::Partnerships, &[1, 2, 3, 4], 20).unwrap();
@@ -749,6 +800,7 @@ mod tests {
         let (state, _, changes) = run(&state, plan, 20);
         assert!(!changes.draws[0].seed_committed_before_draw);
         assert_eq!(state.committed_seeds(1).len(), SEEDS_AHEAD, "the next draws' seeds are committed");
+        assert_eq!(state.opening_seeds().len(), crate::draws::OPENING_SEEDS_AHEAD, "and the room's");
 
         // From then on every server draw uses a seed committed before.
         let rubber = start_rubber(&state, 1, None, &[], 30).unwrap();

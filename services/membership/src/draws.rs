@@ -22,6 +22,10 @@ pub fn new_id() -> String {
 /// Law 3), and every one of them must use a seed whose commitment was published before.
 pub const SEEDS_AHEAD: usize = 4;
 
+/// How many seeds the room keeps committed for the precedence draws made as tables are opened:
+/// OpenTable makes at most one.
+pub const OPENING_SEEDS_AHEAD: usize = 1;
+
 /// A table's committed seeds as one command uses them: each server draw takes the one at the
 /// front, in order, so the server has no choice of seed once the players are known; the command
 /// then records the queue topped up with fresh seeds (their commitments are published with the
@@ -33,15 +37,15 @@ pub struct Seeds {
 }
 
 impl Seeds {
-    /// The seeds committed at a table: none for a table being opened, or for one opened before
-    /// tables kept commitments.
+    /// The seeds committed at a table, or by the room for opening draws: none for a table or a
+    /// room from before commitments were kept.
     pub fn of(committed: &[[u8; 32]]) -> Seeds {
         Seeds { queue: committed.iter().copied().collect(), changed: false }
     }
 
     /// The next draw's seed, and whether it was committed before this command. With none left
-    /// (a table opened before commitments were kept, or a precedence draw as a table is opened)
-    /// a fresh one is drawn from the thread's CSPRNG (ChaCha, seeded by the operating system) and
+    /// (a table, or a room, from before commitments were kept; or a StartRubber making more than
+    /// [`SEEDS_AHEAD`] draws, which rule E does not allow) a fresh one is drawn from the thread's CSPRNG (ChaCha, seeded by the operating system) and
     /// the draw says it was committed at the draw: refusing would strand existing tables, and the
     /// draw remains replayable from its seed.
     pub fn take(&mut self) -> ([u8; 32], bool) {
@@ -52,13 +56,13 @@ impl Seeds {
         }
     }
 
-    /// The queue to record after the command, topped up to [`SEEDS_AHEAD`] fresh seeds (hex);
-    /// `None` when the command used none and none were missing, so the journal says nothing.
-    pub fn after(mut self) -> Option<Vec<String>> {
-        if !self.changed && self.queue.len() >= SEEDS_AHEAD {
+    /// The queue to record after the command, topped up to `ahead` fresh seeds (hex); `None` when
+    /// the command used none and none were missing, so the journal says nothing.
+    pub fn after(mut self, ahead: usize) -> Option<Vec<String>> {
+        if !self.changed && self.queue.len() >= ahead {
             return None;
         }
-        while self.queue.len() < SEEDS_AHEAD {
+        while self.queue.len() < ahead {
             self.queue.push_back(rand::random());
         }
         Some(self.queue.iter().map(hex::encode).collect())
@@ -252,12 +256,12 @@ mod tests {
             server_draw(&state, Purpose::Partnerships, LawPurpose::Partnerships, &[1, 2, 3, 4], &mut seeds, 1).unwrap();
         assert_eq!(first.seed, Some(hex::encode(committed[0])));
         assert_eq!(second.seed, Some(hex::encode(committed[1])));
-        let after = seeds.after().unwrap();
+        let after = seeds.after(SEEDS_AHEAD).unwrap();
         assert_eq!(after.len(), SEEDS_AHEAD);
         assert_eq!(after[..2], [hex::encode(committed[2]), hex::encode(committed[3])], "the rest stay in order");
         assert!(!after.contains(&hex::encode(committed[0])) && !after.contains(&hex::encode(committed[1])));
         // A command that draws nothing at a table with its seeds committed records nothing.
-        assert_eq!(Seeds::of(&committed).after(), None);
+        assert_eq!(Seeds::of(&committed).after(SEEDS_AHEAD), None);
     }
 
     #[test]
@@ -268,7 +272,7 @@ mod tests {
             server_draw(&state, Purpose::Partnerships, LawPurpose::Partnerships, &[1, 2, 3, 4], &mut seeds, 1).unwrap();
         assert!(!draw.committed_before, "committed at the moment of the draw");
         assert!(draw.seed.is_some());
-        let after = seeds.after().unwrap();
+        let after = seeds.after(SEEDS_AHEAD).unwrap();
         assert_eq!(after.len(), SEEDS_AHEAD, "the next draws' seeds are committed");
         assert!(!after.contains(draw.seed.as_ref().unwrap()));
     }

@@ -36,6 +36,9 @@ pub struct LiveRoom {
     /// Every open table, by opening.
     #[prost(message, repeated, tag = "4")]
     pub tables: Vec<pb::Table>,
+    /// The commitment of the room's next table-opening draw seed (never the seed).
+    #[prost(bytes = "vec", tag = "5")]
+    pub next_opening_draw_seed_commitment: Vec<u8>,
 }
 
 impl LiveRoom {
@@ -46,6 +49,7 @@ impl LiveRoom {
             room_sequence: state.room_events,
             present: state.present(),
             tables: state.tables().cloned().collect(),
+            next_opening_draw_seed_commitment: state.opening_commitment(),
         }
     }
 }
@@ -183,7 +187,13 @@ impl Engine {
             let Some(plan) = plan else {
                 return respond(&state, &Changes::default());
             };
-            let entry = Entry { at, actor: actor.to_owned(), command: plan.command, events: plan.events };
+            let entry = Entry {
+                at,
+                actor: actor.to_owned(),
+                command: plan.command,
+                events: plan.events,
+                opening_seeds: plan.opening_seeds,
+            };
             let seq = state.seq + 1;
             let (next, changes) = match state.apply(seq, &entry) {
                 Ok(applied) => applied,
@@ -340,6 +350,7 @@ impl Engine {
                     event: Some(pb::room_event::Event::Snapshot(pb::RoomSnapshot {
                         present: state.present(),
                         tables: state.tables().cloned().collect(),
+                        next_opening_draw_seed_commitment: state.opening_commitment(),
                     })),
                 };
                 (vec![snapshot], state.room_events)

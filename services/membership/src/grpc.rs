@@ -527,14 +527,15 @@ impl MembershipService for Membership {
     ) -> std::result::Result<Response<pb::ListTablesResponse>, Status> {
         let request = request.into_inner();
         let page = Page::of(request.page.as_ref())?;
+        let room = self.engine.live_room().await?;
         let mut tables = if request.include_closed {
             self.engine.store.tables(true, page).await?
         } else {
-            let room = self.engine.live_room().await?;
             room.tables.into_iter().skip(page.offset as usize).take(page.size as usize + 1).collect()
         };
         let page = page.response(&mut tables);
-        Ok(Response::new(pb::ListTablesResponse { tables, page }))
+        let next_opening_draw_seed_commitment = room.next_opening_draw_seed_commitment;
+        Ok(Response::new(pb::ListTablesResponse { tables, page, next_opening_draw_seed_commitment }))
     }
 
     async fn apply_to_table(

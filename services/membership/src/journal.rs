@@ -29,6 +29,11 @@ pub struct Entry {
     pub command: Command,
     /// The club-procedure events the command applied, in order.
     pub events: Vec<Event>,
+    /// The room's committed seed (hex) for the next precedence draw made as a table is opened, as
+    /// it stands after this entry; absent when the entry left it as it was (and in entries written
+    /// before it was kept). Secret until used: only its commitment is shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening_seeds: Option<Vec<String>>,
 }
 
 /// What was asked, with the data the room needs beside the procedure events.

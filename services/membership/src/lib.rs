@@ -24,10 +24,13 @@
 //!   takes the seed at the front, reveals it, and the same entry commits a new one at the back.
 //!   A commitment published with the result would prove nothing: the server could have tried
 //!   seeds until one suited it. Per table, because draws are per table and a table's watchers
-//!   are the ones who must see the commitment; the exceptions say so on the draw
-//!   (`Draw.seed_committed_before_draw` false): a precedence draw made as a table is opened (no
-//!   table, so no commitment, before), and the first server draw of a table opened before
-//!   commitments were kept (its seeds are committed then; refusing would strand it).
+//!   are the ones who must see the commitment. A precedence draw made as a table is opened has no
+//!   table before it, so the room keeps one seed for it (`RoomSnapshot` and `ListTables`
+//!   `next_opening_draw_seed_commitment`, WatchRoom `opening_draw_seed_committed`), committed by
+//!   the room's first entry. The one exception says so on the draw
+//!   (`Draw.seed_committed_before_draw` false): the first server draw of a table (or opening draw
+//!   of a room) from before commitments were kept; its successors are committed then, since
+//!   refusing would strand the existing rooms.
 
 pub mod commands;
 pub mod draws;

@@ -46,6 +46,9 @@ pub struct ClubState {
     applications: HashMap<String, Application>,
     restrictions: Vec<Restriction>,
     presence: BTreeMap<u64, pb::Presence>,
+    /// The secret seed of the next precedence draw made as a table is opened (see
+    /// `draws::OPENING_SEEDS_AHEAD`); the views show only its commitment.
+    opening_seeds: Vec<[u8; 32]>,
 }
 
 #[derive(Debug, Clone)]
@@ -236,6 +239,16 @@ impl ClubState {
         }
     }
 
+    /// The room's committed seed(s) for the next precedence draw made as a table is opened.
+    pub fn opening_seeds(&self) -> &[[u8; 32]] {
+        &self.opening_seeds
+    }
+
+    /// The commitment of the room's next opening-draw seed, empty if none is committed yet.
+    pub fn opening_commitment(&self) -> Vec<u8> {
+        self.opening_seeds.first().map(|s| DrawSeed(*s).commitment().to_vec()).unwrap_or_default()
+    }
+
     /// The seeds committed for a table's next server draws, in order (none for a table opened
     /// before tables kept commitments, until its first draw commits them).
     pub fn committed_seeds(&self, table: u64) -> &[[u8; 32]] {
@@ -347,19 +360,13 @@ impl ClubState {
             _ => {}
         }
         if let Some((table, seeds)) = entry.command.next_seeds() {
-            let seeds = seeds
-                .iter()
-                .map(|s| {
-                    hex::decode(s).ok().and_then(|bytes| <[u8; 32]>::try_from(bytes).ok()).ok_or_else(|| {
-                        ServiceError::internal(format!(
-                            "journal: a committed seed of table {table} is not 32 bytes of hex"
-                        ))
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            let seeds = decode_seeds(seeds)?;
             if let Some(t) = next.tables.get_mut(&table) {
                 t.seeds = seeds;
             }
+        }
+        if let Some(seeds) = &entry.opening_seeds {
+            next.opening_seeds = decode_seeds(seeds)?;
         }
         let mut started = Vec::new();
         for event in &entry.events {
@@ -805,6 +812,13 @@ impl ClubState {
                 room_events.push(pb::room_event::Event::PlayerArrived(p.clone()));
             }
         }
+        // Before the tables: a table opened by this entry made its draw with the seed committed
+        // before, and the new commitment is for the next opening.
+        if self.opening_seeds != before.opening_seeds && !self.opening_seeds.is_empty() {
+            room_events.push(pb::room_event::Event::OpeningDrawSeedCommitted(pb::OpeningDrawSeedCommitted {
+                next_opening_draw_seed_commitment: self.opening_commitment(),
+            }));
+        }
 
         let numbers: BTreeSet<u64> = before.tables.keys().chain(self.tables.keys()).copied().collect();
         for number in numbers {
@@ -958,6 +972,19 @@ impl ClubState {
         }
         events
     }
+}
+
+/// Committed seeds as the journal keeps them (hex).
+fn decode_seeds(seeds: &[String]) -> Result<Vec<[u8; 32]>, ServiceError> {
+    seeds
+        .iter()
+        .map(|s| {
+            hex::decode(s)
+                .ok()
+                .and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())
+                .ok_or_else(|| ServiceError::internal("journal: a committed seed is not 32 bytes of hex"))
+        })
+        .collect()
 }
 
 /// The contract's table kind of a form.

@@ -204,11 +204,22 @@ async fn rule_c_a_new_table_of_seven_applicants() {
 
     // Seven applicants: Nia, Ned, Noa have not played (by entry: Nia, Ned, Noa); Ann and Bob
     // have played and rank equally; Eve and Fay leave an existing table and rank lowest.
+    // The room published the seed commitment of the next opening draw before anyone was named.
+    let listed = room.desk.list_tables(pb::ListTablesRequest::default()).await.unwrap().into_inner();
+    let committed = listed.next_opening_draw_seed_commitment.clone();
+    assert_eq!(committed.len(), 32);
     let open = room.open(&["eve", "ann", "nia", "fay", "bob", "noa", "ned"]).await;
     let table = open.table.clone().unwrap();
     let draw = open.precedence_draw.clone().expect("equal ranks whose order matters are settled by a draw");
     assert_eq!(draw.purpose, pb::DrawPurpose::Precedence as i32);
     assert_eq!(draw.method, pb::DrawMethod::Server as i32);
+    assert!(draw.seed_committed_before_draw);
+    assert_eq!(draw.seed_commitment, committed, "the seed the room committed before OpenTable");
+    assert_replays_by_name(&draw, &["ann", "bob", "cat", "dan", "eve", "fay", "nia", "ned", "noa"]);
+    assert!(!holds(&prost::Message::encode_to_vec(&listed), &draw.seed), "not shown before the draw");
+    let listed = room.desk.list_tables(pb::ListTablesRequest::default()).await.unwrap().into_inner();
+    assert_eq!(listed.next_opening_draw_seed_commitment.len(), 32);
+    assert_ne!(listed.next_opening_draw_seed_commitment, committed, "the next opening's seed is a new one");
     assert_eq!(sorted(draw.player_ids.clone()), ids(&["ann", "bob", "eve", "fay"]));
     let by_draw = |group: &[&str]| -> Vec<String> {
         draw.order.iter().filter(|p| group.contains(&p.as_str())).cloned().collect()
@@ -733,6 +744,22 @@ fn assert_replays(draw: &pb::Draw) {
         .drawings
         .iter()
         .map(|d| (number(&d.player_id), laws::Card::try_from(d.card.unwrap()).unwrap().to_string(), d.spread_position))
+        .collect();
+    assert_eq!(replayed, recorded, "draw {} replays from its seed", draw.draw_id);
+}
+
+/// [`assert_replays`] for players registered in the order of `registered` (numbers 1, 2, ...).
+fn assert_replays_by_name(draw: &pb::Draw, registered: &[&str]) {
+    let number = |id: &str| -> u64 { registered.iter().position(|r| *r == id).expect("registered") as u64 + 1 };
+    let players: Vec<laws::draw::PlayerId> = draw.player_ids.iter().map(|p| laws::draw::PlayerId(number(p))).collect();
+    let seed: [u8; 32] = draw.seed.clone().try_into().expect("a 32-byte seed");
+    let spread = laws::draw::Spread::server_draw(laws::draw::Deck::First, &laws::draw::DrawSeed(seed), &players);
+    let replayed: Vec<(u64, String)> =
+        spread.unwrap().drawn().iter().map(|d| (d.player.0, d.card.to_string())).collect();
+    let recorded: Vec<(u64, String)> = draw
+        .drawings
+        .iter()
+        .map(|d| (number(&d.player_id), laws::Card::try_from(d.card.unwrap()).unwrap().to_string()))
         .collect();
     assert_eq!(replayed, recorded, "draw {} replays from its seed", draw.draw_id);
 }
