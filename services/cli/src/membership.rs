@@ -310,6 +310,12 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 print_table(table);
                 println!();
             }
+            if !response.next_opening_draw_seed_commitment.is_empty() {
+                println!(
+                    "next table opening draw's seed commitment (SHA-256) {}",
+                    hex(&response.next_opening_draw_seed_commitment)
+                );
+            }
         }
         Command::Table(Table::Apply { table, player, together_with }) => {
             let request =

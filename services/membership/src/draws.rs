@@ -30,10 +30,17 @@ pub const OPENING_SEEDS_AHEAD: usize = 1;
 /// front, in order, so the server has no choice of seed once the players are known; the command
 /// then records the queue topped up with fresh seeds (their commitments are published with the
 /// table as the command takes effect, before any later draw).
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Seeds {
     queue: std::collections::VecDeque<[u8; 32]>,
     changed: bool,
+}
+
+/// Only the count: the seeds are secret until used, and a debug print can end up in a log.
+impl std::fmt::Debug for Seeds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Seeds").field("committed", &self.queue.len()).field("changed", &self.changed).finish()
+    }
 }
 
 impl Seeds {
