@@ -252,9 +252,11 @@ impl Play {
         let mut next = self.successor();
         let mut events = Events::keep();
         let declaring = self.contract.declaring_side();
-        let rubber_right = self.code == Code::Duplicate || seat.side() == declaring;
+        // Duplicate Law 58B3 gives any opponent who played after the right; rubber Law 58 only
+        // a defender, after declarer withdrew a card.
+        let opponents_may_change = self.code == Code::Duplicate || seat.side() == declaring;
         let later: Seats = self.tricks[t].played_after(seat).filter(|s| s.side() != seat.side()).collect();
-        if rubber_right && !later.is_empty() {
+        if opponents_may_change && !later.is_empty() {
             // The right to withdraw comes before anything the designated card brings.
             next.pending = Some(Situation::ChangeOfPlay {
                 changed: seat,

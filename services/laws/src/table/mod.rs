@@ -1644,8 +1644,11 @@ impl DealInProgress {
                 // A call after the close, or any call while a rectification is pending, is
                 // judged by the auction (Law 39; Law 9B2 duplicate, Law 13 rubber).
                 let auction = self.auction.record_unnoticed(offender, call.into())?.into_auction();
-                let Some(last) = auction.calls().last().filter(|e| matches!(e.status, CallStatus::Unnoticed { .. }))
-                else {
+                let unnoticed = auction.calls().last().and_then(|entry| match entry.status {
+                    CallStatus::Unnoticed { law, .. } => Some(law),
+                    _ => None,
+                });
+                let Some(law) = unnoticed else {
                     return Err(TableError::NotAnIrregularity {
                         what: format!("{offender}'s {call}"),
                         kind: fact.kind,
@@ -1653,7 +1656,6 @@ impl DealInProgress {
                         law: self.cite(19, "", ""),
                     });
                 };
-                let CallStatus::Unnoticed { law, .. } = last.status else { unreachable!("filtered above") };
                 self.auction = auction;
                 self.after_auction()?;
                 Ok(self.add_record(fact.clone(), pointed_out_by, law))
