@@ -706,23 +706,7 @@ async fn server_draws_can_be_audited_from_their_seed() {
     assert_eq!(draw.seed.len(), 32);
     assert_eq!(sha2::Sha256::digest(&draw.seed).as_slice(), draw.seed_commitment.as_slice());
     // Anyone can replay it: the laws' server draw from the seed, the players in the order given.
-    let number = |id: &str| -> u64 { id.trim_start_matches('p').parse().unwrap() };
-    let players: Vec<laws::draw::PlayerId> = draw.player_ids.iter().map(|p| laws::draw::PlayerId(number(p))).collect();
-    let seed: [u8; 32] = draw.seed.clone().try_into().unwrap();
-    let spread = laws::draw::Spread::server_draw(laws::draw::Deck::First, &laws::draw::DrawSeed(seed), &players);
-    let replayed: Vec<(u64, String, u32)> = spread
-        .unwrap()
-        .drawn()
-        .iter()
-        .map(|d| (d.player.0, d.card.to_string(), u32::from(d.position.index())))
-        .collect();
-    let recorded: Vec<(u64, String, u32)> = draw
-        .drawings
-        .iter()
-        .map(|d| (number(&d.player_id), laws::Card::try_from(d.card.unwrap()).unwrap().to_string(), d.spread_position))
-        .collect();
-    // The register numbers are the laws' keys: here p1..p5 were registered in order, 1..5.
-    assert_eq!(replayed, recorded);
+    assert_replays(draw);
     assert!(draw.drawings.iter().all(|d| d.valid && (4..48).contains(&d.spread_position)));
 }
 
