@@ -58,22 +58,10 @@ pub fn is_refusal(status: &tonic::Status) -> bool {
     )
 }
 
-/// A refusal or failure from the scoring service, as this service reports it: refusals keep
-/// their code and say where they came from; everything else is UNAVAILABLE, to be retried.
+/// A refusal or failure from the scoring service, as this service reports it (see
+/// [`platform::client::peer_error`]).
 pub fn peer_error(what: &str, status: &tonic::Status) -> ServiceError {
-    let message = format!("the scoring service refused {what}: {}", status.message());
-    match status.code() {
-        Code::InvalidArgument | Code::OutOfRange => ServiceError::InvalidArgument(message),
-        Code::NotFound => ServiceError::NotFound(format!("{what}: {}", status.message())),
-        Code::FailedPrecondition | Code::AlreadyExists => ServiceError::FailedPrecondition(message),
-        Code::PermissionDenied | Code::Unauthenticated => {
-            ServiceError::Internal(format!("scoring service refused the appeals service ({what}): {status}"))
-        }
-        Code::Unimplemented => ServiceError::Unavailable(format!(
-            "the scoring service is not served at its configured address (endpoints.scoring) ({what})"
-        )),
-        _ => ServiceError::Unavailable(format!("the scoring service did not answer ({what}): {}", status.message())),
-    }
+    platform::client::peer_error("scoring", what, status)
 }
 
 /// The scoring service over gRPC.

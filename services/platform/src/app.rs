@@ -114,7 +114,7 @@ impl Resources {
             (Some(token), _) => Some(token.clone()),
             (None, Some(issuer)) => Some(issuer.issue(
                 &format!("service:{service}"),
-                &[Role::Admin],
+                &[Role::Service],
                 Duration::from_secs(10 * 365 * 86_400),
             )?),
             (None, None) => None,

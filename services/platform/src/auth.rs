@@ -1,7 +1,8 @@
 //! Identity and roles: JWT bearer tokens, checked at the edge of every server.
 //!
 //! A token carries the subject (a player's or official's id) and the roles the club gave them
-//! (`player`, `desk`, `arbiter`, `committee`, `admin`). Locally the platform signs and checks
+//! (`player`, `desk`, `arbiter`, `committee`, `admin`), or, for another service of the platform
+//! calling on its own behalf, `service`. Locally the platform signs and checks
 //! HS256 tokens with a generated key; in production it checks RS256 tokens against a public key
 //! and never holds the private one.
 //!
@@ -37,11 +38,14 @@ pub enum Role {
     Committee,
     /// The club's administrator: everything the desk may do, plus settings.
     Admin,
+    /// Another service of the platform calling on its own behalf, never a person: a scorepad
+    /// takes a played deal's result from the game service only under this identity.
+    Service,
 }
 
 impl Role {
     /// Every role.
-    pub const ALL: [Role; 5] = [Role::Player, Role::Desk, Role::Arbiter, Role::Committee, Role::Admin];
+    pub const ALL: [Role; 6] = [Role::Player, Role::Desk, Role::Arbiter, Role::Committee, Role::Admin, Role::Service];
 
     /// The lowercase name used in tokens and on the command line.
     pub const fn as_str(self) -> &'static str {
@@ -51,6 +55,7 @@ impl Role {
             Role::Arbiter => "arbiter",
             Role::Committee => "committee",
             Role::Admin => "admin",
+            Role::Service => "service",
         }
     }
 }
@@ -66,6 +71,7 @@ impl Role {
             Proto::Arbiter => Some(Role::Arbiter),
             Proto::Committee => Some(Role::Committee),
             Proto::Admin => Some(Role::Admin),
+            Proto::Service => Some(Role::Service),
         }
     }
 }
@@ -83,7 +89,7 @@ impl FromStr for Role {
         Role::ALL
             .into_iter()
             .find(|r| r.as_str().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| format!("unknown role {s:?}: expected one of player, desk, arbiter, committee, admin"))
+            .ok_or_else(|| format!("unknown role {s:?}: expected one of player, desk, arbiter, committee, admin, service"))
     }
 }
 

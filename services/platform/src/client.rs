@@ -45,3 +45,45 @@ pub fn channel(uri: &str) -> Result<Channel, tonic::transport::Error> {
         .tcp_nodelay(true)
         .connect_lazy())
 }
+
+/// How long a question to another service may take before the request that needed it fails
+/// with UNAVAILABLE: a check against an owner must never hang the caller.
+pub const PEER_DEADLINE: Duration = Duration::from_secs(3);
+
+/// Asks another service (`peer`, such as "membership") one question about `what`, within
+/// [`PEER_DEADLINE`]; its refusal or silence becomes this service's answer ([`peer_error`]).
+pub async fn ask<T>(
+    peer: &str,
+    what: &str,
+    call: impl std::future::Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+) -> Result<T, crate::ServiceError> {
+    match tokio::time::timeout(PEER_DEADLINE, call).await {
+        Ok(Ok(response)) => Ok(response.into_inner()),
+        Ok(Err(status)) => Err(peer_error(peer, what, &status)),
+        Err(_) => Err(crate::ServiceError::Unavailable(format!(
+            "the {peer} service did not answer within {} s ({what}); nothing was changed, try again",
+            PEER_DEADLINE.as_secs()
+        ))),
+    }
+}
+
+/// A refusal or failure from another service, as the calling service reports it: refusals keep
+/// their code and say where they came from; the peer refusing this service itself is our own
+/// misconfiguration (INTERNAL); everything else is UNAVAILABLE, to be retried.
+pub fn peer_error(peer: &str, what: &str, status: &tonic::Status) -> crate::ServiceError {
+    use crate::ServiceError;
+    use tonic::Code;
+    let message = format!("the {peer} service refused {what}: {}", status.message());
+    match status.code() {
+        Code::InvalidArgument | Code::OutOfRange => ServiceError::InvalidArgument(message),
+        Code::NotFound => ServiceError::NotFound(format!("{what}: {}", status.message())),
+        Code::FailedPrecondition | Code::AlreadyExists => ServiceError::FailedPrecondition(message),
+        Code::PermissionDenied | Code::Unauthenticated => {
+            ServiceError::Internal(format!("the {peer} service refused this service's identity ({what}): {status}"))
+        }
+        Code::Unimplemented => ServiceError::Unavailable(format!(
+            "the {peer} service is not served at its configured address (endpoints.{peer}) ({what})"
+        )),
+        _ => ServiceError::Unavailable(format!("the {peer} service did not answer ({what}): {}", status.message())),
+    }
+}

@@ -18,6 +18,7 @@ pub mod client;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod lineup;
 pub mod live;
 pub mod server;
 pub mod store;
