@@ -23,7 +23,7 @@ use crate::entity::{arbiter_calls, deals};
 use crate::render::{self, DealContext};
 use crate::stored::{StoredChoice, StoredStart, stored_action::Command};
 use crate::translate::{self, Record};
-use crate::{pbn, setup, store, watch};
+use crate::{owners, pbn, setup, store, watch};
 
 /// The gRPC face of the game service.
 pub struct GameApi {
@@ -210,6 +210,38 @@ impl GameApi {
 }
 
 impl GameApi {
+    /// Who may start this deal, with what the owners say of it. A rubber's deal is settled from
+    /// its rubber and scorepad ([`owners`]), and a player starts only a deal of a rubber he plays
+    /// in. A duplicate board is started by the desk (or the table's device, which acts with the
+    /// desk role), the director or the administrator, never by a player: its cards are the same at
+    /// every table of the session (duplicate Law 6), so whoever starts it first fixes them for the
+    /// whole field, and a player starting one could read a board before his table plays it.
+    async fn check_starter(
+        &self,
+        principal: &Principal,
+        table_id: &str,
+        resolved: &mut setup::Resolved,
+    ) -> Result<(), ServiceError> {
+        let staff = principal.has_any(&[Role::Desk, Role::Arbiter, Role::Admin]);
+        match &resolved.setup.source {
+            Some(game::deal_setup::Source::Rubber(deal)) => {
+                owners::rubber_owners(&self.peers, deal).await?.settle(table_id, &mut resolved.setup)?;
+                if staff || engine::seat_of_player(&resolved.setup, &principal.subject).is_some() {
+                    return Ok(());
+                }
+                Err(ServiceError::PermissionDenied(format!(
+                    "{} is not in the line-up of this rubber: a player starts only a deal of a rubber he plays in",
+                    principal.subject
+                )))
+            }
+            _ if staff => Ok(()),
+            _ => Err(ServiceError::PermissionDenied(format!(
+                "{} may not start a duplicate board: the desk, the table's device or the director starts it, since                  every table of the session plays the same cards (duplicate Law 6)",
+                principal.subject
+            ))),
+        }
+    }
+
     /// The hands the scoring service's session holds for a board, if it holds any. A session
     /// scoring does not know is refused (its results could never be recorded); scoring being
     /// unreachable leaves the board to be dealt here.
@@ -259,16 +291,8 @@ impl GameService for GameApi {
     async fn start_deal(&self, request: Request<game::StartDealRequest>) -> Answer<game::StartDealResponse> {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
-        let resolved = setup::resolve(&request)?;
-        if !principal.has_any(&[Role::Desk, Role::Admin])
-            && engine::seat_of_player(&resolved.setup, &principal.subject).is_none()
-        {
-            return Err(ServiceError::PermissionDenied(format!(
-                "{} is not one of this deal's four players: a player starts only a deal he plays",
-                principal.subject
-            ))
-            .into());
-        }
+        let mut resolved = setup::resolve(&request)?;
+        self.check_starter(&principal, &request.table_id, &mut resolved).await?;
         let deal_id = uuid::Uuid::now_v7().to_string();
         let (seed, deal) = self.cards(&resolved, &deal_id).await?;
         let start = StoredStart { setup: Some(resolved.setup), seed, deal };

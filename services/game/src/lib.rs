@@ -18,6 +18,7 @@ pub mod engine;
 pub mod entity;
 pub mod grpc;
 pub mod outbox;
+pub mod owners;
 pub mod pbn;
 pub mod render;
 pub mod setup;

@@ -80,8 +80,11 @@ pub fn resolve(request: &game::StartDealRequest) -> Result<Resolved, ServiceErro
             Some((board.session_id.clone(), board.board_number))
         }
     };
+    // A rubber's line-up is membership's: a caller may leave it out and have it filled in
+    // (crate::owners); a board's players are the caller's to name.
+    let lineup_from_rubber = board.is_none() && setup.players.is_empty();
     let mut seats = [false; 4];
-    if setup.players.len() != 4 {
+    if setup.players.len() != 4 && !lineup_from_rubber {
         return Err(ServiceError::invalid("setup.players", "four players are required, one at each seat"));
     }
     for (i, player) in setup.players.iter().enumerate() {

@@ -5,9 +5,12 @@
 
 use api::common::v1 as pb;
 use api::scoring::v1 as spb;
+use api::membership::v1 as membership;
+use api::membership::v1::membership_service_client::MembershipServiceClient;
 use api::scoring::v1::scoring_service_server::ScoringService;
 use laws::Deal;
 use platform::ServiceError;
+use platform::app::Peers;
 use platform::auth::Principal;
 use tonic::{Request, Response, Status};
 
@@ -21,12 +24,57 @@ use crate::{calc, export};
 pub struct Scoring {
     pads: Pads,
     sessions: Sessions,
+    peers: Peers,
 }
 
 impl Scoring {
-    /// The service over its scorepads and sessions.
-    pub fn new(pads: Pads, sessions: Sessions) -> Scoring {
-        Scoring { pads, sessions }
+    /// The service over its scorepads and sessions; `peers` reach membership, which owns the
+    /// rubbers that scorepads keep the score of.
+    pub fn new(pads: Pads, sessions: Sessions, peers: Peers) -> Scoring {
+        Scoring { pads, sessions, peers }
+    }
+
+    /// A scorepad is created only for a rubber membership holds, and takes from it what it
+    /// owns: the table, the kind, the line-up and the first dealer (Law 3). What the request
+    /// also gives must agree. If membership cannot be reached, nothing is created (UNAVAILABLE).
+    async fn settle_from_rubber(&self, request: &mut spb::CreateScorepadRequest) -> Result<(), ServiceError> {
+        let rubber_id = required_id("rubber_id", &request.rubber_id)?;
+        let ask = membership::GetRubberRequest { rubber_id: rubber_id.to_owned() };
+        let channel = self.peers.membership()?;
+        let what = format!("rubber {rubber_id}");
+        let rubber = platform::client::ask("membership", &what, MembershipServiceClient::new(channel).get_rubber(ask))
+            .await
+            .map_err(|e| match e {
+                ServiceError::NotFound(message) => ServiceError::FailedPrecondition(format!(
+                    "rubber_id: {message}; a scorepad keeps the score of a rubber the desk started (StartRubber)"
+                )),
+                other => other,
+            })?
+            .rubber
+            .ok_or_else(|| ServiceError::internal("GetRubber answered without a rubber"))?;
+        let agrees = |field: &str, given: &mut i32, owned: i32, law: &str| match *given {
+            0 => {
+                *given = owned;
+                Ok(())
+            }
+            value if value == owned => Ok(()),
+            _ => Err(ServiceError::FailedPrecondition(format!(
+                "{field}: rubber {rubber_id} has another {field} ({law}); leave it out to take the rubber's"
+            ))),
+        };
+        agrees("kind", &mut request.kind, rubber.kind, "the table's kind, rubber or Chicago")?;
+        agrees("first_dealer", &mut request.first_dealer, rubber.first_dealer, "Law 3")?;
+        match request.table_id.as_str() {
+            "" => request.table_id.clone_from(&rubber.table_id),
+            table if table == rubber.table_id => {}
+            table => {
+                return Err(ServiceError::PermissionDenied(format!(
+                    "table_id: rubber {rubber_id} is played at table {}, not at table {table}",
+                    rubber.table_id
+                )));
+            }
+        }
+        platform::lineup::settle(&rubber, "players", &mut request.players)
     }
 }
 
@@ -48,7 +96,9 @@ impl ScoringService for Scoring {
         &self,
         request: Request<spb::CreateScorepadRequest>,
     ) -> Result<Response<spb::CreateScorepadResponse>, Status> {
-        let scorepad = self.pads.create(request.into_inner()).await?;
+        let mut body = request.into_inner();
+        self.settle_from_rubber(&mut body).await?;
+        let scorepad = self.pads.create(body).await?;
         ok(spb::CreateScorepadResponse { scorepad: Some(scorepad) })
     }
 

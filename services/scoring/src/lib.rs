@@ -53,17 +53,18 @@ impl Default for Settings {
     }
 }
 
-/// The scoring service on `resources`. It calls no peer.
+/// The scoring service on `resources`. It asks membership (through `peers`) for the rubber a
+/// scorepad is created for.
 pub async fn service(
     resources: &Resources,
     settings: &Settings,
-    _peers: &Peers,
+    peers: &Peers,
 ) -> Result<ScoringServiceServer<grpc::Scoring>, StartError> {
-    Ok(ScoringServiceServer::new(scoring(resources, settings)))
+    Ok(ScoringServiceServer::new(scoring(resources, settings, peers)))
 }
 
 /// The service's implementation, for callers that serve it themselves (benchmarks).
-pub fn scoring(resources: &Resources, settings: &Settings) -> grpc::Scoring {
+pub fn scoring(resources: &Resources, settings: &Settings, peers: &Peers) -> grpc::Scoring {
     let feed = Feed::new(resources.live.clone());
     let session_settings = SessionSettings {
         datum: settings.butler_datum,
@@ -72,6 +73,7 @@ pub fn scoring(resources: &Resources, settings: &Settings) -> grpc::Scoring {
     grpc::Scoring::new(
         Pads::new(resources.db.clone(), feed.clone()),
         Sessions::new(resources.db.clone(), feed, session_settings),
+        peers.clone(),
     )
 }
 

@@ -168,7 +168,8 @@ impl Pads {
         Pads { db, feed }
     }
 
-    /// Creates the pad of a rubber, or returns the existing one (one pad per rubber).
+    /// Creates the pad of a rubber, or returns the one it has (one pad per rubber); a pad of
+    /// another kind asked for under the same rubber is refused, never silently swapped for it.
     #[tracing::instrument(skip_all, fields(rubber_id = %request.rubber_id))]
     pub async fn create(&self, request: spb::CreateScorepadRequest) -> Result<spb::Scorepad, ServiceError> {
         if request.rubber_id.is_empty() {
@@ -182,7 +183,7 @@ impl Pads {
             .one(&self.db)
             .await?
         {
-            return decode(&existing.state, "scorepad");
+            return same_kind(decode(&existing.state, "scorepad")?, request.kind);
         }
         let mut seats = HashSet::new();
         if request.players.len() != 4 {
@@ -236,7 +237,7 @@ impl Pads {
                     .one(&self.db)
                     .await?
                     .ok_or_else(|| ServiceError::internal("scorepad vanished after a unique violation"))?;
-                decode(&existing.state, "scorepad")
+                same_kind(decode(&existing.state, "scorepad")?, request.kind)
             }
             Err(WriteError::Fail(error)) => Err(error),
         }
@@ -751,4 +752,16 @@ impl Pads {
 /// (the game service may resend a result it already delivered).
 fn same_result(a: &pb::DealResult, b: &pb::DealResult) -> bool {
     a.encode_to_vec() == b.encode_to_vec()
+}
+
+/// The existing pad of a rubber, if it is of the kind asked for: one rubber, one pad, one kind.
+fn same_kind(pad: spb::Scorepad, kind: i32) -> Result<spb::Scorepad, ServiceError> {
+    if pad.kind == kind {
+        return Ok(pad);
+    }
+    Err(ServiceError::FailedPrecondition(format!(
+        "rubber {} already has scorepad {}, of another kind (rubber and Chicago are scored differently, Appendix 4): \
+         a rubber has one pad",
+        pad.rubber_id, pad.scorepad_id
+    )))
 }

@@ -1,0 +1,161 @@
+//! What the game takes from the services that own it, rather than from the caller: a rubber's
+//! table, line-up and seats (membership), and its scorepad's next deal, dealer and vulnerability
+//! (scoring).
+//!
+//! A caller starting a rubber's deal names the rubber, its scorepad and the deal number; the
+//! rest comes from the owners, and whatever the caller also says must agree with them. So no
+//! one can start a deal of a real rubber at a made-up table, seat other players, or write a
+//! result on a pad that is not the rubber's. The owners are asked over gRPC each time a deal
+//! starts (once a deal, not once a card): their answer must be current, since a rubber may end
+//! or a pad move on at any moment, and an owner that cannot be reached makes the start fail
+//! with UNAVAILABLE (within [`platform::client::PEER_DEADLINE`]), never proceed unchecked.
+
+use api::common::v1 as pb;
+use api::convert::ProtoEnum;
+use api::game::v1 as game;
+use api::membership::v1::membership_service_client::MembershipServiceClient;
+use api::membership::v1::{self as membership, RubberStatus};
+use api::scoring::v1::scoring_service_client::ScoringServiceClient;
+use api::scoring::v1::{self as scoring};
+use laws::{Seat, Vulnerability};
+use platform::ServiceError;
+use platform::app::Peers;
+use platform::client::ask;
+
+/// The line-up and the pad's next deal, as their owners hold them.
+pub struct RubberOwners {
+    /// The rubber, from membership.
+    pub rubber: membership::Rubber,
+    /// Its scorepad, from scoring.
+    pub pad: scoring::Scorepad,
+}
+
+/// Asks membership for the rubber and scoring for its pad.
+pub async fn rubber_owners(peers: &Peers, deal: &game::RubberDeal) -> Result<RubberOwners, ServiceError> {
+    let what = format!("rubber {}", deal.rubber_id);
+    let request = membership::GetRubberRequest { rubber_id: deal.rubber_id.clone() };
+    let rubber = ask("membership", &what, MembershipServiceClient::new(peers.membership()?).get_rubber(request))
+        .await
+        .map_err(|e| unknown("setup.rubber.rubber_id", e))?
+        .rubber
+        .ok_or_else(|| ServiceError::internal("GetRubber answered without a rubber"))?;
+    let what = format!("scorepad {}", deal.scorepad_id);
+    let request = scoring::GetScorepadRequest { scorepad_id: deal.scorepad_id.clone() };
+    let pad = ask("scoring", &what, ScoringServiceClient::new(peers.scoring()?).get_scorepad(request))
+        .await
+        .map_err(|e| unknown("setup.rubber.scorepad_id", e))?
+        .scorepad
+        .ok_or_else(|| ServiceError::internal("GetScorepad answered without a scorepad"))?;
+    Ok(RubberOwners { rubber, pad })
+}
+
+/// An owner that has no such thing: the caller named something that does not exist.
+fn unknown(field: &str, error: ServiceError) -> ServiceError {
+    match error {
+        ServiceError::NotFound(message) => ServiceError::FailedPrecondition(format!("{field}: {message}")),
+        other => other,
+    }
+}
+
+impl RubberOwners {
+    /// Settles `setup` (a rubber's deal at `table_id`) from the owners: the players and seats
+    /// are the rubber's line-up (Law 3), the vulnerability the pad's (Law 77 for a rubber;
+    /// Appendix 4 C in Chicago), the deal the pad's next one, and the dealer the one whose turn
+    /// it is (Law 9). What the caller gave must agree; anything missing is filled in.
+    pub fn settle(&self, table_id: &str, setup: &mut game::DealSetup) -> Result<(), ServiceError> {
+        let deal_number = match &setup.source {
+            Some(game::deal_setup::Source::Rubber(deal)) => deal.deal_number,
+            _ => return Err(ServiceError::internal("settle is for a rubber's deal")),
+        };
+        let (rubber, pad) = (&self.rubber, &self.pad);
+        if rubber.table_id != table_id {
+            return Err(ServiceError::PermissionDenied(format!(
+                "rubber {} is played at table {}, not at table {table_id}: a rubber's deals are dealt at its own table \
+                 (Law 3)",
+                rubber.rubber_id, rubber.table_id
+            )));
+        }
+        if rubber.status != RubberStatus::InProgress as i32 {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "rubber {} has ended: no further deal is dealt in it (Laws 74 and 80)",
+                rubber.rubber_id
+            )));
+        }
+        if rubber.kind != setup.kind {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "setup.kind: rubber {} is played as {}, and its deals with it",
+                rubber.rubber_id,
+                kind_name(rubber.kind)
+            )));
+        }
+        if pad.rubber_id != rubber.rubber_id {
+            return Err(ServiceError::PermissionDenied(format!(
+                "setup.rubber.scorepad_id: scorepad {} keeps the score of rubber {}, not of rubber {}",
+                pad.scorepad_id, pad.rubber_id, rubber.rubber_id
+            )));
+        }
+        platform::lineup::settle(rubber, "setup.players", &mut setup.players)?;
+        let next = pad.next_deal.as_ref().ok_or_else(|| {
+            ServiceError::FailedPrecondition(format!(
+                "scorepad {} is closed: its rubber is over (Law 74; Appendix 4 B in Chicago)",
+                pad.scorepad_id
+            ))
+        })?;
+        if deal_number != next.deal_number {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "setup.rubber.deal_number: the scorepad's next deal is deal {}, not deal {}: deals are scored in \
+                 order, each on the games and vulnerability the earlier ones made (Law 73){}",
+                next.deal_number,
+                deal_number,
+                if deal_number > next.deal_number {
+                    "; the result of the deal before may still be on its way to the pad: try again once it shows there"
+                } else {
+                    ""
+                }
+            )));
+        }
+        let vulnerability = Vulnerability::from_proto("scorepad next_deal.vulnerability", next.vulnerability)?;
+        match setup.vulnerability {
+            0 => setup.vulnerability = next.vulnerability,
+            given if given == next.vulnerability => {}
+            _ => {
+                return Err(ServiceError::FailedPrecondition(format!(
+                    "setup.vulnerability: deal {} of this rubber is played with {} vulnerable, as its scorepad stands \
+                     (Law 77; Appendix 4 C in Chicago)",
+                    next.deal_number,
+                    match vulnerability {
+                        Vulnerability::None => "neither side",
+                        Vulnerability::NorthSouth => "North-South",
+                        Vulnerability::EastWest => "East-West",
+                        Vulnerability::Both => "both sides",
+                    }
+                )));
+            }
+        }
+        let dealer = Seat::from_proto("scorepad next_deal.dealer", next.dealer)?;
+        let digital = setup.mode == game::PlayMode::Digital as i32;
+        match setup.dealer {
+            0 => setup.dealer = next.dealer,
+            given if given == next.dealer => {}
+            // Rubber Law 9: a deal out of turn that nobody noticed before the last card was dealt
+            // stands, so a table of physical cards may record one. A digital table deals in turn.
+            _ if !digital => {}
+            _ => {
+                return Err(ServiceError::FailedPrecondition(format!(
+                    "setup.dealer: the turn to deal passes in rotation (Law 9): {dealer} deals deal {}",
+                    next.deal_number
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn kind_name(kind: i32) -> &'static str {
+    match pb::TableKind::try_from(kind) {
+        Ok(pb::TableKind::Rubber) => "rubber bridge",
+        Ok(pb::TableKind::Chicago) => "Chicago",
+        Ok(pb::TableKind::Duplicate) => "duplicate",
+        _ => "an unknown kind",
+    }
+}
