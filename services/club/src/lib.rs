@@ -17,7 +17,8 @@ use platform::server::RunningServer;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
-    /// Requests one client address may make per minute at the edge; 0 disables the limit.
+    /// Requests one principal (or, without a token, one client address) may make per minute at
+    /// the edge; 0 disables the limit. Services calling one another are never limited.
     pub requests_per_minute: u64,
     /// The membership service's settings (loaded from the `[membership]` table).
     #[serde(skip)]
@@ -102,7 +103,8 @@ impl Club {
             .add_service(scoring::service(&resources, &settings.scoring, &peers).await?)
             .add_service(appeals::service(&resources, &settings.appeals, &peers).await?)
             .add_service(game::service(&resources, &settings.game, &peers).await?)
-            .edge(gateway::edge(edge, resources.live.clone()))
+            .behind_auth(gateway::rate_limit(edge.requests_per_minute, resources.live.clone()))
+            .edge(gateway::edge(edge))
             .serve_on(listener)
             .await?;
         Ok(Club { server, resources })

@@ -2,19 +2,20 @@
 //! The edge of the platform for browsers and mobile apps.
 //!
 //! - [`edge`]: what every public port puts in front of the services: CORS for browsers, grpc-web
-//!   (so a web or mobile client can call every RPC without HTTP/2 trailers), and a per-client
-//!   rate limit whose counters live in the shared live store (Redis), so every gateway replica
-//!   enforces the same budget. The all-in-one `bridge-club` mounts it on its one port.
+//!   (so a web or mobile client can call every RPC without HTTP/2 trailers). The all-in-one
+//!   `bridge-club` mounts it on its one port.
+//! - [`rate_limit`]: a per-principal budget, after auth, whose counters live in the shared live
+//!   store (Redis), so every gateway replica enforces the same budget.
 //! - [`proxy`]: the stand-alone gateway forwards each call, after auth at the edge, to the service
 //!   that owns its package (`bridgeclub.<service>.v1`), with the caller's trace context.
 
 use std::convert::Infallible;
-use std::net::IpAddr;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use http::{HeaderName, Method};
+use platform::auth::{Principal, Role};
 use platform::live::SharedLiveStore;
 use platform::server::{Edge, GrpcService};
 use tonic::body::Body;
@@ -27,7 +28,8 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 pub struct EdgeOptions {
     /// Origins browsers may call from; empty: any origin (the request's origin is mirrored).
     pub cors_allowed_origins: Vec<String>,
-    /// Requests one client address may make per minute; 0 disables the limit.
+    /// Requests one principal (or, without a token, one client address) may make per minute; 0
+    /// disables the limit.
     pub requests_per_minute: u64,
 }
 
@@ -59,29 +61,59 @@ pub fn cors(allowed_origins: &[String]) -> CorsLayer {
             header("traceparent"),
             header("tracestate"),
         ])
-        .expose_headers([header("grpc-status"), header("grpc-message"), header("grpc-status-details-bin")])
+        .expose_headers([
+            header("grpc-status"),
+            header("grpc-message"),
+            header("grpc-status-details-bin"),
+            header(RETRY_PUSHBACK_KEY),
+        ])
         .max_age(Duration::from_secs(24 * 60 * 60))
 }
 
-/// The edge layers (see the crate docs), for [`platform::server::ServerBuilder::edge`].
-pub fn edge(options: EdgeOptions, live: SharedLiveStore) -> Edge {
+/// The edge layers (see the crate docs), for [`platform::server::ServerBuilder::edge`]: CORS and
+/// grpc-web, outside auth (a preflight carries no token).
+pub fn edge(options: EdgeOptions) -> Edge {
     Box::new(move |inner: GrpcService| {
-        let limited = RateLimit { inner, live, per_minute: options.requests_per_minute };
         let service = tower::ServiceBuilder::new()
             .layer(cors(&options.cors_allowed_origins))
             .layer(tonic_web::GrpcWebLayer::new())
-            .service(limited);
+            .service(inner);
         GrpcService::new(service)
     })
 }
 
-/// Refuses a client address past its per-minute budget with RESOURCE_EXHAUSTED.
+/// The rate limit, for [`platform::server::ServerBuilder::behind_auth`]: `per_minute` requests a
+/// minute for each authenticated principal (by token subject), and for each client address
+/// only for calls that carry no token (health, reflection). Services calling one another (the
+/// service role) are never limited, so a busy client cannot make a call inside the platform
+/// fail. The counters live in the shared live store, so every replica enforces one budget.
+pub fn rate_limit(per_minute: u64, live: SharedLiveStore) -> Edge {
+    Box::new(move |inner: GrpcService| GrpcService::new(RateLimit { inner, live, per_minute }))
+}
+
+/// Refuses a caller past its per-minute budget with RESOURCE_EXHAUSTED and the time to wait.
 #[derive(Clone)]
 struct RateLimit {
     inner: GrpcService,
     live: SharedLiveStore,
     per_minute: u64,
 }
+
+/// Whose budget a request is counted against; `None`: not limited.
+fn budget_of(request: &http::Request<Body>) -> Option<String> {
+    match request.extensions().get::<Principal>() {
+        Some(principal) if principal.has(Role::Service) => None,
+        Some(principal) => Some(format!("principal:{}", principal.subject)),
+        None => {
+            let info = request.extensions().get::<tonic::transport::server::TcpConnectInfo>()?;
+            info.remote_addr().map(|addr| format!("address:{}", addr.ip()))
+        }
+    }
+}
+
+/// The metadata key gRPC clients read for how long to wait before retrying (gRPC's retry
+/// design, "server pushback").
+pub const RETRY_PUSHBACK_KEY: &str = "grpc-retry-pushback-ms";
 
 impl Service<http::Request<Body>> for RateLimit {
     type Response = http::Response<Body>;
@@ -93,25 +125,26 @@ impl Service<http::Request<Body>> for RateLimit {
     }
 
     fn call(&mut self, request: http::Request<Body>) -> Self::Future {
-        let client: Option<IpAddr> = request
-            .extensions()
-            .get::<tonic::transport::server::TcpConnectInfo>()
-            .and_then(|info| info.remote_addr())
-            .map(|addr| addr.ip());
+        let budget = budget_of(&request).filter(|_| self.per_minute > 0);
         let (live, per_minute) = (self.live.clone(), self.per_minute);
         // The ready inner service goes with this request; a fresh clone waits for the next.
         let inner = self.inner.clone();
         let mut ready = std::mem::replace(&mut self.inner, inner);
         Box::pin(async move {
-            if let (Some(client), true) = (client, per_minute > 0) {
-                let window =
-                    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 60);
-                match live.increment(&format!("gateway:rate:{{{client}}}:{window}"), Duration::from_secs(61)).await {
+            if let Some(budget) = budget {
+                let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+                let window = now.as_secs() / 60;
+                match live.increment(&format!("gateway:rate:{{{budget}}}:{window}"), Duration::from_secs(61)).await {
                     Ok(count) if count > per_minute => {
-                        return Ok(tonic::Status::resource_exhausted(format!(
-                            "rate limit: more than {per_minute} requests a minute from {client}; retry in a minute"
-                        ))
-                        .into_http());
+                        let wait_ms = (window + 1) * 60_000 - u64::try_from(now.as_millis()).unwrap_or(u64::MAX);
+                        let mut status = tonic::Status::resource_exhausted(format!(
+                            "rate limit: more than {per_minute} requests a minute from {budget}; retry in {} s",
+                            wait_ms.div_ceil(1000)
+                        ));
+                        if let Ok(value) = wait_ms.to_string().parse() {
+                            status.metadata_mut().insert(RETRY_PUSHBACK_KEY, value);
+                        }
+                        return Ok(status.into_http());
                     }
                     Ok(_) => {}
                     // The limit protects the services; losing it while Redis reconnects must not
@@ -168,7 +201,8 @@ pub fn proxy(upstreams: Upstreams) -> GrpcService {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct Settings {
-    /// Requests one client address may make per minute; 0 disables the limit.
+    /// Requests one principal (or, without a token, one client address) may make per minute; 0
+    /// disables the limit.
     pub requests_per_minute: u64,
 }
 
@@ -216,7 +250,11 @@ pub async fn start(
         cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
         requests_per_minute: settings.requests_per_minute,
     };
-    let mut builder = resources.server().fallback(proxy(upstreams)).edge(edge(options, resources.live.clone()));
+    let mut builder = resources
+        .server()
+        .fallback(proxy(upstreams))
+        .behind_auth(rate_limit(options.requests_per_minute, resources.live.clone()))
+        .edge(edge(options));
     for (_, _, service) in &configured {
         builder = builder.report_serving(service);
     }

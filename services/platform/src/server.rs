@@ -2,8 +2,9 @@
 //! core: `grpc.health.v1` with a status per service, server reflection, request tracing, the
 //! auth layer, and graceful shutdown on SIGTERM or ctrl-c.
 //!
-//! What faces browsers and apps (CORS, grpc-web, rate limits) is the gateway's, added with
-//! [`ServerBuilder::edge`]; a server may also forward what it does not serve itself with
+//! What faces browsers and apps (CORS, grpc-web) is the gateway's, added with
+//! [`ServerBuilder::edge`], and so is the rate limit, which counts per caller and so runs after
+//! auth ([`ServerBuilder::behind_auth`]); a server may also forward what it does not serve itself with
 //! [`ServerBuilder::fallback`] (the stand-alone gateway proxies that way).
 
 use std::convert::Infallible;
@@ -63,6 +64,7 @@ pub struct ServerBuilder {
     auth: AuthLayer,
     fallback: Option<GrpcService>,
     edge: Option<Edge>,
+    behind_auth: Option<Edge>,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -81,6 +83,7 @@ impl ServerBuilder {
             auth,
             fallback: None,
             edge: None,
+            behind_auth: None,
         }
     }
 
@@ -119,9 +122,17 @@ impl ServerBuilder {
         self
     }
 
-    /// Wraps the whole server (after tracing and auth) in `edge`: CORS, grpc-web, rate limits.
+    /// Wraps the whole server (after tracing and auth) in `edge`: CORS and grpc-web.
     pub fn edge(mut self, edge: Edge) -> Self {
         self.edge = Some(edge);
+        self
+    }
+
+    /// Wraps the routes in `layer`, inside auth: what must know who the caller is, such as the
+    /// gateway's per-principal rate limit (the [`crate::auth::Principal`] is in the request's
+    /// extensions; calls to the open paths, health and reflection, carry none).
+    pub fn behind_auth(mut self, layer: Edge) -> Self {
+        self.behind_auth = Some(layer);
         self
     }
 
@@ -159,10 +170,11 @@ impl ServerBuilder {
                 fallback.map_request(|request: http::Request<axum::body::Body>| request.map(Body::new)),
             );
         }
-        let core = tower::ServiceBuilder::new()
-            .layer(GrpcTraceLayer)
-            .layer(self.auth.clone())
-            .service(Routes::from(router).prepare());
+        let mut routes = GrpcService::new(Routes::from(router).prepare());
+        if let Some(layer) = self.behind_auth.take() {
+            routes = layer(routes);
+        }
+        let core = tower::ServiceBuilder::new().layer(GrpcTraceLayer).layer(self.auth.clone()).service(routes);
         let mut service = GrpcService::new(core);
         if let Some(edge) = self.edge.take() {
             service = edge(service);
