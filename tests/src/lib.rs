@@ -3,6 +3,8 @@
 //! nothing behind. A test that needs Postgres or Redis and cannot reach them fails with a
 //! message saying how to start them; it never skips.
 
+pub mod lineup;
+
 use std::sync::Arc;
 
 use sea_orm::{ConnectionTrait, Database, DatabaseConnection};

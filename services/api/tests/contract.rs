@@ -113,7 +113,11 @@ fn the_table_says_what_the_issues_ask_for() {
     // appeals on record, through the appeals service.
     let scoring = scoring::v1::scoring_service_server::SERVICE_NAME;
     assert_eq!(roles(scoring, "ScoreDuplicateContract"), Some(&ALL_ROLES[..]));
-    assert_eq!(roles(scoring, "ApplyAdjustment"), Some(&[Role::Admin][..]));
+    assert_eq!(roles(scoring, "ApplyAdjustment"), Some(&[Role::Service][..]));
+    // Issue 11: a result reaches a pad from its table (the game service's identity) or is
+    // entered by the desk or the arbiter; no player writes on a pad.
+    assert_eq!(roles(scoring, "RecordDealResult"), Some(&[Role::Desk, Role::Arbiter, Role::Admin, Role::Service][..]));
+    assert_eq!(roles(game, "StartDeal"), Some(&[Role::Player, Role::Desk, Role::Arbiter, Role::Admin][..]));
     // Law 87B: the Director divides a fouled board's scores into groups.
     assert_eq!(roles(scoring, "MarkFouledBoard"), Some(&[Role::Arbiter, Role::Admin][..]));
 

@@ -47,8 +47,13 @@ pub fn resolve(request: &game::StartDealRequest) -> Result<Resolved, ServiceErro
                     "a Chicago rubber has four deals (Appendix 4 B)",
                 ));
             }
-            Seat::from_proto("setup.dealer", setup.dealer)?;
-            Vulnerability::from_proto("setup.vulnerability", setup.vulnerability)?;
+            // Unspecified: taken from the rubber's scorepad (crate::owners).
+            if setup.dealer != pb::Seat::Unspecified as i32 {
+                Seat::from_proto("setup.dealer", setup.dealer)?;
+            }
+            if setup.vulnerability != pb::Vulnerability::Unspecified as i32 {
+                Vulnerability::from_proto("setup.vulnerability", setup.vulnerability)?;
+            }
             None
         }
         game::deal_setup::Source::Board(board) => {

@@ -86,10 +86,9 @@ impl FromStr for Role {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Role::ALL
-            .into_iter()
-            .find(|r| r.as_str().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| format!("unknown role {s:?}: expected one of player, desk, arbiter, committee, admin, service"))
+        Role::ALL.into_iter().find(|r| r.as_str().eq_ignore_ascii_case(s.trim())).ok_or_else(|| {
+            format!("unknown role {s:?}: expected one of player, desk, arbiter, committee, admin, service")
+        })
     }
 }
 

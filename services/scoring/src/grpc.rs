@@ -4,9 +4,9 @@
 //! [`crate::export`].
 
 use api::common::v1 as pb;
-use api::scoring::v1 as spb;
 use api::membership::v1 as membership;
 use api::membership::v1::membership_service_client::MembershipServiceClient;
+use api::scoring::v1 as spb;
 use api::scoring::v1::scoring_service_server::ScoringService;
 use laws::Deal;
 use platform::ServiceError;

@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use api::appeals::v1 as pb;
 use api::common::v1 as common;
-use api::convert::ProtoEnum;
 use api::scoring::v1 as spb;
 use e2e::TestApp;
 use futures::StreamExt;
@@ -74,26 +73,11 @@ async fn publish_policy(app: &TestApp, size: u32, duplicate: prost_types::Durati
     assert_eq!(published.version, current.version + 1);
 }
 
-/// A rubber scorepad for [`PLAYERS`], North dealing first.
+/// The scorepad of a rubber the desk started for [`PLAYERS`], North dealing first.
 async fn scorepad(app: &TestApp, kind: common::TableKind) -> spb::Scorepad {
-    let players = PLAYERS
-        .iter()
-        .map(|(seat, id)| common::SeatedPlayer { seat: seat.to_proto(), player_id: (*id).into() })
-        .collect();
-    app.scoring("desk", &[Role::Desk])
-        .create_scorepad(spb::CreateScorepadRequest {
-            kind: kind as i32,
-            table_id: "table-3".into(),
-            rubber_id: uuid::Uuid::new_v4().to_string(),
-            players,
-            first_dealer: common::Seat::North as i32,
-            options: None,
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .scorepad
-        .unwrap()
+    let lineup = app.lineup_of(kind, PLAYERS.map(|(_, id)| id)).await;
+    let request = spb::GetScorepadRequest { scorepad_id: lineup.scorepad_id };
+    app.scoring("desk", &[Role::Desk]).get_scorepad(request).await.unwrap().into_inner().scorepad.unwrap()
 }
 
 /// Records deal `number` (deal id `deal-<number>`) and returns the pad.

@@ -7,6 +7,7 @@
 use api::common::v1 as pb;
 use api::convert::ProtoEnum;
 use api::game::v1 as game;
+use e2e::lineup::Lineup;
 use e2e::{GameClient, TestApp};
 use futures::StreamExt;
 use laws::{Card, CardSet, Seat};
@@ -38,18 +39,19 @@ fn hand(view: &game::TableView, seat: Seat) -> Option<CardSet> {
     view.hands.iter().find(|h| seat_of(h.seat) == seat).map(cards)
 }
 
-/// A deal's setup for a rubber (or, with `club_laws`, under the Alternative Club Laws).
-fn rubber(players: &[String; 4], mode: game::PlayMode, club_laws: bool) -> game::DealSetup {
+/// The first deal of `lineup`'s rubber (or, with `club_laws`, under the Alternative Club Laws):
+/// North deals, nobody vulnerable, as its pad's next deal says.
+fn rubber(lineup: &Lineup, mode: game::PlayMode, club_laws: bool) -> game::DealSetup {
     game::DealSetup {
         source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
-            rubber_id: format!("rubber-{}", key()),
-            scorepad_id: format!("pad-{}", key()),
+            rubber_id: lineup.rubber_id.clone(),
+            scorepad_id: lineup.scorepad_id.clone(),
             deal_number: 1,
             club_laws,
         })),
         kind: pb::TableKind::Rubber as i32,
         mode: mode as i32,
-        players: seated(players),
+        players: seated(&lineup.players),
         dealer: pb::Seat::North as i32,
         vulnerability: pb::Vulnerability::None as i32,
         result_only: false,
@@ -113,13 +115,42 @@ struct Table<'a> {
     app: &'a TestApp,
     id: String,
     players: [String; 4],
+    /// The rubber in progress, for a table the desk seated for rubber bridge.
+    lineup: std::sync::Mutex<Option<Lineup>>,
 }
 
 impl<'a> Table<'a> {
+    /// A table for duplicate boards, whose players the desk names when it starts a board.
     fn new(app: &'a TestApp) -> Table<'a> {
         let tag = uuid::Uuid::new_v4().simple().to_string();
         let players = ["n", "e", "s", "w"].map(|s| format!("player-{s}-{tag}"));
-        Table { app, id: format!("table-{tag}"), players }
+        Table { app, id: format!("table-{tag}"), players, lineup: std::sync::Mutex::new(None) }
+    }
+
+    /// A rubber bridge table: four players the desk registered, seated North, East, South and
+    /// West by the draw, with the rubber's scorepad.
+    async fn seated(app: &'a TestApp) -> Table<'a> {
+        let lineup = app.lineup(pb::TableKind::Rubber).await;
+        let (id, players) = (lineup.table_id.clone(), lineup.players.clone());
+        Table { app, id, players, lineup: std::sync::Mutex::new(Some(lineup)) }
+    }
+
+    fn lineup(&self) -> Lineup {
+        let lineup = self.lineup.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        lineup.clone().unwrap_or_else(|| panic!("table {} was not seated for a rubber", self.id))
+    }
+
+    /// The first deal of the table's rubber in progress (see [`rubber`]).
+    fn rubber(&self, mode: game::PlayMode, club_laws: bool) -> game::DealSetup {
+        rubber(&self.lineup(), mode, club_laws)
+    }
+
+    /// Ends the rubber in progress and starts the next, with the same seats and a new pad.
+    async fn next_rubber(&self) {
+        let mut lineup = self.lineup();
+        let (mut desk, mut pads) = self.app.desk_clients();
+        lineup.next_rubber(&mut desk, &mut pads).await;
+        *self.lineup.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(lineup);
     }
 
     fn player(&self, seat: Seat) -> GameClient {
@@ -316,8 +347,8 @@ fn played(result: &Option<pb::DealResult>) -> (String, Seat, u32) {
 #[tokio::test]
 async fn a_digital_deal_is_dealt_from_a_committed_seed_and_refuses_what_the_laws_forbid() {
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    let started = table.start(rubber(&table.players, game::PlayMode::Digital, false), None).await;
+    let table = Table::seated(&app).await;
+    let started = table.start(table.rubber(game::PlayMode::Digital, false), None).await;
     assert_eq!(started.phase, game::DealPhase::Auction as i32);
     assert_eq!(started.seed_commitment.len(), 32, "the seed's SHA-256 is published at the start");
     assert!(started.seed.is_empty());
@@ -400,8 +431,8 @@ fn fact(kind: game::IrregularityKind, offender: Seat) -> game::IrregularityFact 
 async fn law_27_and_31_at_a_club_table_the_arbiter_is_summoned_and_the_options_are_enforced() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    table.start(rubber(&table.players, game::PlayMode::Recorded, true), Some(PBN)).await;
+    let table = Table::seated(&app).await;
+    table.start(table.rubber(game::PlayMode::Recorded, true), Some(PBN)).await;
     table.call(North, "1S").await;
 
     // Law 27: East bids 1H over 1S at the table; the tablet records it as it happened.
@@ -778,8 +809,8 @@ async fn duplicate_law_70_a_disputed_claim_is_adjudicated_by_the_director() {
 async fn a_recorded_table_may_enter_only_the_result_and_refusals_name_the_law() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    let mut setup = rubber(&table.players, game::PlayMode::Recorded, false);
+    let table = Table::seated(&app).await;
+    let mut setup = table.rubber(game::PlayMode::Recorded, false);
     setup.result_only = true;
     let view = table.start(setup, None).await;
     assert_eq!(view.phase, game::DealPhase::ResultEntry as i32);
@@ -801,7 +832,9 @@ async fn a_recorded_table_may_enter_only_the_result_and_refusals_name_the_law() 
 
     // A second deal may start once the first is over; its hands are not entered, so once the
     // auction closes the table enters the result, which must agree with the auction (Law 22).
-    let view = table.start(rubber(&table.players, game::PlayMode::Recorded, false), None).await;
+    // (A new rubber at the same table, so that North deals again with nobody vulnerable.)
+    table.next_rubber().await;
+    let view = table.start(table.rubber(game::PlayMode::Recorded, false), None).await;
     assert_eq!(view.phase, game::DealPhase::Auction as i32);
     let view = bid_four_spades(&table).await;
     assert_eq!(view.phase, game::DealPhase::ResultEntry as i32);
@@ -849,7 +882,8 @@ async fn a_finished_deal_exports_as_pbn_and_an_abandoned_one_has_no_result() {
     assert!(pbn.contains("[Play \"E\"]\n"), "{pbn}");
     assert_eq!(pbn.lines().filter(|l| l.split(' ').count() == 4 && l.len() == 11).count(), 13, "{pbn}");
 
-    table.start(rubber(&table.players, game::PlayMode::Digital, false), None).await;
+    table.next_rubber().await;
+    table.start(table.rubber(game::PlayMode::Digital, false), None).await;
     table.call_as(&mut table.player(North), North, "1C").await.unwrap();
     let status = table
         .player(North)
@@ -1072,7 +1106,7 @@ async fn random_action(table: &Table<'_>, rng: &mut Rng) -> Option<()> {
 /// spectator and the arbiter, and checks every event each was sent.
 async fn random_deal_keeps_every_hand_private(app: &TestApp, seed: u64) {
     let mut rng = Rng(seed | 1);
-    let table = Table::new(app);
+    let table = Table::seated(app).await;
     let duplicate = rng.below(2) == 0;
     let mut watchers = Vec::new();
     for seat in Seat::ALL {
@@ -1084,7 +1118,7 @@ async fn random_deal_keeps_every_hand_private(app: &TestApp, seed: u64) {
         let number = 1 + rng.below(16) as u32;
         board(&table.players, game::PlayMode::Digital, &session(app, &[(number, None)]).await, number)
     } else {
-        rubber(&table.players, game::PlayMode::Digital, false)
+        table.rubber(game::PlayMode::Digital, false)
     };
     // Watchers subscribe before the deal starts; give the start its own request to race with them.
     let view = table.start(setup, None).await;
@@ -1145,8 +1179,8 @@ async fn recorded_board(app: &TestApp) -> Table<'_> {
 
 /// A recorded rubber table of the PBN deal, bid to four spades by North.
 async fn rubber_four_spades(app: &TestApp) -> Table<'_> {
-    let table = Table::new(app);
-    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    let table = Table::seated(app).await;
+    table.start(table.rubber(game::PlayMode::Recorded, false), Some(PBN)).await;
     bid_four_spades(&table).await;
     table
 }
@@ -1201,7 +1235,7 @@ async fn a_server_restart_in_the_middle_of_a_deal_loses_nothing() {
         (expected, table.id.clone(), table.players.clone(), before)
     };
     app.restart().await;
-    let table = Table { app: &app, id, players };
+    let table = Table { app: &app, id, players, lineup: None.into() };
     assert_eq!(table.view().await, before, "the restarted server has the table as it was");
     // A watcher that resumes from where it was gets the rest.
     let watcher = collect(table.player(Seat::East), table.id.clone(), Some(before_sequence(&table).await));
@@ -1222,8 +1256,8 @@ async fn before_sequence(table: &Table<'_>) -> u64 {
 async fn two_clients_racing_one_wins_the_other_is_aborted_and_a_retry_applies_once() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    table.start(rubber(&table.players, game::PlayMode::Digital, false), None).await;
+    let table = Table::seated(&app).await;
+    table.start(table.rubber(game::PlayMode::Digital, false), None).await;
     for (seat, call) in [(North, "1N"), (East, "Pass"), (South, "Pass"), (West, "Pass")] {
         table.call_as(&mut table.player(seat), seat, call).await.unwrap();
     }
@@ -1324,30 +1358,23 @@ async fn scorepad(app: &TestApp, scorepad_id: &str) -> api::scoring::v1::Scorepa
 #[tokio::test]
 async fn a_finished_deal_reaches_scoring_exactly_once_even_when_scoring_was_down() {
     use Seat::*;
-    let mut app = TestApp::spawn_with(scoring_unreachable).await;
-    let (deal_id, scorepad_id, result) = {
-        let table = Table::new(&app);
-        // The desk opens the rubber's scorepad; the deal is its next one.
-        let request = api::scoring::v1::CreateScorepadRequest {
-            kind: pb::TableKind::Rubber as i32,
-            table_id: table.id.clone(),
-            rubber_id: format!("rubber-{}", key()),
-            players: seated(&table.players),
-            first_dealer: North.to_proto(),
-            options: None,
-        };
-        let pad = app.scoring("front-desk", &[Role::Desk]).create_scorepad(request.clone()).await.unwrap();
-        let pad = pad.into_inner().scorepad.unwrap();
-        let next = pad.next_deal.unwrap();
-        let mut setup = rubber(&table.players, game::PlayMode::Recorded, false);
-        setup.source = Some(game::deal_setup::Source::Rubber(game::RubberDeal {
-            rubber_id: request.rubber_id.clone(),
-            scorepad_id: pad.scorepad_id.clone(),
-            deal_number: next.deal_number,
-            club_laws: false,
-        }));
-        (setup.dealer, setup.vulnerability, setup.result_only) = (next.dealer, next.vulnerability, true);
+    let mut app = TestApp::spawn().await;
+    // The desk opens the rubber and its scorepad; the deal is its next one, started while scoring
+    // answers (the deal is set up from the pad), and scoring goes down before it ends.
+    let lineup = app.lineup(pb::TableKind::Rubber).await;
+    let pad = scorepad(&app, &lineup.scorepad_id).await;
+    let next = pad.next_deal.unwrap();
+    let mut setup = rubber(&lineup, game::PlayMode::Recorded, false);
+    (setup.dealer, setup.vulnerability, setup.result_only) = (next.dealer, next.vulnerability, true);
+    {
+        let table =
+            Table { app: &app, id: lineup.table_id.clone(), players: lineup.players.clone(), lineup: None.into() };
         table.start(setup, None).await;
+    }
+    app.restart_with(scoring_unreachable).await;
+    let (deal_id, scorepad_id, result) = {
+        let table =
+            Table { app: &app, id: lineup.table_id.clone(), players: lineup.players.clone(), lineup: None.into() };
         let view = enter_result(&table, "4S", North, 10, &[]).await.unwrap();
         (view.deal_id.clone(), pad.scorepad_id, view.outcome.unwrap().result)
     };
@@ -1392,8 +1419,8 @@ async fn a_finished_deal_reaches_scoring_exactly_once_even_when_scoring_was_down
     assert_eq!(again.version, pad.version);
 
     // An abandoned deal owes nothing.
-    let second = Table::new(&app);
-    second.start(rubber(&second.players, game::PlayMode::Digital, false), None).await;
+    let second = Table::seated(&app).await;
+    second.start(second.rubber(game::PlayMode::Digital, false), None).await;
     let request = game::AbandonDealRequest {
         table_id: second.id.clone(),
         expected_version: second.version().await,
@@ -1442,22 +1469,29 @@ async fn the_game_runs_on_the_embedded_default() {
     config.auth.local_key_file = dir.join("bridge-club.key");
     let club = club::Club::start(&config, &club::Settings::default()).await.unwrap();
     let issuer = club.resources.issuer.clone().unwrap();
-    let client = |subject: &str, role: Role| {
+    let channel = |subject: &str, role: Role| {
         let token = issuer.issue(subject, &[role], std::time::Duration::from_secs(600)).unwrap();
         let channel = platform::client::channel(&club.server.uri()).unwrap();
         let interceptor = platform::client::ClientInterceptor::with_token(&token).unwrap();
-        GameClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor))
+        tonic::service::interceptor::InterceptedService::new(channel, interceptor)
     };
+    let client = |subject: &str, role: Role| GameClient::new(channel(subject, role));
     let (mut desk, mut arbiter) = (client("desk", Role::Desk), client("arbiter", Role::Arbiter));
-    let players = ["n", "e", "s", "w"].map(|s| format!("embedded-{s}"));
-    let table_id = "embedded-table".to_owned();
-    let watcher = collect(client("embedded-w", Role::Player), table_id.clone(), None);
+    let lineup = Lineup::start(
+        &mut e2e::MembershipClient::new(channel("desk", Role::Desk)),
+        &mut e2e::ScoringClient::new(channel("desk", Role::Desk)),
+        pb::TableKind::Rubber,
+        "embedded",
+    )
+    .await;
+    let table_id = lineup.table_id.clone();
+    let watcher = collect(client(&lineup.players[3], Role::Player), table_id.clone(), None);
     let mut version = 0;
     let start = game::StartDealRequest {
         table_id: table_id.clone(),
         expected_version: version,
         idempotency_key: key(),
-        setup: Some(rubber(&players, game::PlayMode::Recorded, true)),
+        setup: Some(rubber(&lineup, game::PlayMode::Recorded, true)),
         hands: Some(game::start_deal_request::Hands::DealPbn(PBN.to_owned())),
     };
     version = desk.start_deal(start).await.unwrap().into_inner().view.unwrap().version;
@@ -1622,8 +1656,8 @@ async fn every_table_playing_a_duplicate_board_gets_the_same_cards() {
 async fn each_principal_acts_only_where_the_laws_and_the_table_let_him() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    let setup = rubber(&table.players, game::PlayMode::Recorded, false);
+    let table = Table::seated(&app).await;
+    let setup = table.rubber(game::PlayMode::Recorded, false);
     let start = |client: &mut GameClient| {
         let request = game::StartDealRequest {
             table_id: table.id.clone(),
@@ -1702,16 +1736,7 @@ async fn each_principal_acts_only_where_the_laws_and_the_table_let_him() {
 
 /// A rubber's scorepad at `table` in the scoring service, North dealing first.
 async fn rubber_pad(table: &Table<'_>) -> api::scoring::v1::Scorepad {
-    let request = api::scoring::v1::CreateScorepadRequest {
-        kind: pb::TableKind::Rubber as i32,
-        table_id: table.id.clone(),
-        rubber_id: format!("rubber-{}", key()),
-        players: seated(&table.players),
-        first_dealer: Seat::North.to_proto(),
-        options: None,
-    };
-    let pad = table.app.scoring("front-desk", &[Role::Desk]).create_scorepad(request).await.unwrap();
-    pad.into_inner().scorepad.unwrap()
+    scorepad(table.app, &table.lineup().scorepad_id).await
 }
 
 /// Starts the pad's next deal at `table`, its number, dealer and vulnerability from the pad as
@@ -1722,7 +1747,7 @@ async fn start_next_deal(
     mode: game::PlayMode,
 ) -> Option<game::TableView> {
     let next = pad.next_deal?;
-    let mut setup = rubber(&table.players, mode, false);
+    let mut setup = table.rubber(mode, false);
     setup.source = Some(game::deal_setup::Source::Rubber(game::RubberDeal {
         rubber_id: pad.rubber_id.clone(),
         scorepad_id: pad.scorepad_id.clone(),
@@ -1750,7 +1775,7 @@ async fn one_trace_shows_the_deal_finishing_and_scoring_writing_its_result() {
     use Seat::*;
     e2e::telemetry();
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
+    let table = Table::seated(&app).await;
     let pad = rubber_pad(&table).await;
     start_next_deal(&table, &pad, game::PlayMode::Recorded).await.unwrap();
 
@@ -1803,7 +1828,7 @@ async fn a_rubber_played_through_the_game_service_ends_with_the_law_81_totals_an
     use Seat::*;
     use api::scoring::v1 as scoring;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
+    let table = Table::seated(&app).await;
     let mut pad = rubber_pad(&table).await;
     let ns_four_honors = pb::Honors { side: pb::Side::NorthSouth as i32, kind: pb::HonorsKind::FourTrumpHonors as i32 };
     // (contract, declarer, tricks, honors) entered at a recorded table; `None`: a digital deal,
@@ -2149,8 +2174,8 @@ async fn duplicate_law_36c_an_unnoticed_inadmissible_double_found_in_the_play_is
 async fn rubber_law_27a_an_artificial_insufficient_bid_is_shown_as_such_and_has_no_same_denomination_correction() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
-    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(PBN)).await;
+    let table = Table::seated(&app).await;
+    table.start(table.rubber(game::PlayMode::Recorded, false), Some(PBN)).await;
     table.call(North, "1NT").await;
     // East's 1C shows both majors (the partnership's methods say so) and is insufficient.
     let majors = game::ArtificialMeaning { suits: vec![pb::Suit::Hearts as i32, pb::Suit::Spades as i32] };
@@ -2373,10 +2398,10 @@ async fn events_until(
 async fn rubber_law_62_the_twelfth_trick_options_show_the_partners_cards_to_the_arbiter_only() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::new(&app);
+    let table = Table::seated(&app).await;
     let (deal, cards, revoker) = twelfth_trick_revoke();
     let partner = revoker.partner();
-    table.start(rubber(&table.players, game::PlayMode::Recorded, false), Some(&deal.to_pbn(North))).await;
+    table.start(table.rubber(game::PlayMode::Recorded, false), Some(&deal.to_pbn(North))).await;
     table
         .calls(&[(North, "Pass"), (East, "Pass"), (South, "3NT"), (West, "Pass"), (North, "Pass"), (East, "Pass")])
         .await;

@@ -9,3 +9,4 @@ mod membership;
 mod migrations;
 mod scoring;
 mod third_party;
+mod trust;

@@ -157,7 +157,7 @@ impl Visibility {
 }
 
 fn is_staff(principal: &Principal) -> bool {
-    principal.has_any(&[Role::Desk, Role::Arbiter, Role::Committee, Role::Admin])
+    principal.has_any(&[Role::Desk, Role::Arbiter, Role::Committee, Role::Admin, Role::Service])
 }
 
 /// The contestants `player_id` plays for.

@@ -13,24 +13,11 @@ use super::{passed_out, played};
 const PLAYERS: [(pb::Seat, &str); 4] =
     [(pb::Seat::North, "nora"), (pb::Seat::East, "ed"), (pb::Seat::South, "sam"), (pb::Seat::West, "wes")];
 
-pub async fn create_pad(client: &mut ScoringClient, kind: pb::TableKind, rubber_id: &str) -> spb::Scorepad {
-    client
-        .create_scorepad(spb::CreateScorepadRequest {
-            kind: kind as i32,
-            table_id: "table-1".into(),
-            rubber_id: rubber_id.into(),
-            players: PLAYERS
-                .iter()
-                .map(|(seat, id)| pb::SeatedPlayer { seat: *seat as i32, player_id: (*id).into() })
-                .collect(),
-            first_dealer: pb::Seat::North as i32,
-            options: None,
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .scorepad
-        .unwrap()
+/// The pad of a rubber of `kind` the desk started for [`PLAYERS`], North dealing first.
+pub async fn create_pad(app: &TestApp, kind: pb::TableKind) -> spb::Scorepad {
+    let lineup = app.lineup_of(kind, PLAYERS.map(|(_, id)| id)).await;
+    let request = spb::GetScorepadRequest { scorepad_id: lineup.scorepad_id };
+    app.scoring("desk", &[Role::Desk]).get_scorepad(request).await.unwrap().into_inner().scorepad.unwrap()
 }
 
 /// Records `result` as the pad's next deal, as the game service does (its number from the pad).
@@ -81,9 +68,9 @@ const BELOW: i32 = spb::ScoreLine::Below as i32;
 async fn a_rubber_recorded_by_the_game_service_ends_with_the_right_totals_and_bonus() {
     let mut app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    // The game service records results with its service token (admin role).
-    let mut game = app.scoring("service:game", &[Role::Admin]);
-    let pad = create_pad(&mut desk, pb::TableKind::Rubber, "rubber-1").await;
+    // The game service records results with its service identity (service role).
+    let mut game = app.scoring("service:game", &[Role::Service]);
+    let pad = create_pad(&app, pb::TableKind::Rubber).await;
     assert_eq!(pad.version, 0);
     let next = pad.next_deal.unwrap();
     assert_eq!(
@@ -149,7 +136,11 @@ async fn a_rubber_recorded_by_the_game_service_ends_with_the_right_totals_and_bo
     let read = desk.get_scorepad(spb::GetScorepadRequest { scorepad_id: pad.scorepad_id.clone() }).await.unwrap();
     assert_eq!(read.into_inner().scorepad.unwrap(), pad_after);
     let listed = desk
-        .list_scorepads(spb::ListScorepadsRequest { table_id: "table-1".into(), in_progress_only: false, page: None })
+        .list_scorepads(spb::ListScorepadsRequest {
+            table_id: pad.table_id.clone(),
+            in_progress_only: false,
+            page: None,
+        })
         .await
         .unwrap()
         .into_inner();
@@ -166,7 +157,7 @@ async fn a_rubber_recorded_by_the_game_service_ends_with_the_right_totals_and_bo
 async fn recording_the_same_deal_twice_changes_nothing_the_second_time() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let pad = create_pad(&mut desk, pb::TableKind::Rubber, "rubber-twice").await;
+    let pad = create_pad(&app, pb::TableKind::Rubber).await;
     let first = record(&mut desk, &pad, "deal-1", played("4H", pb::Seat::East, 10)).await.unwrap();
     // The game service's outbox delivers it again, with the number it had then.
     let again = desk
@@ -229,7 +220,7 @@ async fn recording_the_same_deal_twice_changes_nothing_the_second_time() {
 async fn a_chicago_of_four_deals_with_a_passed_out_deal_redealt() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let pad = create_pad(&mut desk, pb::TableKind::Chicago, "chicago-1").await;
+    let pad = create_pad(&app, pb::TableKind::Chicago).await;
     let next = |pad: &spb::Scorepad| pad.next_deal.map(|n| (n.deal_number, n.dealer, n.vulnerability));
     let none = pb::Vulnerability::None as i32;
     assert_eq!(next(&pad), Some((1, pb::Seat::North as i32, none)));
@@ -273,7 +264,7 @@ async fn a_chicago_of_four_deals_with_a_passed_out_deal_redealt() {
 async fn law_78_corrections_replay_the_rubber_with_the_consent_the_law_asks() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let pad = create_pad(&mut desk, pb::TableKind::Rubber, "rubber-78").await;
+    let pad = create_pad(&app, pb::TableKind::Rubber).await;
     record(&mut desk, &pad, "a", played("2H", pb::Seat::North, 8)).await.unwrap();
     record(&mut desk, &pad, "b", played("2S", pb::Seat::South, 8)).await.unwrap();
     let before = record(&mut desk, &pad, "c", played("3D", pb::Seat::East, 9)).await.unwrap().scorepad.unwrap();
@@ -400,7 +391,7 @@ async fn law_78_corrections_replay_the_rubber_with_the_consent_the_law_asks() {
 async fn law_80_an_unfinished_rubber_and_the_agreement_of_its_net_score() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let pad = create_pad(&mut desk, pb::TableKind::Rubber, "rubber-80").await;
+    let pad = create_pad(&app, pb::TableKind::Rubber).await;
     record(&mut desk, &pad, "g", played("4S", pb::Seat::East, 10)).await.unwrap();
     let p = record(&mut desk, &pad, "p", played("2D", pb::Seat::North, 8)).await.unwrap().scorepad.unwrap();
     // A player cannot agree a rubber that goes on.
@@ -516,8 +507,8 @@ fn adjustment(
 async fn a_ruling_replays_the_rubber_and_an_appeal_changes_only_its_deal_with_premium_a() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let mut appeals = app.scoring("service:appeals", &[Role::Admin]);
-    let pad = create_pad(&mut desk, pb::TableKind::Rubber, "rubber-appeal").await;
+    let mut appeals = app.scoring("service:appeals", &[Role::Service]);
+    let pad = create_pad(&app, pb::TableKind::Rubber).await;
     // Deal 1: 4S by North one down; deal 2: 1NT= by East.
     record(&mut desk, &pad, "one", played("4S", pb::Seat::North, 9)).await.unwrap();
     record(&mut desk, &pad, "two", played("1NT", pb::Seat::East, 7)).await.unwrap();
@@ -623,7 +614,7 @@ async fn a_ruling_replays_the_rubber_and_an_appeal_changes_only_its_deal_with_pr
 async fn watching_a_scorepad_sees_every_change_once_in_order_and_resumes() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let pad = create_pad(&mut desk, pb::TableKind::Rubber, "rubber-watch").await;
+    let pad = create_pad(&app, pb::TableKind::Rubber).await;
     record(&mut desk, &pad, "w1", played("2H", pb::Seat::North, 8)).await.unwrap();
     let mut player = app.scoring("nora", &[Role::Player]);
     let mut watch = player

@@ -270,7 +270,7 @@ async fn a_session_of_three_boards_matchpointed_ranked_and_corrected() {
 async fn an_artificial_60_40_and_a_weighted_score_are_ranked_with_law_12c2c() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let mut appeals = app.scoring("service:appeals", &[Role::Admin]);
+    let mut appeals = app.scoring("service:appeals", &[Role::Service]);
     let session = create_session(&mut desk, spb::ScoringMethod::Matchpoints, 4, &[]).await;
     play_three_boards(&mut desk, &session, passed_out()).await;
     // Board 4 (both vulnerable): table 2 +620, table 3 -100; table 1 could not play it.
@@ -439,7 +439,7 @@ async fn a_session_scored_by_cross_imps() {
         Some(pb::ArtificialAward { award: Some(pb::artificial_award::Award::Grade(g as i32)) })
     };
     let status = app
-        .scoring("service:appeals", &[Role::Admin])
+        .scoring("service:appeals", &[Role::Service])
         .apply_adjustment(spb::ApplyAdjustmentRequest {
             ruling_id: "r".into(),
             appeal_id: String::new(),
@@ -754,7 +754,7 @@ async fn butler_imps_and_total_points_with_a_split_score() {
         kind: Some(pb::side_adjustment::Kind::Assigned(pb::AssignedScore { result: Some(result) })),
     };
     let split = app
-        .scoring("service:appeals", &[Role::Admin])
+        .scoring("service:appeals", &[Role::Service])
         .apply_adjustment(spb::ApplyAdjustmentRequest {
             ruling_id: "split".into(),
             appeal_id: String::new(),

@@ -1,0 +1,381 @@
+//! Trust at every boundary: a request that names something another service owns (a rubber, its
+//! table, line-up and scorepad; a duplicate board) is checked against its owner, and the
+//! caller's right to act on it too. Each test tries what a player (or an outsider, a desk or an
+//! arbiter) could try to see or fix what is not his, and checks the refusal and its rule; the
+//! legitimate flows go on working beside them.
+
+use api::common::v1 as pb;
+use api::game::v1 as game;
+use api::scoring::v1 as spb;
+use e2e::TestApp;
+use e2e::lineup::Lineup;
+use futures::StreamExt;
+use platform::auth::Role;
+use tonic::{Code, Status};
+
+fn key() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+fn seated(players: &[String; 4]) -> Vec<pb::SeatedPlayer> {
+    [pb::Seat::North, pb::Seat::East, pb::Seat::South, pb::Seat::West]
+        .iter()
+        .zip(players)
+        .map(|(seat, player)| pb::SeatedPlayer { seat: *seat as i32, player_id: player.clone() })
+        .collect()
+}
+
+/// A rubber deal naming `lineup`'s rubber and pad, and nothing the owners decide: the players,
+/// dealer and vulnerability come from membership and the pad.
+fn rubber_deal(lineup: &Lineup, mode: game::PlayMode) -> game::DealSetup {
+    game::DealSetup {
+        source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
+            rubber_id: lineup.rubber_id.clone(),
+            scorepad_id: lineup.scorepad_id.clone(),
+            deal_number: 1,
+            club_laws: false,
+        })),
+        kind: pb::TableKind::Rubber as i32,
+        mode: mode as i32,
+        ..Default::default()
+    }
+}
+
+fn start(table_id: &str, setup: game::DealSetup, pbn: Option<&str>) -> game::StartDealRequest {
+    game::StartDealRequest {
+        table_id: table_id.to_owned(),
+        expected_version: 0,
+        idempotency_key: key(),
+        setup: Some(setup),
+        hands: pbn.map(|p| game::start_deal_request::Hands::DealPbn(p.to_owned())),
+    }
+}
+
+/// The refusal has `code` and names `rule`.
+fn refused(status: Status, code: Code, rule: &str) {
+    assert_eq!(status.code(), code, "{status:?}");
+    assert!(status.message().contains(rule), "the refusal names {rule}: {}", status.message());
+}
+
+const PBN: &str = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765";
+
+async fn game_table_version(app: &TestApp, table_id: &str) -> u64 {
+    let request = game::GetTableStateRequest { table_id: table_id.to_owned() };
+    let view = app.game("the-arbiter", &[Role::Arbiter]).get_table_state(request).await.unwrap().into_inner();
+    view.view.unwrap().version
+}
+
+#[tokio::test]
+async fn a_rubber_s_deal_is_set_up_by_its_owners_and_refused_wherever_the_caller_disagrees() {
+    let app = TestApp::spawn().await;
+    let ours = app.lineup(pb::TableKind::Rubber).await;
+    let theirs = app.lineup(pb::TableKind::Rubber).await;
+    let north = || app.game(&ours.players[0], &[Role::Player]);
+
+    // The attack of the issue: a real rubber and pad at a made-up table, with ghost players.
+    let mut ghost = rubber_deal(&ours, game::PlayMode::Recorded);
+    ghost.players = seated(&["ghost-n", "ghost-e", "ghost-s", "ghost-w"].map(str::to_owned));
+    ghost.result_only = true;
+    let status = north().start_deal(start("made-up-table", ghost.clone(), None)).await.unwrap_err();
+    refused(status, Code::PermissionDenied, "Law 3");
+    // At the rubber's own table the ghosts are still not its line-up.
+    let status = north().start_deal(start(&ours.table_id, ghost, None)).await.unwrap_err();
+    refused(status, Code::FailedPrecondition, "Law 3");
+    // Its own players, reseated.
+    let mut swapped = rubber_deal(&ours, game::PlayMode::Digital);
+    let [n, e, s, w] = ours.players.clone();
+    swapped.players = seated(&[s, e, n, w]);
+    refused(
+        north().start_deal(start(&ours.table_id, swapped, None)).await.unwrap_err(),
+        Code::FailedPrecondition,
+        "Law 3",
+    );
+    // Another rubber's scorepad, to write on it.
+    let mut other_pad = rubber_deal(&ours, game::PlayMode::Digital);
+    if let Some(game::deal_setup::Source::Rubber(deal)) = &mut other_pad.source {
+        deal.scorepad_id.clone_from(&theirs.scorepad_id);
+    }
+    let status = north().start_deal(start(&ours.table_id, other_pad, None)).await.unwrap_err();
+    refused(status, Code::PermissionDenied, &format!("keeps the score of rubber {}", theirs.rubber_id));
+    // A rubber he does not play in, at its own table.
+    let status = north().start_deal(start(&theirs.table_id, rubber_deal(&theirs, game::PlayMode::Digital), None)).await;
+    refused(status.unwrap_err(), Code::PermissionDenied, "line-up");
+    // A rubber that does not exist, and one of another kind.
+    let mut unknown = rubber_deal(&ours, game::PlayMode::Digital);
+    if let Some(game::deal_setup::Source::Rubber(deal)) = &mut unknown.source {
+        deal.rubber_id = "no-such-rubber".into();
+    }
+    refused(
+        north().start_deal(start(&ours.table_id, unknown, None)).await.unwrap_err(),
+        Code::FailedPrecondition,
+        "no-such-rubber",
+    );
+    let mut chicago = rubber_deal(&ours, game::PlayMode::Digital);
+    chicago.kind = pb::TableKind::Chicago as i32;
+    refused(
+        north().start_deal(start(&ours.table_id, chicago, None)).await.unwrap_err(),
+        Code::FailedPrecondition,
+        "setup.kind",
+    );
+    // The pad's next deal, dealer and vulnerability are the pad's (Laws 73, 9, 77).
+    let mut later = rubber_deal(&ours, game::PlayMode::Digital);
+    if let Some(game::deal_setup::Source::Rubber(deal)) = &mut later.source {
+        deal.deal_number = 3;
+    }
+    refused(
+        north().start_deal(start(&ours.table_id, later, None)).await.unwrap_err(),
+        Code::FailedPrecondition,
+        "Law 73",
+    );
+    let mut vulnerable = rubber_deal(&ours, game::PlayMode::Digital);
+    vulnerable.vulnerability = pb::Vulnerability::Both as i32;
+    refused(
+        north().start_deal(start(&ours.table_id, vulnerable, None)).await.unwrap_err(),
+        Code::FailedPrecondition,
+        "Law 77",
+    );
+    let mut out_of_turn = rubber_deal(&ours, game::PlayMode::Digital);
+    out_of_turn.dealer = pb::Seat::West as i32;
+    refused(
+        north().start_deal(start(&ours.table_id, out_of_turn, None)).await.unwrap_err(),
+        Code::FailedPrecondition,
+        "Law 9",
+    );
+    // Nothing was started by any of it: the table has never had a deal.
+    assert_eq!(game_table_version(&app, &ours.table_id).await, 0);
+    assert_eq!(game_table_version(&app, "made-up-table").await, 0);
+
+    // The legitimate flow: a player of the rubber starts its next deal naming only the rubber;
+    // the line-up, dealer and vulnerability are filled in from the owners.
+    let view = north().start_deal(start(&ours.table_id, rubber_deal(&ours, game::PlayMode::Digital), None)).await;
+    let view = view.unwrap().into_inner().view.unwrap();
+    let setup = view.setup.unwrap();
+    assert_eq!(setup.players, seated(&ours.players), "the rubber's line-up, as the draw seated it");
+    assert_eq!((setup.dealer, setup.vulnerability), (pb::Seat::North as i32, pb::Vulnerability::None as i32));
+    assert_eq!(view.hands.len(), 1, "North sees his own hand only");
+}
+
+#[tokio::test]
+async fn a_result_reaches_the_pad_only_from_the_rubber_s_own_table() {
+    let app = TestApp::spawn().await;
+    let lineup = app.lineup(pb::TableKind::Rubber).await;
+    let mut desk_pads = app.scoring("front-desk", &[Role::Desk]);
+    let mut watch = desk_pads
+        .watch_scorepad(spb::WatchScorepadRequest { scorepad_id: lineup.scorepad_id.clone(), after_sequence: None })
+        .await
+        .unwrap()
+        .into_inner();
+    let snapshot = watch.next().await.unwrap().unwrap().event.unwrap();
+    assert!(matches!(snapshot.event, Some(spb::scorepad_event::Event::Snapshot(_))));
+
+    // No player writes on a pad, and no person adjusts one: that is the appeals service's.
+    let record = spb::RecordDealResultRequest {
+        scorepad_id: lineup.scorepad_id.clone(),
+        deal_id: "forged".into(),
+        deal_number: 1,
+        result: Some(grand_slam()),
+        source: spb::ResultSource::Game as i32,
+        hands: None,
+    };
+    let status = app.scoring(&lineup.players[0], &[Role::Player]).record_deal_result(record).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    for roles in [&[Role::Admin][..], &[Role::Arbiter], &[Role::Desk, Role::Committee]] {
+        let adjust = spb::ApplyAdjustmentRequest::default();
+        let status = app.scoring("someone", roles).apply_adjustment(adjust).await.unwrap_err();
+        assert_eq!(status.code(), Code::PermissionDenied, "{roles:?}");
+    }
+
+    // The rubber's own table plays its deal; the game service's result lands on the pad, from
+    // the game (service identity), once.
+    let table = lineup.table_id.clone();
+    let mut south = app.game(&lineup.players[2], &[Role::Player]);
+    let mut setup = rubber_deal(&lineup, game::PlayMode::Recorded);
+    setup.result_only = true;
+    let view = south.clone().start_deal(start(&table, setup, None)).await.unwrap().into_inner().view.unwrap();
+    let request = game::EnterResultRequest {
+        table_id: table.clone(),
+        expected_version: view.version,
+        idempotency_key: key(),
+        result: Some(grand_slam()),
+    };
+    let ended = south.clone().enter_result(request).await.unwrap().into_inner().view.unwrap();
+    let changed = loop {
+        let event = watch.next().await.unwrap().unwrap().event.unwrap();
+        if let Some(spb::scorepad_event::Event::Changed(changed)) = event.event {
+            break changed;
+        }
+    };
+    let pad = changed.scorepad.unwrap();
+    assert_eq!(pad.deals.len(), 1);
+    assert_eq!(pad.deals[0].deal_id, ended.deal_id);
+    assert_eq!(pad.deals[0].source, spb::ResultSource::Game as i32);
+    assert_eq!(pad.next_deal.unwrap().deal_number, 2);
+
+    // Deal 1 is scored: starting it again is refused, the next is deal 2 (Law 73).
+    let again = game::StartDealRequest {
+        expected_version: ended.version,
+        ..start(&table, rubber_deal(&lineup, game::PlayMode::Digital), None)
+    };
+    refused(south.start_deal(again).await.unwrap_err(), Code::FailedPrecondition, "next deal is deal 2");
+
+    // Once the desk ends the rubber, no deal of it is dealt (Laws 74 and 80).
+    let mut desk = app.membership("front-desk", &[Role::Desk]);
+    let end = api::membership::v1::EndRubberRequest {
+        table_id: table.clone(),
+        rubber_id: lineup.rubber_id.clone(),
+        status: api::membership::v1::RubberStatus::Unfinished as i32,
+    };
+    desk.end_rubber(end).await.unwrap();
+    let mut second = rubber_deal(&lineup, game::PlayMode::Digital);
+    if let Some(game::deal_setup::Source::Rubber(deal)) = &mut second.source {
+        deal.deal_number = 2;
+    }
+    let after = game::StartDealRequest { expected_version: ended.version, ..start(&table, second, None) };
+    refused(south.start_deal(after).await.unwrap_err(), Code::FailedPrecondition, "has ended");
+}
+
+fn grand_slam() -> pb::DealResult {
+    let contract = laws::DeclaredContract { contract: "7NTXX".parse().unwrap(), declarer: laws::Seat::South };
+    pb::DealResult {
+        outcome: Some(pb::deal_result::Outcome::Played(pb::PlayedContract {
+            contract: Some(contract.into()),
+            tricks: 13,
+        })),
+        honors: vec![],
+    }
+}
+
+#[tokio::test]
+async fn a_scorepad_is_kept_only_for_a_rubber_membership_holds_and_as_it_holds_it() {
+    let app = TestApp::spawn().await;
+    let lineup = app.lineup(pb::TableKind::Rubber).await;
+    let mut desk = app.scoring("front-desk", &[Role::Desk]);
+    let create = |rubber_id: &str| spb::CreateScorepadRequest { rubber_id: rubber_id.to_owned(), ..Default::default() };
+
+    refused(
+        desk.create_scorepad(create("made-up-rubber")).await.unwrap_err(),
+        Code::FailedPrecondition,
+        "made-up-rubber",
+    );
+    // The issue's case: a Chicago pad asked for under a rubber's id is not the rubber pad.
+    let chicago = spb::CreateScorepadRequest { kind: pb::TableKind::Chicago as i32, ..create(&lineup.rubber_id) };
+    refused(desk.create_scorepad(chicago).await.unwrap_err(), Code::FailedPrecondition, "kind");
+    let elsewhere = spb::CreateScorepadRequest { table_id: "another-table".into(), ..create(&lineup.rubber_id) };
+    refused(desk.create_scorepad(elsewhere).await.unwrap_err(), Code::PermissionDenied, "another-table");
+    let mut ghosts = create(&lineup.rubber_id);
+    ghosts.players = seated(&["ghost-n", "ghost-e", "ghost-s", "ghost-w"].map(str::to_owned));
+    refused(desk.create_scorepad(ghosts).await.unwrap_err(), Code::FailedPrecondition, "Law 3");
+    let first_dealer = spb::CreateScorepadRequest { first_dealer: pb::Seat::East as i32, ..create(&lineup.rubber_id) };
+    refused(desk.create_scorepad(first_dealer).await.unwrap_err(), Code::FailedPrecondition, "Law 3");
+    // Asking again as membership holds it returns the rubber's one pad, filled in from its owner.
+    let pad = desk.create_scorepad(create(&lineup.rubber_id)).await.unwrap().into_inner().scorepad.unwrap();
+    assert_eq!(pad.scorepad_id, lineup.scorepad_id);
+    assert_eq!((pad.table_id.as_str(), pad.kind), (lineup.table_id.as_str(), pb::TableKind::Rubber as i32));
+    assert_eq!(pad.players, seated(&lineup.players));
+    assert_eq!(pad.first_dealer, pb::Seat::North as i32);
+    // A player creates no pad (the contract's roles).
+    let status = app.scoring(&lineup.players[0], &[Role::Player]).create_scorepad(create(&lineup.rubber_id)).await;
+    assert_eq!(status.unwrap_err().code(), Code::PermissionDenied);
+}
+
+#[tokio::test]
+async fn a_duplicate_board_is_started_by_the_desk_or_director_never_by_a_player() {
+    let app = TestApp::spawn().await;
+    let request = spb::CreateSessionRequest {
+        name: "pairs".into(),
+        contestant_kind: spb::ContestantKind::Pairs as i32,
+        scoring_method: spb::ScoringMethod::Matchpoints as i32,
+        boards: vec![spb::Board { number: 1, ..Default::default() }],
+        contestants: ["1", "2"].map(|id| spb::Contestant { contestant_id: id.into(), ..Default::default() }).to_vec(),
+    };
+    let session = app.scoring("front-desk", &[Role::Desk]).create_session(request).await.unwrap().into_inner();
+    let session = session.session.unwrap().session_id;
+    let players = ["n", "e", "s", "w"].map(|s| format!("pair-player-{s}"));
+    let board = |mode: game::PlayMode| game::DealSetup {
+        source: Some(game::deal_setup::Source::Board(game::DuplicateBoard {
+            session_id: session.clone(),
+            board_number: 1,
+            north_south_contestant_id: "1".into(),
+            east_west_contestant_id: "2".into(),
+        })),
+        kind: pb::TableKind::Duplicate as i32,
+        mode: mode as i32,
+        players: seated(&players),
+        ..Default::default()
+    };
+    // The issue's attacks: a player sits himself at each seat of made-up tables to read the
+    // board, or fixes its cards by starting it first with his own.
+    for (i, seat) in players.iter().enumerate() {
+        let mut player = app.game(seat, &[Role::Player]);
+        let status = player.start_deal(start(&format!("made-up-{i}"), board(game::PlayMode::Digital), None)).await;
+        refused(status.unwrap_err(), Code::PermissionDenied, "duplicate Law 6");
+    }
+    let mut player = app.game(&players[0], &[Role::Player]);
+    let status = player.start_deal(start("made-up-table", board(game::PlayMode::Recorded), Some(PBN))).await;
+    refused(status.unwrap_err(), Code::PermissionDenied, "duplicate Law 6");
+    // An outsider with no role the contract lists is refused at the edge.
+    let status =
+        app.game("outsider", &[Role::Committee]).start_deal(start("t", board(game::PlayMode::Digital), None)).await;
+    assert_eq!(status.unwrap_err().code(), Code::PermissionDenied);
+
+    // The director starts it at a real table; the desk's later start plays the same cards, and
+    // a recorded start with other cards is refused (duplicate Law 6).
+    let director = app.game("the-director", &[Role::Arbiter]);
+    let first = director.clone().start_deal(start("table-1", board(game::PlayMode::Recorded), Some(PBN))).await;
+    let first = first.unwrap().into_inner().view.unwrap();
+    assert_eq!(first.hands.len(), 4, "the director sees all four hands");
+    let other = "N:T98.765.432.AKQJ AKQJ.T98.765.432 432.AKQJ.T98.765 765.432.AKQJ.T98";
+    let status = app
+        .game("front-desk", &[Role::Desk])
+        .start_deal(start("table-2", board(game::PlayMode::Recorded), Some(other)))
+        .await;
+    refused(status.unwrap_err(), Code::FailedPrecondition, "duplicate Law 2");
+}
+
+/// Requests a principal may make a minute in the rate-limit test.
+const BUDGET: u64 = 20;
+
+fn limited(_: &mut platform::config::PlatformConfig, settings: &mut club::Settings) {
+    settings.requests_per_minute = BUDGET;
+}
+
+/// Calls a cheap RPC its roles allow (reading a scorepad, which need not exist) as `subject`
+/// until the rate limit refuses it or `calls` were made; the refusal, if any.
+async fn exhaust(app: &TestApp, subject: &str, roles: &[Role], calls: u64) -> Option<Status> {
+    let mut client = app.scoring(subject, roles);
+    for _ in 0..calls {
+        let request = spb::GetScorepadRequest { scorepad_id: "none".into() };
+        match client.get_scorepad(request).await {
+            Err(status) if status.code() == Code::ResourceExhausted => return Some(status),
+            Err(status) => assert_eq!(status.code(), Code::NotFound, "{status:?}"),
+            Ok(_) => panic!("scorepad \"none\" exists"),
+        }
+    }
+    None
+}
+
+/// The rate limit counts per authenticated principal, after auth: one member's flood does not
+/// spend another's budget though both come from one address (a club's NAT, the all-in-one
+/// server's loopback), services calling one another are never limited, and the refusal says
+/// when to retry. Counters are per minute: a run of 2 x BUDGET + 1 calls crosses at most one
+/// minute boundary, so one of its two windows holds more than BUDGET calls.
+#[tokio::test]
+async fn the_rate_limit_counts_per_principal_and_never_limits_the_services() {
+    let app = TestApp::spawn_with(limited).await;
+    let status = exhaust(&app, "greedy", &[Role::Player], 2 * BUDGET + 1).await.expect("the flood is refused");
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    assert!(status.message().contains("principal:greedy"), "{}", status.message());
+    let wait: u64 = status
+        .metadata()
+        .get(gateway::RETRY_PUSHBACK_KEY)
+        .expect("the refusal says when to retry")
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60_000).contains(&wait), "{wait} ms");
+    // Another member at the same address still has his budget.
+    assert!(exhaust(&app, "patient", &[Role::Player], 1).await.is_none());
+    // A service is never limited.
+    assert!(exhaust(&app, "service:game", &[Role::Service], 2 * BUDGET + 1).await.is_none());
+}
