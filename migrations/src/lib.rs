@@ -11,6 +11,7 @@ mod m20261122_000030_game;
 mod m20261122_000040_appeals;
 mod m20261122_000050_outbox_trace;
 mod m20261122_000060_fouled_board;
+mod m20261126_000070_movement;
 
 /// Applies the migrations in order.
 pub struct Migrator;
@@ -26,6 +27,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000040_appeals::Migration),
             Box::new(m20261122_000050_outbox_trace::Migration),
             Box::new(m20261122_000060_fouled_board::Migration),
+            Box::new(m20261126_000070_movement::Migration),
         ]
     }
 }

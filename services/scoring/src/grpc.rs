@@ -169,6 +169,24 @@ impl ScoringService for Scoring {
         ok(spb::CreateSessionResponse { session: Some(self.sessions.create(request.into_inner()).await?) })
     }
 
+    async fn assign_tables(
+        &self,
+        request: Request<spb::AssignTablesRequest>,
+    ) -> Result<Response<spb::AssignTablesResponse>, Status> {
+        let principal = principal(&request)?;
+        required_id("session_id", &request.get_ref().session_id)?;
+        ok(spb::AssignTablesResponse { session: Some(self.sessions.assign(request.get_ref(), &principal).await?) })
+    }
+
+    async fn release_board(
+        &self,
+        request: Request<spb::ReleaseBoardRequest>,
+    ) -> Result<Response<spb::ReleaseBoardResponse>, Status> {
+        let principal = principal(&request)?;
+        required_id("session_id", &request.get_ref().session_id)?;
+        ok(spb::ReleaseBoardResponse { session: Some(self.sessions.release(request.get_ref(), &principal).await?) })
+    }
+
     async fn get_session(
         &self,
         request: Request<spb::GetSessionRequest>,

@@ -119,6 +119,7 @@ pub fn define(request: spb::CreateSessionRequest) -> Result<spb::Session, Servic
             dealer: dealer.to_proto(),
             vulnerability: vulnerability.to_proto(),
             deal: board.deal,
+            released: false,
         });
     }
     boards.sort_by_key(|b| b.number);
@@ -177,6 +178,7 @@ pub fn define(request: spb::CreateSessionRequest) -> Result<spb::Session, Servic
         correction_period_ends_at: None,
         created_at: None,
         version: 0,
+        movement: Vec::new(),
     })
 }
 

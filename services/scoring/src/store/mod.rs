@@ -4,6 +4,7 @@
 //! checks the rows affected), appends its score versions and events, and updates what reads
 //! serve; the live feed is told after the commit.
 
+pub mod movement;
 pub mod pads;
 pub mod sessions;
 

@@ -17,6 +17,7 @@ use sea_orm::{
     QueryOrder, QuerySelect, TransactionTrait,
 };
 
+use super::movement;
 use super::pads::citation;
 use super::{Page, Replay, WriteError, decode, decode_opt, insert_events, insert_version, retry, version_proto};
 use crate::entity::{board_result, score_version, session};
@@ -179,9 +180,11 @@ async fn visibility<C: ConnectionTrait>(
     if is_staff(principal) || row.status == spb::SessionStatus::Published as i32 {
         return Ok(Visibility::All);
     }
+    // Every table of its movement has played it, or the director released it.
+    let released = movement::released_boards(db, row, definition).await?;
     let mine = contestants_of(definition, &principal.subject);
     if mine.is_empty() {
-        return Ok(Visibility::Boards(HashSet::new()));
+        return Ok(Visibility::Boards(released));
     }
     let boards: Vec<i32> = board_result::Entity::find()
         .select_only()
@@ -195,7 +198,7 @@ async fn visibility<C: ConnectionTrait>(
         .into_tuple()
         .all(db)
         .await?;
-    Ok(Visibility::Boards(boards.into_iter().filter_map(|b| u32::try_from(b).ok()).collect()))
+    Ok(Visibility::Boards(boards.into_iter().filter_map(|b| u32::try_from(b).ok()).chain(released).collect()))
 }
 
 /// The session with the hands of boards the principal may not see yet left out.
@@ -246,9 +249,32 @@ impl Sessions {
     /// A session, the hands of boards the principal may not see yet left out.
     pub async fn get(&self, session_id: &str, principal: &Principal) -> Result<spb::Session, ServiceError> {
         let row = Self::row(&self.db, session_id).await?;
-        let session = session_proto(&row)?;
+        let mut session = session_proto(&row)?;
         let visibility = visibility(&self.db, &row, &session, principal).await?;
+        movement::describe(&self.db, &row, &mut session).await?;
         Ok(redact(session, &visibility))
+    }
+
+    /// Adds tables to the session's movement (duplicate Law 8A; see [`movement::assign`]).
+    pub async fn assign(
+        &self,
+        request: &spb::AssignTablesRequest,
+        principal: &Principal,
+    ) -> Result<spb::Session, ServiceError> {
+        let row = Self::row(&self.db, &request.session_id).await?;
+        movement::assign(&self.db, &session_proto(&row)?, &request.assignments, &principal.subject).await?;
+        self.get(&request.session_id, principal).await
+    }
+
+    /// Records the director's release of a board (see [`movement::release`]).
+    pub async fn release(
+        &self,
+        request: &spb::ReleaseBoardRequest,
+        principal: &Principal,
+    ) -> Result<spb::Session, ServiceError> {
+        let row = Self::row(&self.db, &request.session_id).await?;
+        movement::release(&self.db, &session_proto(&row)?, request.board_number, &principal.subject).await?;
+        self.get(&request.session_id, principal).await
     }
 
     /// Sessions, newest first.
@@ -268,8 +294,9 @@ impl Sessions {
         let fetched = rows.len();
         let mut sessions = Vec::new();
         for row in rows.iter().take(page.size as usize) {
-            let session = session_proto(row)?;
+            let mut session = session_proto(row)?;
             let visibility = visibility(&self.db, row, &session, principal).await?;
+            movement::describe(&self.db, row, &mut session).await?;
             sessions.push(redact(session, &visibility));
         }
         Ok(spb::ListSessionsResponse { sessions, page: Some(page.response(fetched)) })
