@@ -11,7 +11,6 @@ use api::common::v1 as pb;
 use api::convert::ProtoEnum;
 use api::game::v1 as game;
 use api::game::v1::game_service_server::GameService;
-use api::scoring::v1::scoring_service_client::ScoringServiceClient;
 use laws::table::{Phase, Viewer};
 use laws::{Card, Seat};
 use platform::ServiceError;
@@ -23,7 +22,7 @@ use crate::entity::{arbiter_calls, deals};
 use crate::render::{self, DealContext};
 use crate::stored::{StoredChoice, StoredStart, stored_action::Command};
 use crate::translate::{self, Record};
-use crate::{owners, pbn, setup, store, watch};
+use crate::{owners, pbn, setup, starting, store, watch};
 
 /// The gRPC face of the game service.
 pub struct GameApi {
@@ -150,140 +149,6 @@ impl GameApi {
     ) -> Answer<T> {
         Ok(Response::new(self.engine.execute(request, build, respond).await?))
     }
-
-    /// The cards of a new deal: a fresh seed for a digital deal, the hands entered for a
-    /// recorded one, and for a duplicate board whatever the first table to start it fixed.
-    async fn cards(
-        &self,
-        resolved: &setup::Resolved,
-        deal_id: &str,
-    ) -> Result<(Vec<u8>, Option<pb::Deal>), ServiceError> {
-        let fresh_seed = || rand::random::<[u8; 32]>().to_vec();
-        let Some((session, number)) = &resolved.board else {
-            return Ok(match (resolved.digital, resolved.entered) {
-                (true, _) => (fresh_seed(), None),
-                (false, entered) => (Vec::new(), entered.map(Into::into)),
-            });
-        };
-        let number =
-            i32::try_from(*number).map_err(|_| ServiceError::invalid("setup.board.board_number", "too large"))?;
-        let (seed, pbn) = match store::existing_board(&self.engine.db, session, number).await? {
-            Some(_) => (resolved.digital.then(fresh_seed), resolved.entered.map(|d| d.to_pbn(Seat::North))),
-            // The first table to start the board: the session may have been created from a hand
-            // record, whose cards every table then plays (duplicate Law 2, Law 6).
-            None => match self.session_hands(session, number).await? {
-                Some(recorded) => {
-                    if resolved.entered.is_some_and(|entered| entered != recorded) {
-                        return Err(board_differs(session, number));
-                    }
-                    (None, Some(recorded.to_pbn(Seat::North)))
-                }
-                None => (resolved.digital.then(fresh_seed), resolved.entered.map(|d| d.to_pbn(Seat::North))),
-            },
-        };
-        let board = store::board(&self.engine.db, session, number, seed, pbn, deal_id).await?;
-        if let Some(seed) = board.seed.filter(|s| s.len() == 32) {
-            if let Some(entered) = resolved.entered {
-                let mut fixed = [0u8; 32];
-                fixed.copy_from_slice(&seed);
-                if laws::Deal::from_seed(&laws::DealSeed(fixed)) != entered {
-                    return Err(board_differs(session, number));
-                }
-            }
-            return Ok((seed, None));
-        }
-        match board.deal_pbn {
-            Some(pbn) => {
-                let fixed = api::convert::deal_from_pbn("board", &pbn)?;
-                if resolved.entered.is_some_and(|entered| entered != fixed) {
-                    return Err(board_differs(session, number));
-                }
-                Ok((Vec::new(), Some(fixed.into())))
-            }
-            None if resolved.digital => Err(ServiceError::FailedPrecondition(format!(
-                "board {number} of session {session} was first played with physical cards whose hands were not \
-                 entered: a digital table cannot play it"
-            ))),
-            None => Ok((Vec::new(), None)),
-        }
-    }
-}
-
-impl GameApi {
-    /// Who may start this deal, with what the owners say of it. A rubber's deal is settled from
-    /// its rubber and scorepad ([`owners`]), and a player starts only a deal of a rubber he plays
-    /// in. A duplicate board is started by the desk (or the table's device, which acts with the
-    /// desk role), the director or the administrator, never by a player: its cards are the same at
-    /// every table of the session (duplicate Law 6), so whoever starts it first fixes them for the
-    /// whole field, and a player starting one could read a board before his table plays it.
-    async fn check_starter(
-        &self,
-        principal: &Principal,
-        table_id: &str,
-        resolved: &mut setup::Resolved,
-    ) -> Result<(), ServiceError> {
-        let staff = principal.has_any(&[Role::Desk, Role::Arbiter, Role::Admin]);
-        match &resolved.setup.source {
-            Some(game::deal_setup::Source::Rubber(deal)) => {
-                owners::rubber_owners(&self.peers, deal).await?.settle(table_id, &mut resolved.setup)?;
-                if staff || engine::seat_of_player(&resolved.setup, &principal.subject).is_some() {
-                    return Ok(());
-                }
-                Err(ServiceError::PermissionDenied(format!(
-                    "{} is not in the line-up of this rubber: a player starts only a deal of a rubber he plays in",
-                    principal.subject
-                )))
-            }
-            _ if staff => Ok(()),
-            _ => Err(ServiceError::PermissionDenied(format!(
-                "{} may not start a duplicate board: the desk, the table's device or the director starts it, since                  every table of the session plays the same cards (duplicate Law 6)",
-                principal.subject
-            ))),
-        }
-    }
-
-    /// The hands the scoring service's session holds for a board, if it holds any. A session
-    /// scoring does not know is refused (its results could never be recorded); scoring being
-    /// unreachable leaves the board to be dealt here.
-    async fn session_hands(&self, session: &str, number: i32) -> Result<Option<laws::Deal>, ServiceError> {
-        let channel = match self.peers.scoring() {
-            Ok(channel) => channel,
-            Err(error) => {
-                tracing::warn!(%error, session, "scoring not configured; the board is dealt here");
-                return Ok(None);
-            }
-        };
-        let request = api::scoring::v1::GetSessionRequest { session_id: session.to_owned() };
-        match ScoringServiceClient::new(channel).get_session(request).await {
-            Ok(response) => {
-                let board = response
-                    .into_inner()
-                    .session
-                    .and_then(|s| s.boards.into_iter().find(|b| i64::from(b.number) == i64::from(number)));
-                match board.and_then(|b| b.deal) {
-                    Some(deal) => Ok(Some(laws::Deal::try_from(deal).map_err(|e| {
-                        ServiceError::internal(format!("session {session} holds a board {number} that is no deal: {e}"))
-                    })?)),
-                    None => Ok(None),
-                }
-            }
-            Err(status) if status.code() == tonic::Code::NotFound => Err(ServiceError::FailedPrecondition(format!(
-                "setup.board.session_id: the scoring service has no session {session}: create it first, so that the \
-                 board's results can be scored"
-            ))),
-            Err(status) => {
-                tracing::warn!(code = ?status.code(), message = status.message(), session, "scoring did not answer; the board is dealt here");
-                Ok(None)
-            }
-        }
-    }
-}
-
-fn board_differs(session: &str, number: i32) -> ServiceError {
-    ServiceError::FailedPrecondition(format!(
-        "board {number} of session {session} already has its cards, and the hands entered differ: every table plays \
-         the same cards (duplicate Law 2)"
-    ))
 }
 
 #[tonic::async_trait]
@@ -292,9 +157,9 @@ impl GameService for GameApi {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         let mut resolved = setup::resolve(&request)?;
-        self.check_starter(&principal, &request.table_id, &mut resolved).await?;
+        let session = starting::check_starter(&self.peers, &principal, &request.table_id, &mut resolved).await?;
         let deal_id = uuid::Uuid::now_v7().to_string();
-        let (seed, deal) = self.cards(&resolved, &deal_id).await?;
+        let (seed, deal) = starting::cards(&self.engine.db, &resolved, session.as_ref(), &deal_id).await?;
         let start = StoredStart { setup: Some(resolved.setup), seed, deal };
         let bytes = request.encode_to_vec();
         self.run(
@@ -322,6 +187,9 @@ impl GameService for GameApi {
             return Err(ServiceError::invalid("table_id", "missing; the table is required").into());
         }
         let loaded = self.engine.load_fresh(&request.table_id).await?;
+        if let Some(deal) = loaded.deal.as_deref() {
+            owners::may_see_board(&self.peers, &principal, deal).await?;
+        }
         Ok(Response::new(game::GetTableStateResponse { view: Some(loaded.view(&principal)) }))
     }
 
@@ -674,6 +542,7 @@ impl GameService for GameApi {
         let request = request.into_inner();
         let (row, deal) = self.engine.load_deal(&request.deal_id).await?;
         let viewer = record_viewer(&principal, &deal)?;
+        owners::may_see_board(&self.peers, &principal, &deal).await?;
         let context = DealContext {
             table_id: &row.table_id,
             version: row.table_version.max(0) as u64,
@@ -686,6 +555,7 @@ impl GameService for GameApi {
     }
 
     async fn list_deals(&self, request: Request<game::ListDealsRequest>) -> Answer<game::ListDealsResponse> {
+        let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         let (size, offset) = page(request.page.as_ref())?;
         let mut query = deals::Entity::find();
@@ -731,6 +601,28 @@ impl GameService for GameApi {
                 started_at: Some(store::timestamp(row.started_at)),
             });
         }
+        // A board's outcome (contract and tricks) tells of its cards: someone outside its table
+        // reads it only once the board is released.
+        let hidden: Vec<Option<(String, u32)>> = summaries
+            .iter()
+            .map(|summary| {
+                let setup = summary.setup.as_ref()?;
+                let outside = render::outside_board(&principal, &translate::players(setup), laws::Code::Duplicate);
+                let (session, number) = owners::board_of(setup).filter(|_| outside && summary.outcome.is_some())?;
+                Some((session.to_owned(), number))
+            })
+            .collect();
+        let sessions: Vec<&str> = hidden.iter().flatten().map(|(session, _)| session.as_str()).collect();
+        let released = if sessions.is_empty() {
+            Default::default()
+        } else {
+            owners::released_boards(&self.peers, &sessions).await?
+        };
+        for (summary, board) in summaries.iter_mut().zip(&hidden) {
+            if board.as_ref().is_some_and(|board| !released.contains(board)) {
+                summary.outcome = None;
+            }
+        }
         let page = next_page(size, offset, summaries.len());
         Ok(Response::new(game::ListDealsResponse { deals: summaries, page }))
     }
@@ -757,6 +649,10 @@ impl GameService for GameApi {
                 .into());
             }
             let viewer = record_viewer(&principal, &deal)?;
+            owners::may_see_board(&self.peers, &principal, &deal).await.map_err(|e| match e {
+                ServiceError::PermissionDenied(m) => ServiceError::PermissionDenied(format!("deal_ids[{i}]: {m}")),
+                other => other,
+            })?;
             let context = DealContext {
                 table_id: &row.table_id,
                 version: row.table_version.max(0) as u64,
@@ -776,6 +672,12 @@ impl GameService for GameApi {
     async fn watch_table(&self, request: Request<game::WatchTableRequest>) -> Answer<Self::WatchTableStream> {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
+        if !request.table_id.is_empty()
+            && let Some(deal) = self.engine.load_fresh(&request.table_id).await?.deal.as_deref()
+        {
+            // Later boards at this table reach an outsider withheld (render::filter_event).
+            owners::may_see_board(&self.peers, &principal, deal).await?;
+        }
         let stream = watch::watch(self.engine.clone(), principal, request.table_id, request.after_sequence).await?;
         Ok(Response::new(stream))
     }

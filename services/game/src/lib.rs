@@ -22,6 +22,7 @@ pub mod owners;
 pub mod pbn;
 pub mod render;
 pub mod setup;
+pub mod starting;
 pub mod store;
 pub mod stored;
 pub mod translate;

@@ -20,7 +20,11 @@ use api::scoring::v1::{self as scoring};
 use laws::{Seat, Vulnerability};
 use platform::ServiceError;
 use platform::app::Peers;
+use platform::auth::Principal;
 use platform::client::ask;
+
+use crate::engine::LoadedDeal;
+use crate::render;
 
 /// The line-up and the pad's next deal, as their owners hold them.
 pub struct RubberOwners {
@@ -158,4 +162,118 @@ fn kind_name(kind: i32) -> &'static str {
         Ok(pb::TableKind::Duplicate) => "duplicate",
         _ => "an unknown kind",
     }
+}
+
+/// A duplicate session as scoring holds it: its boards (with any hands a hand record gave them),
+/// its movement and which boards may be shown to everyone. The game service asks as a service,
+/// so it sees every board's hands.
+pub async fn session(peers: &Peers, session_id: &str) -> Result<scoring::Session, ServiceError> {
+    let what = format!("session {session_id}");
+    let request = scoring::GetSessionRequest { session_id: session_id.to_owned() };
+    ask("scoring", &what, ScoringServiceClient::new(peers.scoring()?).get_session(request))
+        .await
+        .map_err(|e| match e {
+            ServiceError::NotFound(_) => ServiceError::FailedPrecondition(format!(
+                "setup.board.session_id: the scoring service has no session {session_id}: create it first, so that the \
+                 board's results can be scored"
+            )),
+            other => other,
+        })?
+        .session
+        .ok_or_else(|| ServiceError::internal("GetSession answered without a session"))
+}
+
+/// Settles a board's `setup` at `table_id` from the session's movement (duplicate Law 8A: the
+/// Director instructs which boards each table plays and who sits there): the table must be sent
+/// to the board, and the contestants are the movement's (filled in when the caller gave none).
+pub fn settle_board(
+    session: &scoring::Session,
+    table_id: &str,
+    setup: &mut game::DealSetup,
+) -> Result<(), ServiceError> {
+    let Some(game::deal_setup::Source::Board(board)) = &mut setup.source else {
+        return Err(ServiceError::internal("settle_board is for a duplicate board"));
+    };
+    let assignment = session
+        .movement
+        .iter()
+        .find(|a| a.table_id == table_id && a.board_number == board.board_number)
+        .ok_or_else(|| {
+        ServiceError::FailedPrecondition(format!(
+            "table {table_id} is not sent to board {} of session {}: the desk or the director assigns the tables of \
+                 each round first (AssignTables; duplicate Law 8A)",
+            board.board_number, session.session_id
+        ))
+    })?;
+    for (field, given, owned) in [
+        (
+            "setup.board.north_south_contestant_id",
+            &mut board.north_south_contestant_id,
+            &assignment.north_south_contestant_id,
+        ),
+        (
+            "setup.board.east_west_contestant_id",
+            &mut board.east_west_contestant_id,
+            &assignment.east_west_contestant_id,
+        ),
+    ] {
+        if given.is_empty() {
+            given.clone_from(owned);
+        } else if given != owned {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "{field}: table {table_id} plays board {} against the contestants the movement seats there, {} and {} \
+                 (duplicate Law 8A)",
+                board.board_number, assignment.north_south_contestant_id, assignment.east_west_contestant_id
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether board `board_number` of `session` may be shown to everyone: every table of its
+/// movement has a result on it, the director released it, or the official score is published.
+pub fn board_released(session: &scoring::Session, board_number: u32) -> bool {
+    session.boards.iter().any(|b| b.number == board_number && b.released)
+}
+
+/// The session and number of a duplicate deal's board.
+pub fn board_of(setup: &game::DealSetup) -> Option<(&str, u32)> {
+    match &setup.source {
+        Some(game::deal_setup::Source::Board(board)) => Some((board.session_id.as_str(), board.board_number)),
+        _ => None,
+    }
+}
+
+/// Whether `principal` may see `deal` beyond what its seat shows: a duplicate board's cards,
+/// calls and plays reach someone outside its table ([`render::outside_board`]) only once the
+/// deal is over and the board released (every table of the session's movement has a result
+/// on it, the director released it, or the official score is published). Scoring, which
+/// keeps the movement and the results, says which boards are released.
+pub async fn may_see_board(peers: &Peers, principal: &Principal, deal: &LoadedDeal) -> Result<(), ServiceError> {
+    if !render::outside_board(principal, &deal.players, deal.state.code()) {
+        return Ok(());
+    }
+    let Some((id, number)) = board_of(&deal.setup) else { return Ok(()) };
+    if deal.state.is_over() && board_released(&session(peers, id).await?, number) {
+        return Ok(());
+    }
+    Err(ServiceError::PermissionDenied(format!(
+        "board {number} of session {id} is still to be played at other tables: its cards, calls and plays are \
+         shown only to its table and the director until every table of the movement has played it or the director \
+         releases it (duplicate Law 6: every table plays the same cards)"
+    )))
+}
+
+/// The released boards among `sessions`, asked of scoring once per session.
+pub async fn released_boards(
+    peers: &Peers,
+    sessions: &[&str],
+) -> Result<std::collections::HashSet<(String, u32)>, ServiceError> {
+    let mut released = std::collections::HashSet::new();
+    let mut asked = std::collections::HashSet::new();
+    for id in sessions.iter().filter(|s| asked.insert(**s)) {
+        let held = session(peers, id).await?;
+        released.extend(held.boards.iter().filter(|b| b.released).map(|b| (held.session_id.clone(), b.number)));
+    }
+    Ok(released)
 }

@@ -48,6 +48,17 @@ pub fn viewer(principal: &Principal, players: &[String; 4]) -> Viewer {
     }
 }
 
+/// Whether `principal` is outside the table of a duplicate board (a deal under `code`): not one
+/// of its four players, nor club staff (desk, director, committee, administration) nor another
+/// service. Until the board is released, such a principal is shown nothing of its cards, calls
+/// and plays, since the board is still to be played elsewhere (duplicate Law 6: every table
+/// plays the same cards).
+pub fn outside_board(principal: &Principal, players: &[String; 4], code: Code) -> bool {
+    code == Code::Duplicate
+        && seat_of(principal, players).is_none()
+        && !principal.has_any(&[Role::Desk, Role::Arbiter, Role::Committee, Role::Admin, Role::Service])
+}
+
 /// The seat a principal with the player role holds at a deal with these players.
 pub fn seat_of(principal: &Principal, players: &[String; 4]) -> Option<Seat> {
     if !principal.has(Role::Player) {
@@ -568,6 +579,14 @@ impl DealContext<'_> {
             event: Some(self.event(event, sequence)),
             players: self.setup.players.clone(),
             code: self.code().to_proto(),
+            board: match &self.setup.source {
+                Some(game::deal_setup::Source::Board(board)) => Some(game::BoardWithheld {
+                    session_id: board.session_id.clone(),
+                    board_number: board.board_number,
+                    deal_ended: false,
+                }),
+                _ => None,
+            },
         }
     }
 
@@ -623,6 +642,12 @@ pub fn filter_event(stored: &StoredEvent, principal: &Principal) -> game::TableE
     };
     let viewer = viewer(principal, &players);
     let code = Code::from_proto("code", stored.code).unwrap_or(Code::Duplicate);
+    if outside_board(principal, &players, code) {
+        let mut withheld = stored.board.clone().unwrap_or_default();
+        withheld.deal_ended = matches!(event.event, Some(E::DealFinished(_) | E::DealAbandoned(_)));
+        event.event = Some(E::BoardWithheld(withheld));
+        return event;
+    }
     match &mut event.event {
         Some(E::DealStarted(started)) => {
             started.hands.retain(|hand| Seat::from_proto("seat", hand.seat).is_ok_and(|s| sees_dealt_hand(viewer, s)));
@@ -684,6 +709,7 @@ mod tests {
                 .map(|s| pb::SeatedPlayer { seat: s.to_proto(), player_id: players[s.index()].into() })
                 .collect(),
             code: code.to_proto(),
+            board: None,
         }
     }
 

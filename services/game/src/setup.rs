@@ -63,14 +63,7 @@ pub fn resolve(request: &game::StartDealRequest) -> Result<Resolved, ServiceErro
             if board.session_id.is_empty() {
                 return Err(ServiceError::invalid("setup.board.session_id", "missing; the session is required"));
             }
-            for (field, id) in [
-                ("setup.board.north_south_contestant_id", &board.north_south_contestant_id),
-                ("setup.board.east_west_contestant_id", &board.east_west_contestant_id),
-            ] {
-                if id.is_empty() {
-                    return Err(ServiceError::invalid(field, "missing; the result is scored for the contestants"));
-                }
-            }
+            // The contestants may be left out: the session's movement names them (crate::owners).
             let number = Board::new(board.board_number)
                 .map_err(|e| ServiceError::invalid("setup.board.board_number", e.to_string()))?;
             // Duplicate Law 2: a board's dealer and vulnerability follow from its number.

@@ -111,6 +111,10 @@ pub struct StoredEvent {
     /// The code of Laws (`LawCode`), which decides who sees a finished deal's hands.
     #[prost(int32, tag = "3")]
     pub code: i32,
+    /// The session and board of a duplicate deal, named to a watcher from whom its events are
+    /// withheld.
+    #[prost(message, optional, tag = "4")]
+    pub board: Option<game::BoardWithheld>,
 }
 
 /// The events of one command, as published on the table's channel.
