@@ -62,6 +62,45 @@ pub enum Session {
     /// Law 87B, a fouled board: the form each table played (the director). Tables not named
     /// played the correct form; with no --form every table is put back in one group.
     Foul(Foul),
+    /// Duplicate Law 8A, the movement: sends a table to boards, North-South against East-West
+    /// (the desk, round by round, or the director). A board is started only at a table sent to
+    /// it.
+    Assign {
+        /// The session.
+        session_id: String,
+        /// The table, as the game service knows it.
+        table_id: String,
+        /// The contestant sitting North-South.
+        #[arg(long)]
+        ns: String,
+        /// The contestant sitting East-West.
+        #[arg(long)]
+        ew: String,
+        /// The boards the table plays this round, such as 1-3 or 4,5.
+        #[arg(long, value_parser = parse_boards)]
+        boards: std::ops::RangeInclusive<u32>,
+    },
+    /// Releases a board before every table of the movement has played it, so that its hands may
+    /// be shown to everyone (the director).
+    Release {
+        /// The session.
+        session_id: String,
+        /// The board.
+        board: u32,
+    },
+}
+
+/// `FIRST-LAST` or one board, as `--boards` takes it.
+fn parse_boards(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+    let number = |t: &str| t.trim().parse::<u32>().map_err(|e| format!("{text:?}: {e}"));
+    let range = match text.split_once('-') {
+        Some((first, last)) => number(first)?..=number(last)?,
+        None => number(text)?..=number(text)?,
+    };
+    if range.is_empty() || *range.start() == 0 {
+        return Err(format!("{text:?}: boards are numbered from 1, first to last"));
+    }
+    Ok(range)
 }
 
 /// `session foul`.
@@ -328,6 +367,7 @@ pub async fn session(client: &mut Client, command: Session) -> anyhow::Result<()
                 .context("the server sent no session")?;
             let standings = client.get_standings(spb::GetStandingsRequest { session_id }).await?.into_inner();
             print!("{}", show_session(&session, &standings));
+            print!("{}", show_movement(&session));
         }
         Session::Export(export) => {
             let text = if export.pbn {
@@ -367,8 +407,42 @@ pub async fn session(client: &mut Client, command: Session) -> anyhow::Result<()
                 .into_inner();
             print!("{}", show_fouled(board, &response));
         }
+        Session::Assign { session_id, table_id, ns, ew, boards } => {
+            let assignments = boards
+                .map(|board_number| spb::TableAssignment {
+                    table_id: table_id.clone(),
+                    board_number,
+                    north_south_contestant_id: ns.clone(),
+                    east_west_contestant_id: ew.clone(),
+                })
+                .collect();
+            let response = client.assign_tables(spb::AssignTablesRequest { session_id, assignments }).await?;
+            print!("{}", show_movement(&response.into_inner().session.context("the server sent no session")?));
+        }
+        Session::Release { session_id, board } => {
+            let request = spb::ReleaseBoardRequest { session_id, board_number: board };
+            let session = client.release_board(request).await?.into_inner().session.context("no session")?;
+            print!("{}", show_movement(&session));
+        }
     }
     Ok(())
+}
+
+/// A session's movement, board by board, and which boards may be shown to everyone.
+pub fn show_movement(session: &spb::Session) -> String {
+    let mut out = String::new();
+    for board in &session.boards {
+        let tables: Vec<String> = session
+            .movement
+            .iter()
+            .filter(|a| a.board_number == board.number)
+            .map(|a| format!("{} ({} v {})", a.table_id, a.north_south_contestant_id, a.east_west_contestant_id))
+            .collect();
+        let shown = if board.released { "released" } else { "hidden until played everywhere" };
+        let tables = if tables.is_empty() { "no table yet".to_owned() } else { tables.join(", ") };
+        let _ = writeln!(out, "board {:>2}: {tables}; {shown}", board.number);
+    }
+    out
 }
 
 /// A fouled board's results by group (Law 87B).
@@ -458,6 +532,27 @@ mod tests {
             struck,
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn the_movement_is_shown_board_by_board() {
+        assert_eq!(parse_boards("1-3").unwrap(), 1..=3);
+        assert_eq!(parse_boards("7").unwrap(), 7..=7);
+        assert!(parse_boards("0-2").is_err() && parse_boards("3-1").is_err() && parse_boards("x").is_err());
+        let session = spb::Session {
+            boards: (1..=2).map(|number| spb::Board { number, released: number == 2, ..Default::default() }).collect(),
+            movement: vec![spb::TableAssignment {
+                table_id: "t1".into(),
+                board_number: 1,
+                north_south_contestant_id: "1".into(),
+                east_west_contestant_id: "2".into(),
+            }],
+            ..Default::default()
+        };
+        assert_eq!(
+            show_movement(&session),
+            "board  1: t1 (1 v 2); hidden until played everywhere\nboard  2: no table yet; released\n"
+        );
     }
 
     #[test]

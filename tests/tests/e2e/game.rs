@@ -92,6 +92,7 @@ async fn session(app: &TestApp, boards: &[(u32, Option<&str>)]) -> String {
                 dealer: 0,
                 vulnerability: 0,
                 deal: hands.map(|pbn| pbn.parse::<laws::Deal>().unwrap().into()),
+                released: false,
             })
             .collect(),
         contestants: ["1", "2"]
@@ -179,6 +180,9 @@ impl<'a> Table<'a> {
     }
 
     async fn start(&self, setup: game::DealSetup, hands: Option<&str>) -> game::TableView {
+        if let Some(game::deal_setup::Source::Board(board)) = &setup.source {
+            self.assign(board).await;
+        }
         let request = game::StartDealRequest {
             table_id: self.id.clone(),
             expected_version: self.version().await,
@@ -187,6 +191,21 @@ impl<'a> Table<'a> {
             hands: hands.map(|p| game::start_deal_request::Hands::DealPbn(p.to_owned())),
         };
         self.desk().start_deal(request).await.unwrap().into_inner().view.unwrap()
+    }
+
+    /// The desk sends this table to `board` in the session's movement (duplicate Law 8A).
+    async fn assign(&self, board: &game::DuplicateBoard) {
+        use api::scoring::v1 as scoring;
+        let request = scoring::AssignTablesRequest {
+            session_id: board.session_id.clone(),
+            assignments: vec![scoring::TableAssignment {
+                table_id: self.id.clone(),
+                board_number: board.board_number,
+                north_south_contestant_id: board.north_south_contestant_id.clone(),
+                east_west_contestant_id: board.east_west_contestant_id.clone(),
+            }],
+        };
+        self.app.scoring("front-desk", &[Role::Desk]).assign_tables(request).await.unwrap();
     }
 
     async fn call_as(&self, client: &mut GameClient, seat: Seat, call: &str) -> Result<game::TableView, Status> {
@@ -930,10 +949,11 @@ fn collect(
         let mut events = Vec::new();
         while let Some(item) = stream.next().await {
             let event = item.unwrap().event.unwrap();
-            let end = matches!(
-                event.event,
-                Some(game::table_event::Event::DealFinished(_) | game::table_event::Event::DealAbandoned(_))
-            );
+            let end = match &event.event {
+                Some(game::table_event::Event::DealFinished(_) | game::table_event::Event::DealAbandoned(_)) => true,
+                Some(game::table_event::Event::BoardWithheld(withheld)) => withheld.deal_ended,
+                _ => false,
+            };
             events.push(event);
             if end {
                 break;
@@ -1620,11 +1640,15 @@ async fn every_table_playing_a_duplicate_board_gets_the_same_cards() {
     let setup = dealt.setup.unwrap();
     assert_eq!((setup.dealer, setup.vulnerability), (pb::Seat::South as i32, pb::Vulnerability::Both as i32));
     // A table with physical cards entering other hands for the board is refused.
+    let setup = board(&third.players, game::PlayMode::Recorded, &pairs, 7);
+    if let Some(game::deal_setup::Source::Board(board)) = &setup.source {
+        third.assign(board).await;
+    }
     let request = game::StartDealRequest {
         table_id: third.id.clone(),
         expected_version: 0,
         idempotency_key: key(),
-        setup: Some(board(&third.players, game::PlayMode::Recorded, &pairs, 7)),
+        setup: Some(setup),
         hands: Some(game::start_deal_request::Hands::DealPbn(PBN.to_owned())),
     };
     let status = third.desk().start_deal(request).await.unwrap_err();

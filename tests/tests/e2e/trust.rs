@@ -278,58 +278,238 @@ async fn a_scorepad_is_kept_only_for_a_rubber_membership_holds_and_as_it_holds_i
     assert_eq!(status.unwrap_err().code(), Code::PermissionDenied);
 }
 
-#[tokio::test]
-async fn a_duplicate_board_is_started_by_the_desk_or_director_never_by_a_player() {
-    let app = TestApp::spawn().await;
+/// A pairs session of boards 1 and 2 with pairs "1" to "4", each pair two players
+/// `pair-<n>-a` and `pair-<n>-b`.
+async fn pairs_session(app: &TestApp) -> String {
+    let contestant = |n: u32| spb::Contestant {
+        contestant_id: n.to_string(),
+        name: format!("Pair {n}"),
+        player_ids: vec![format!("pair-{n}-a"), format!("pair-{n}-b")],
+        captain_player_id: String::new(),
+    };
     let request = spb::CreateSessionRequest {
         name: "pairs".into(),
         contestant_kind: spb::ContestantKind::Pairs as i32,
         scoring_method: spb::ScoringMethod::Matchpoints as i32,
-        boards: vec![spb::Board { number: 1, ..Default::default() }],
-        contestants: ["1", "2"].map(|id| spb::Contestant { contestant_id: id.into(), ..Default::default() }).to_vec(),
+        boards: (1..=2).map(|number| spb::Board { number, ..Default::default() }).collect(),
+        contestants: (1..=4).map(contestant).collect(),
     };
     let session = app.scoring("front-desk", &[Role::Desk]).create_session(request).await.unwrap().into_inner();
-    let session = session.session.unwrap().session_id;
-    let players = ["n", "e", "s", "w"].map(|s| format!("pair-player-{s}"));
-    let board = |mode: game::PlayMode| game::DealSetup {
+    session.session.unwrap().session_id
+}
+
+/// The players of pairs `ns` and `ew` at a table: North-South the first pair, East-West the other.
+fn pair_players(ns: u32, ew: u32) -> [String; 4] {
+    [format!("pair-{ns}-a"), format!("pair-{ew}-a"), format!("pair-{ns}-b"), format!("pair-{ew}-b")]
+}
+
+/// Board `number` of `session` for these players; the contestants come from the movement.
+fn board_deal(session: &str, number: u32, players: &[String; 4], mode: game::PlayMode) -> game::DealSetup {
+    game::DealSetup {
         source: Some(game::deal_setup::Source::Board(game::DuplicateBoard {
-            session_id: session.clone(),
-            board_number: 1,
-            north_south_contestant_id: "1".into(),
-            east_west_contestant_id: "2".into(),
+            session_id: session.to_owned(),
+            board_number: number,
+            north_south_contestant_id: String::new(),
+            east_west_contestant_id: String::new(),
         })),
         kind: pb::TableKind::Duplicate as i32,
         mode: mode as i32,
-        players: seated(&players),
+        players: seated(players),
         ..Default::default()
+    }
+}
+
+fn assignment(table: &str, board: u32, ns: u32, ew: u32) -> spb::TableAssignment {
+    spb::TableAssignment {
+        table_id: table.to_owned(),
+        board_number: board,
+        north_south_contestant_id: ns.to_string(),
+        east_west_contestant_id: ew.to_string(),
+    }
+}
+
+/// Enters the result 4S by North making 10 at `table` (version `version`), as its device does.
+async fn four_spades_made(app: &TestApp, table: &str, version: u64) -> game::TableView {
+    let contract = laws::DeclaredContract { contract: "4S".parse().unwrap(), declarer: laws::Seat::North };
+    let request = game::EnterResultRequest {
+        table_id: table.to_owned(),
+        expected_version: version,
+        idempotency_key: key(),
+        result: Some(pb::DealResult {
+            outcome: Some(pb::deal_result::Outcome::Played(pb::PlayedContract {
+                contract: Some(contract.into()),
+                tricks: 10,
+            })),
+            honors: vec![],
+        }),
     };
+    app.game("front-desk", &[Role::Desk]).enter_result(request).await.unwrap().into_inner().view.unwrap()
+}
+
+#[tokio::test]
+async fn a_duplicate_board_is_started_only_where_the_movement_sends_it_and_never_by_a_player() {
+    let app = TestApp::spawn().await;
+    let session = pairs_session(&app).await;
+    let (ns1, ns3) = (pair_players(1, 2), pair_players(3, 4));
+    let mut desk = app.game("front-desk", &[Role::Desk]);
     // The attacks: a player sits himself at each seat of made-up tables to read the
     // board, or fixes its cards by starting it first with his own.
-    for (i, seat) in players.iter().enumerate() {
-        let mut player = app.game(seat, &[Role::Player]);
-        let status = player.start_deal(start(&format!("made-up-{i}"), board(game::PlayMode::Digital), None)).await;
+    for (i, player) in ns1.iter().enumerate() {
+        let setup = board_deal(&session, 1, &ns1, game::PlayMode::Digital);
+        let status = app.game(player, &[Role::Player]).start_deal(start(&format!("made-up-{i}"), setup, None)).await;
         refused(status.unwrap_err(), Code::PermissionDenied, "duplicate Law 6");
     }
-    let mut player = app.game(&players[0], &[Role::Player]);
-    let status = player.start_deal(start("made-up-table", board(game::PlayMode::Recorded), Some(PBN))).await;
+    let setup = board_deal(&session, 1, &ns1, game::PlayMode::Recorded);
+    let status = app.game(&ns1[0], &[Role::Player]).start_deal(start("made-up-table", setup, Some(PBN))).await;
     refused(status.unwrap_err(), Code::PermissionDenied, "duplicate Law 6");
     // An outsider with no role the contract lists is refused at the edge.
-    let status =
-        app.game("outsider", &[Role::Committee]).start_deal(start("t", board(game::PlayMode::Digital), None)).await;
+    let setup = board_deal(&session, 1, &ns1, game::PlayMode::Digital);
+    let status = app.game("outsider", &[Role::Committee]).start_deal(start("t", setup, None)).await;
     assert_eq!(status.unwrap_err().code(), Code::PermissionDenied);
 
-    // The director starts it at a real table; the desk's later start plays the same cards, and
-    // a recorded start with other cards is refused (duplicate Law 6).
-    let director = app.game("the-director", &[Role::Arbiter]);
-    let first = director.clone().start_deal(start("table-1", board(game::PlayMode::Recorded), Some(PBN))).await;
-    let first = first.unwrap().into_inner().view.unwrap();
+    // Not even the desk starts a board at a table the movement does not send to it.
+    let status = desk.start_deal(start("table-1", board_deal(&session, 1, &ns1, game::PlayMode::Digital), None)).await;
+    refused(status.unwrap_err(), Code::FailedPrecondition, "duplicate Law 8A");
+    let movement = spb::AssignTablesRequest {
+        session_id: session.clone(),
+        assignments: vec![assignment("table-1", 1, 1, 2), assignment("table-2", 1, 3, 4)],
+    };
+    let assigned = app.scoring("front-desk", &[Role::Desk]).assign_tables(movement.clone()).await.unwrap();
+    assert_eq!(assigned.into_inner().session.unwrap().movement, movement.assignments);
+    // Assigning again changes nothing; another pair at an assigned table is refused.
+    app.scoring("front-desk", &[Role::Desk]).assign_tables(movement).await.unwrap();
+    let moved =
+        spb::AssignTablesRequest { session_id: session.clone(), assignments: vec![assignment("table-1", 1, 3, 2)] };
+    let status = app.scoring("the-director", &[Role::Arbiter]).assign_tables(moved).await.unwrap_err();
+    refused(status, Code::FailedPrecondition, "duplicate Law 8A");
+    let status = app.scoring(&ns1[0], &[Role::Player]).assign_tables(spb::AssignTablesRequest::default()).await;
+    assert_eq!(status.unwrap_err().code(), Code::PermissionDenied, "a player does not move tables");
+    // The contestants the caller names must be the movement's.
+    let mut wrong = board_deal(&session, 1, &ns1, game::PlayMode::Digital);
+    if let Some(game::deal_setup::Source::Board(board)) = &mut wrong.source {
+        board.north_south_contestant_id = "3".into();
+    }
+    refused(desk.start_deal(start("table-1", wrong, None)).await.unwrap_err(), Code::FailedPrecondition, "Law 8A");
+
+    // The director starts it at its table; the contestants are the movement's. A table whose
+    // cards differ is refused (duplicate Laws 6 and 87A).
+    let mut director = app.game("the-director", &[Role::Arbiter]);
+    let first =
+        director.start_deal(start("table-1", board_deal(&session, 1, &ns1, game::PlayMode::Recorded), Some(PBN)));
+    let first = first.await.unwrap().into_inner().view.unwrap();
     assert_eq!(first.hands.len(), 4, "the director sees all four hands");
+    match first.setup.unwrap().source {
+        Some(game::deal_setup::Source::Board(board)) => {
+            assert_eq!((board.north_south_contestant_id.as_str(), board.east_west_contestant_id.as_str()), ("1", "2"));
+        }
+        other => panic!("{other:?}"),
+    }
     let other = "N:T98.765.432.AKQJ AKQJ.T98.765.432 432.AKQJ.T98.765 765.432.AKQJ.T98";
-    let status = app
-        .game("front-desk", &[Role::Desk])
-        .start_deal(start("table-2", board(game::PlayMode::Recorded), Some(other)))
-        .await;
-    refused(status.unwrap_err(), Code::FailedPrecondition, "duplicate Law 2");
+    let status =
+        desk.start_deal(start("table-2", board_deal(&session, 1, &ns3, game::PlayMode::Recorded), Some(other))).await;
+    refused(status.unwrap_err(), Code::FailedPrecondition, "duplicate Laws 6 and 87A");
+}
+
+/// Whether a table event shows anything of a deal: only a withheld board, or the snapshot of a
+/// table with no deal, shows nothing.
+fn shows_the_deal(event: &game::TableEvent) -> bool {
+    use game::table_event::Event as E;
+    match &event.event {
+        Some(E::BoardWithheld(_)) => false,
+        Some(E::Snapshot(view)) => !view.deal_id.is_empty(),
+        _ => true,
+    }
+}
+
+#[tokio::test]
+async fn a_board_s_cards_reach_only_its_table_and_the_director_until_every_table_has_played_it() {
+    let app = TestApp::spawn().await;
+    let session = pairs_session(&app).await;
+    let (ns1, ns3) = (pair_players(1, 2), pair_players(3, 4));
+    let movement = spb::AssignTablesRequest {
+        session_id: session.clone(),
+        assignments: vec![assignment("table-1", 1, 1, 2), assignment("table-2", 1, 3, 4)],
+    };
+    app.scoring("front-desk", &[Role::Desk]).assign_tables(movement).await.unwrap();
+    let mut scores = app
+        .scoring("front-desk", &[Role::Desk])
+        .watch_session(spb::WatchSessionRequest { session_id: session.clone(), after_sequence: None })
+        .await
+        .unwrap()
+        .into_inner();
+    // Pair 3 watches table 1 before its board starts: what reaches him of it is withheld.
+    let outsider = || app.game(&ns3[0], &[Role::Player]);
+    let mut kibitz = outsider()
+        .watch_table(game::WatchTableRequest { table_id: "table-1".into(), after_sequence: None })
+        .await
+        .unwrap()
+        .into_inner();
+
+    // Table 1 plays board 1 and enters its result.
+    let mut desk = app.game("front-desk", &[Role::Desk]);
+    let started = desk.start_deal(start("table-1", board_deal(&session, 1, &ns1, game::PlayMode::Recorded), Some(PBN)));
+    let started = started.await.unwrap().into_inner().view.unwrap();
+    let played = four_spades_made(&app, "table-1", started.version).await;
+    let deal = played.deal_id.clone();
+
+    // Pair 3, still to play it at table 2, reads nothing of it on any path.
+    let record = game::GetDealRecordRequest { deal_id: deal.clone() };
+    refused(
+        outsider().get_deal_record(record.clone()).await.unwrap_err(),
+        Code::PermissionDenied,
+        "still to be played",
+    );
+    let export = game::ExportDealPbnRequest { deal_ids: vec![deal.clone()] };
+    refused(
+        outsider().export_deal_pbn(export.clone()).await.unwrap_err(),
+        Code::PermissionDenied,
+        "still to be played",
+    );
+    let state = game::GetTableStateRequest { table_id: "table-1".into() };
+    refused(outsider().get_table_state(state.clone()).await.unwrap_err(), Code::PermissionDenied, "still to be played");
+    let watch = game::WatchTableRequest { table_id: "table-1".into(), after_sequence: None };
+    refused(outsider().watch_table(watch.clone()).await.unwrap_err(), Code::PermissionDenied, "still to be played");
+    let list = game::ListDealsRequest { session_id: session.clone(), ..Default::default() };
+    let listed = outsider().list_deals(list.clone()).await.unwrap().into_inner().deals;
+    assert!(listed.iter().all(|d| d.outcome.is_none()), "the contract and tricks tell of the cards: {listed:?}");
+    let mut seen = 0;
+    while seen < played.version {
+        let event = kibitz.next().await.unwrap().unwrap().event.unwrap();
+        assert!(!shows_the_deal(&event), "pair 3 was shown {event:?}");
+        seen = event.version.max(seen);
+    }
+    // Its own table and the director read it.
+    app.game(&ns1[0], &[Role::Player]).get_deal_record(record.clone()).await.unwrap();
+    app.game("the-director", &[Role::Arbiter]).get_deal_record(record.clone()).await.unwrap();
+
+    // The director releases it (say table 2 cannot play it in time): everyone may read table 1's
+    // finished deal, while table 2's own play of it stays its own.
+    let release = spb::ReleaseBoardRequest { session_id: session.clone(), board_number: 1 };
+    let status = app.scoring("front-desk", &[Role::Desk]).release_board(release.clone()).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied, "the director's decision alone");
+    let released = app.scoring("the-director", &[Role::Arbiter]).release_board(release).await.unwrap().into_inner();
+    assert!(released.session.unwrap().boards.iter().any(|b| b.number == 1 && b.released));
+    outsider().get_deal_record(record).await.unwrap();
+    outsider().export_deal_pbn(export).await.unwrap();
+    assert!(outsider().list_deals(list).await.unwrap().into_inner().deals.iter().all(|d| d.outcome.is_some()));
+    let live = desk.start_deal(start("table-2", board_deal(&session, 1, &ns3, game::PlayMode::Recorded), None));
+    let live = live.await.unwrap().into_inner().view.unwrap();
+    let pair1 = app.game(&ns1[0], &[Role::Player]);
+    let status = pair1.clone().get_table_state(game::GetTableStateRequest { table_id: "table-2".into() }).await;
+    refused(status.unwrap_err(), Code::PermissionDenied, "still to be played");
+    four_spades_made(&app, "table-2", live.version).await;
+
+    // Both tables' results reach the session: the board is released by the movement too.
+    let mut results = 0;
+    while results < 2 {
+        let event = scores.next().await.unwrap().unwrap().event.unwrap();
+        if let Some(spb::session_event::Event::BoardRescored(board)) = event.event {
+            results = board.results.len();
+        }
+    }
+    let mut pair3 = app.scoring(&ns3[0], &[Role::Player]);
+    let held = pair3.get_session(spb::GetSessionRequest { session_id: session });
+    assert!(held.await.unwrap().into_inner().session.unwrap().boards.iter().any(|b| b.number == 1 && b.released));
 }
 
 /// Requests a principal may make a minute in the rate-limit test.

@@ -34,6 +34,7 @@ async fn create_session(
                         .iter()
                         .find(|(b, _)| *b == number)
                         .map(|(_, pbn)| pb::Deal::from(pbn.parse::<laws::Deal>().unwrap())),
+                    released: false,
                 })
                 .collect(),
             contestants: (1..=6)
