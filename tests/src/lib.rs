@@ -4,6 +4,7 @@
 //! message saying how to start them; it never skips.
 
 pub mod lineup;
+pub mod split;
 
 use std::sync::Arc;
 
@@ -132,6 +133,8 @@ impl Drop for TestRedis {
 /// database and a fresh Redis prefix, with typed clients: a test talks to it as a client would.
 pub struct TestApp {
     club: Option<club::Club>,
+    /// The services as separate servers behind the gateway, instead of the club.
+    split: Option<split::Split>,
     /// Its database; dropped (and the database with it) after the club.
     pub database: TestDatabase,
     /// Its Redis prefix.
@@ -144,7 +147,8 @@ pub struct TestApp {
 /// that points a peer elsewhere).
 pub type Configure = fn(&mut platform::config::PlatformConfig, &mut club::Settings);
 
-fn as_configured(_: &mut platform::config::PlatformConfig, _: &mut club::Settings) {}
+/// The configuration a test server has unless the test changes it.
+pub fn as_configured(_: &mut platform::config::PlatformConfig, _: &mut club::Settings) {}
 
 impl TestApp {
     /// Starts the platform.
@@ -160,7 +164,27 @@ impl TestApp {
         std::fs::create_dir_all(&key_dir).unwrap_or_else(|e| panic!("{}: {e}", key_dir.display()));
         let listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
         let club = Self::start(&database, &redis, &key_dir, listen, configure).await;
-        TestApp { club: Some(club), database, redis, key_dir, configure }
+        TestApp { club: Some(club), split: None, database, redis, key_dir, configure }
+    }
+
+    /// Starts the platform as separate services behind the stand-alone gateway ([`split`]),
+    /// with its configuration changed by `configure`; clients call the gateway. It cannot be
+    /// restarted.
+    pub async fn spawn_split_with(configure: Configure) -> TestApp {
+        let database = TestDatabase::create().await;
+        let redis = TestRedis::create().await;
+        let key_dir = std::env::temp_dir().join(unique("bc_key"));
+        std::fs::create_dir_all(&key_dir).unwrap_or_else(|e| panic!("{}: {e}", key_dir.display()));
+        let mut config = Self::config(&database, &redis, &key_dir);
+        let mut settings = club::Settings { requests_per_minute: 0, ..Default::default() };
+        configure(&mut config, &mut settings);
+        let split = split::Split::start(&config, &settings).await;
+        TestApp { club: None, split: Some(split), database, redis, key_dir, configure }
+    }
+
+    /// [`TestApp::spawn_split_with`] as configured by default.
+    pub async fn spawn_split() -> TestApp {
+        Self::spawn_split_with(as_configured).await
     }
 
     fn config(
@@ -195,7 +219,7 @@ impl TestApp {
 
     /// The running club.
     pub fn club(&self) -> &club::Club {
-        self.club.as_ref().unwrap_or_else(|| panic!("the club is restarting"))
+        self.club.as_ref().unwrap_or_else(|| panic!("the club is restarting, or the platform runs split"))
     }
 
     /// Stops the server (as a deploy or a crash would: in-process state is lost) and starts a new
@@ -221,13 +245,19 @@ impl TestApp {
 
     /// `http://127.0.0.1:<port>`.
     pub fn uri(&self) -> String {
-        self.club().server.uri()
+        match &self.split {
+            Some(split) => split.gateway.uri(),
+            None => self.club().server.uri(),
+        }
     }
 
     /// A token for `subject` with `roles`, signed with the server's local key.
     pub fn token(&self, subject: &str, roles: &[platform::auth::Role]) -> String {
-        let issuer =
-            self.club().resources.issuer.as_ref().unwrap_or_else(|| panic!("the test server has no local key"));
+        let resources = match &self.split {
+            Some(split) => &split.resources,
+            None => &self.club().resources,
+        };
+        let issuer = resources.issuer.as_ref().unwrap_or_else(|| panic!("the test server has no local key"));
         issuer.issue(subject, roles, std::time::Duration::from_secs(3600)).unwrap_or_else(|e| panic!("token: {e}"))
     }
 

@@ -13,6 +13,34 @@ use futures::StreamExt;
 use platform::auth::Role;
 use tonic::{Code, Status};
 
+/// Each case runs on the all-in-one server and on the services as separate servers behind the
+/// stand-alone gateway, where every check of another service's records crosses the network.
+macro_rules! on_both_topologies {
+    ($($case:ident with $configure:path),* $(,)?) => {
+        mod all_in_one {
+            $(#[tokio::test]
+            async fn $case() {
+                super::$case(e2e::TestApp::spawn_with($configure).await).await;
+            })*
+        }
+        mod split {
+            $(#[tokio::test]
+            async fn $case() {
+                super::$case(e2e::TestApp::spawn_split_with($configure).await).await;
+            })*
+        }
+    };
+}
+
+on_both_topologies! {
+    a_rubber_s_deal_is_set_up_by_its_owners_and_refused_wherever_the_caller_disagrees with e2e::as_configured,
+    a_result_reaches_the_pad_only_from_the_rubber_s_own_table with e2e::as_configured,
+    a_scorepad_is_kept_only_for_a_rubber_membership_holds_and_as_it_holds_it with e2e::as_configured,
+    a_duplicate_board_is_started_only_where_the_movement_sends_it_and_never_by_a_player with e2e::as_configured,
+    a_board_s_cards_reach_only_its_table_and_the_director_until_every_table_has_played_it with e2e::as_configured,
+    the_rate_limit_counts_per_principal_and_never_limits_the_services with super::limited,
+}
+
 fn key() -> String {
     uuid::Uuid::new_v4().to_string()
 }
@@ -65,9 +93,7 @@ async fn game_table_version(app: &TestApp, table_id: &str) -> u64 {
     view.view.unwrap().version
 }
 
-#[tokio::test]
-async fn a_rubber_s_deal_is_set_up_by_its_owners_and_refused_wherever_the_caller_disagrees() {
-    let app = TestApp::spawn().await;
+async fn a_rubber_s_deal_is_set_up_by_its_owners_and_refused_wherever_the_caller_disagrees(app: TestApp) {
     let ours = app.lineup(pb::TableKind::Rubber).await;
     let theirs = app.lineup(pb::TableKind::Rubber).await;
     let north = || app.game(&ours.players[0], &[Role::Player]);
@@ -155,9 +181,7 @@ async fn a_rubber_s_deal_is_set_up_by_its_owners_and_refused_wherever_the_caller
     assert_eq!(view.hands.len(), 1, "North sees his own hand only");
 }
 
-#[tokio::test]
-async fn a_result_reaches_the_pad_only_from_the_rubber_s_own_table() {
-    let app = TestApp::spawn().await;
+async fn a_result_reaches_the_pad_only_from_the_rubber_s_own_table(app: TestApp) {
     let lineup = app.lineup(pb::TableKind::Rubber).await;
     let mut desk_pads = app.scoring("front-desk", &[Role::Desk]);
     let mut watch = desk_pads
@@ -245,9 +269,7 @@ fn grand_slam() -> pb::DealResult {
     }
 }
 
-#[tokio::test]
-async fn a_scorepad_is_kept_only_for_a_rubber_membership_holds_and_as_it_holds_it() {
-    let app = TestApp::spawn().await;
+async fn a_scorepad_is_kept_only_for_a_rubber_membership_holds_and_as_it_holds_it(app: TestApp) {
     let lineup = app.lineup(pb::TableKind::Rubber).await;
     let mut desk = app.scoring("front-desk", &[Role::Desk]);
     let create = |rubber_id: &str| spb::CreateScorepadRequest { rubber_id: rubber_id.to_owned(), ..Default::default() };
@@ -346,9 +368,7 @@ async fn four_spades_made(app: &TestApp, table: &str, version: u64) -> game::Tab
     app.game("front-desk", &[Role::Desk]).enter_result(request).await.unwrap().into_inner().view.unwrap()
 }
 
-#[tokio::test]
-async fn a_duplicate_board_is_started_only_where_the_movement_sends_it_and_never_by_a_player() {
-    let app = TestApp::spawn().await;
+async fn a_duplicate_board_is_started_only_where_the_movement_sends_it_and_never_by_a_player(app: TestApp) {
     let session = pairs_session(&app).await;
     let (ns1, ns3) = (pair_players(1, 2), pair_players(3, 4));
     let mut desk = app.game("front-desk", &[Role::Desk]);
@@ -421,9 +441,7 @@ fn shows_the_deal(event: &game::TableEvent) -> bool {
     }
 }
 
-#[tokio::test]
-async fn a_board_s_cards_reach_only_its_table_and_the_director_until_every_table_has_played_it() {
-    let app = TestApp::spawn().await;
+async fn a_board_s_cards_reach_only_its_table_and_the_director_until_every_table_has_played_it(app: TestApp) {
     let session = pairs_session(&app).await;
     let (ns1, ns3) = (pair_players(1, 2), pair_players(3, 4));
     let movement = spb::AssignTablesRequest {
@@ -539,9 +557,7 @@ async fn exhaust(app: &TestApp, subject: &str, roles: &[Role], calls: u64) -> Op
 /// server's loopback), services calling one another are never limited, and the refusal says
 /// when to retry. Counters are per minute: a run of 2 x BUDGET + 1 calls crosses at most one
 /// minute boundary, so one of its two windows holds more than BUDGET calls.
-#[tokio::test]
-async fn the_rate_limit_counts_per_principal_and_never_limits_the_services() {
-    let app = TestApp::spawn_with(limited).await;
+async fn the_rate_limit_counts_per_principal_and_never_limits_the_services(app: TestApp) {
     let status = exhaust(&app, "greedy", &[Role::Player], 2 * BUDGET + 1).await.expect("the flood is refused");
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     assert!(status.message().contains("principal:greedy"), "{}", status.message());
@@ -558,4 +574,28 @@ async fn the_rate_limit_counts_per_principal_and_never_limits_the_services() {
     assert!(exhaust(&app, "patient", &[Role::Player], 1).await.is_none());
     // A service is never limited.
     assert!(exhaust(&app, "service:game", &[Role::Service], 2 * BUDGET + 1).await.is_none());
+}
+
+fn owners_unreachable(config: &mut platform::config::PlatformConfig, _: &mut club::Settings) {
+    // Nothing listens on the discard port: membership and scoring are down.
+    config.endpoints.membership = Some("http://127.0.0.1:9".to_owned());
+    config.endpoints.scoring = Some("http://127.0.0.1:9".to_owned());
+}
+
+/// A check against an owner never becomes a way round it: with membership and scoring away, a
+/// deal is not started unchecked but refused at once with UNAVAILABLE (which clients retry), and
+/// nothing is left half-started; once they are back the same request goes through.
+#[tokio::test]
+async fn with_its_owners_away_a_deal_is_refused_as_unavailable_never_started_unchecked() {
+    let mut app = TestApp::spawn().await;
+    let lineup = app.lineup(pb::TableKind::Rubber).await;
+    app.restart_with(owners_unreachable).await;
+    let request = start(&lineup.table_id, rubber_deal(&lineup, game::PlayMode::Digital), None);
+    let status = app.game("front-desk", &[Role::Desk]).start_deal(request.clone()).await.unwrap_err();
+    assert_eq!(status.code(), Code::Unavailable, "{status:?}");
+    assert!(status.message().contains("membership"), "{}", status.message());
+    assert_eq!(game_table_version(&app, &lineup.table_id).await, 0, "nothing was started");
+    app.restart_as_configured().await;
+    let view = app.game("front-desk", &[Role::Desk]).start_deal(request).await.unwrap().into_inner().view.unwrap();
+    assert_eq!(view.setup.unwrap().players, seated(&lineup.players));
 }

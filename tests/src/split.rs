@@ -1,0 +1,84 @@
+//! The platform as a Kubernetes deployment runs it: each service a server of its own, with its
+//! own service identity, calling the others over the network at their addresses, and clients
+//! coming in through the stand-alone gateway. Every check one service makes of another's
+//! records crosses a real gRPC hop here, as it does in production.
+
+use platform::app::{Peers, Resources};
+use platform::config::{Endpoints, PlatformConfig};
+use platform::server::RunningServer;
+
+/// The four services and the gateway in front of them.
+pub struct Split {
+    /// The services' servers, membership, scoring, game and appeals.
+    pub services: Vec<RunningServer>,
+    /// The stand-alone gateway, which clients call.
+    pub gateway: RunningServer,
+    /// The gateway's resources (its key signs the tests' tokens).
+    pub resources: Resources,
+}
+
+const SERVICES: [&str; 4] = ["membership", "scoring", "game", "appeals"];
+
+fn fail(what: &str, error: impl std::fmt::Display) -> ! {
+    panic!("the split platform did not start: {what}: {error}")
+}
+
+impl Split {
+    /// Starts each service on a port of its own with `config` (its database, Redis prefix and
+    /// key) and `settings`, and the gateway in front of them.
+    pub async fn start(config: &PlatformConfig, settings: &club::Settings) -> Split {
+        let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+        let mut listeners = Vec::new();
+        for _ in SERVICES {
+            listeners.push(platform::server::bind(loopback).await.unwrap_or_else(|e| fail("bind", e)));
+        }
+        let uri = |listener: &tokio::net::TcpListener| {
+            Some(format!("http://{}", listener.local_addr().unwrap_or_else(|e| fail("address", e))))
+        };
+        let endpoints = Endpoints {
+            membership: uri(&listeners[0]),
+            scoring: uri(&listeners[1]),
+            game: uri(&listeners[2]),
+            appeals: uri(&listeners[3]),
+        };
+        let mut config = config.clone();
+        config.endpoints = endpoints.clone();
+        let mut services = Vec::new();
+        // One at a time, so that the first migrates the database before the others look at it.
+        for (name, listener) in SERVICES.into_iter().zip(listeners) {
+            let resources = Resources::start(&config, name).await.unwrap_or_else(|e| fail(name, e));
+            let peers = Peers::from_endpoints(&endpoints, resources.peer_interceptor.clone())
+                .unwrap_or_else(|e| fail("peers", e));
+            let builder = resources.server();
+            let builder = match name {
+                "membership" => builder.add_service(
+                    membership::service(&resources, &settings.membership, &peers)
+                        .await
+                        .unwrap_or_else(|e| fail(name, e)),
+                ),
+                "scoring" => builder.add_service(
+                    scoring::service(&resources, &settings.scoring, &peers).await.unwrap_or_else(|e| fail(name, e)),
+                ),
+                "game" => builder.add_service(
+                    game::service(&resources, &settings.game, &peers).await.unwrap_or_else(|e| fail(name, e)),
+                ),
+                _ => builder.add_service(
+                    appeals::service(&resources, &settings.appeals, &peers).await.unwrap_or_else(|e| fail(name, e)),
+                ),
+            };
+            services.push(builder.serve_on(listener).await.unwrap_or_else(|e| fail(name, e)));
+        }
+        let resources = Resources::start(&config, "gateway").await.unwrap_or_else(|e| fail("gateway", e));
+        let gateway_settings = gateway::Settings { requests_per_minute: settings.requests_per_minute };
+        let gateway = gateway::start(&resources, &gateway_settings).await.unwrap_or_else(|e| fail("gateway", e));
+        Split { services, gateway, resources }
+    }
+
+    /// Stops the gateway and every service.
+    pub async fn shutdown(self) {
+        let _ = self.gateway.shutdown().await;
+        for server in self.services {
+            let _ = server.shutdown().await;
+        }
+    }
+}
