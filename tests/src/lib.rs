@@ -430,3 +430,23 @@ pub fn python_with(packages: &[(&str, &str)]) -> std::path::PathBuf {
     }
     python
 }
+
+/// A small deterministic random number generator (xorshift64*) for the property tests that
+/// drive a server: a seed replays the same run, and no crate is needed for it.
+#[derive(Debug, Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next number.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n` (which must not be 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}

@@ -8,7 +8,7 @@ use api::common::v1 as pb;
 use api::convert::ProtoEnum;
 use api::game::v1 as game;
 use e2e::lineup::Lineup;
-use e2e::{GameClient, TestApp};
+use e2e::{GameClient, Rng, TestApp};
 use futures::StreamExt;
 use laws::{Card, CardSet, Seat};
 use platform::auth::Role;
@@ -919,22 +919,6 @@ async fn a_finished_deal_exports_as_pbn_and_an_abandoned_one_has_no_result() {
     let view = table.desk().abandon_deal(request).await.unwrap().into_inner().view.unwrap();
     assert_eq!(view.phase, game::DealPhase::Abandoned as i32);
     assert_eq!(outcome(&view), (game::DealEnding::Abandoned, None));
-}
-
-/// A small deterministic generator (xorshift64*), so a failing run names its seed and replays.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Watches a table until its deal ends, as one principal.

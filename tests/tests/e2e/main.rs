@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod appeals;
+mod board_secrecy;
 mod foundation;
 mod game;
 mod live_store;
