@@ -6,7 +6,8 @@
 //! scoring-load --mode sessions --rate 100 --seconds 30 --pairs 40 --boards 27
 //! ```
 //! `pads`: rubber scorepads, each recording its next deal (RecordDealResult), a new pad when one
-//! finishes. `sessions`: duplicate sessions, each recording its tables' results board by board
+//! finishes; each worker's pads are those of the rubbers its own table of four plays one after
+//! another in the membership service (a scorepad is kept only for a rubber membership started). `sessions`: duplicate sessions, each recording its tables' results board by board
 //! (RecordBoardResult), every result rescoring the whole session. The token is `--token` (or
 //! `BRIDGE_TOKEN`), or one minted with the local key file the server uses.
 
@@ -15,6 +16,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use api::common::v1 as pb;
+use api::membership::v1 as mpb;
+use api::membership::v1::membership_service_client::MembershipServiceClient;
 use api::scoring::v1 as spb;
 use api::scoring::v1::scoring_service_client::ScoringServiceClient;
 use clap::{Parser, ValueEnum};
@@ -99,22 +102,67 @@ struct PadState {
     next: u32,
 }
 
-async fn new_pad(client: &mut Client, worker: usize, serial: &mut u64) -> anyhow::Result<PadState> {
-    *serial += 1;
-    let rubber_id = format!("load-{}-{worker}-{serial}", uuid::Uuid::new_v4().simple());
-    let pad = client
-        .create_scorepad(spb::CreateScorepadRequest {
+type Members = MembershipServiceClient<platform::app::PeerChannel>;
+
+/// One worker's table in the membership service: its four players play one rubber after another,
+/// since a scorepad is kept only for a rubber membership started (Law 3).
+struct TableState {
+    table_id: String,
+    rubber_id: Option<String>,
+}
+
+/// Registers four players for `worker`, brings them into the room and opens a table for them.
+async fn new_table(members: &mut Members, worker: usize) -> anyhow::Result<TableState> {
+    let tag = uuid::Uuid::new_v4().simple().to_string();
+    let players: Vec<String> = (0..4).map(|i| format!("load-{worker}-{i}-{tag}")).collect();
+    for id in &players {
+        members
+            .register_player(mpb::RegisterPlayerRequest {
+                player_id: id.clone(),
+                name: id.clone(),
+                member_number: id.clone(),
+                contact: None,
+                idempotency_key: String::new(),
+            })
+            .await?;
+        members.arrive_in_room(mpb::ArriveInRoomRequest { player_id: id.clone() }).await?;
+    }
+    let table = members
+        .open_table(mpb::OpenTableRequest {
+            name: format!("load {worker}"),
             kind: pb::TableKind::Rubber as i32,
-            table_id: format!("load-table-{worker}"),
-            rubber_id,
-            players: SEATS
-                .iter()
-                .enumerate()
-                .map(|(i, s)| pb::SeatedPlayer { seat: *s as i32, player_id: format!("load-{worker}-{i}") })
-                .collect(),
-            first_dealer: pb::Seat::North as i32,
             options: None,
+            applicant_player_ids: players,
+            idempotency_key: String::new(),
         })
+        .await?
+        .into_inner()
+        .table
+        .context("no table")?;
+    Ok(TableState { table_id: table.table_id, rubber_id: None })
+}
+
+/// Ends the table's rubber, if one goes on, starts the next (a server draw for partners) and
+/// opens its pad.
+async fn new_pad(client: &mut Client, members: &mut Members, table: &mut TableState) -> anyhow::Result<PadState> {
+    if let Some(rubber_id) = table.rubber_id.take() {
+        members
+            .end_rubber(mpb::EndRubberRequest {
+                table_id: table.table_id.clone(),
+                rubber_id,
+                status: mpb::RubberStatus::Finished as i32,
+            })
+            .await?;
+    }
+    let rubber = members
+        .start_rubber(mpb::StartRubberRequest { table_id: table.table_id.clone(), ..Default::default() })
+        .await?
+        .into_inner()
+        .rubber
+        .context("no rubber")?;
+    table.rubber_id = Some(rubber.rubber_id.clone());
+    let pad = client
+        .create_scorepad(spb::CreateScorepadRequest { rubber_id: rubber.rubber_id, ..Default::default() })
         .await?
         .into_inner()
         .scorepad
@@ -177,7 +225,9 @@ async fn main() -> anyhow::Result<()> {
     };
     let channel = platform::client::channel(&args.server)?;
     let interceptor = platform::client::ClientInterceptor::with_token(&token).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let client = ScoringServiceClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor));
+    let channel = tonic::service::interceptor::InterceptedService::new(channel, interceptor);
+    let client = ScoringServiceClient::new(channel.clone());
+    let members = MembershipServiceClient::new(channel);
 
     // A ticket a tick, at the rate offered; workers take them. A full queue drops tickets, so a
     // server that cannot keep up shows as a lower achieved rate, not as a growing backlog.
@@ -203,12 +253,13 @@ async fn main() -> anyhow::Result<()> {
     let mut workers = Vec::new();
     for worker in 0..args.concurrency {
         let mut client = client.clone();
+        let mut members = members.clone();
         let queue = queue.clone();
         let (mode, pairs, boards) = (args.mode, args.pairs, args.boards);
         workers.push(tokio::spawn(async move {
             let mut tally = Tally::default();
             let mut rng = Lcg(worker as u64 + 1);
-            let mut serial = 0;
+            let mut table = None;
             let mut pad = None;
             let mut session = None;
             loop {
@@ -219,7 +270,11 @@ async fn main() -> anyhow::Result<()> {
                     match mode {
                         Mode::Pads => {
                             if pad.is_none() {
-                                pad = Some(new_pad(&mut client, worker, &mut serial).await?);
+                                if table.is_none() {
+                                    table = Some(new_table(&mut members, worker).await?);
+                                }
+                                let table = table.as_mut().context("table")?;
+                                pad = Some(new_pad(&mut client, &mut members, table).await?);
                             }
                             let state = pad.as_mut().context("pad")?;
                             let response = client
