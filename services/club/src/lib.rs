@@ -92,17 +92,20 @@ impl Club {
             scoring: configured.scoring.clone().or_else(|| here.clone()),
             appeals: configured.appeals.clone().or_else(|| here.clone()),
         };
-        let peers = Peers::from_endpoints(&endpoints, resources.peer_interceptor.clone())?;
+        // Each service calls the others under its own identity, as it would in its own process.
+        let peers = |service: &str| -> Result<Peers, ClubError> {
+            Ok(Peers::from_endpoints(&endpoints, resources.peer_interceptor_for(service)?)?)
+        };
         let edge = gateway::EdgeOptions {
             cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
             requests_per_minute: settings.requests_per_minute,
         };
         let server = resources
             .server()
-            .add_service(membership::service(&resources, &settings.membership, &peers).await?)
-            .add_service(scoring::service(&resources, &settings.scoring, &peers).await?)
-            .add_service(appeals::service(&resources, &settings.appeals, &peers).await?)
-            .add_service(game::service(&resources, &settings.game, &peers).await?)
+            .add_service(membership::service(&resources, &settings.membership, &peers("membership")?).await?)
+            .add_service(scoring::service(&resources, &settings.scoring, &peers("scoring")?).await?)
+            .add_service(appeals::service(&resources, &settings.appeals, &peers("appeals")?).await?)
+            .add_service(game::service(&resources, &settings.game, &peers("game")?).await?)
             .behind_auth(gateway::rate_limit(edge.requests_per_minute, resources.live.clone()))
             .edge(gateway::edge(edge))
             .serve_on(listener)

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use sea_orm::DatabaseConnection;
 
-use crate::auth::{AuthLayer, Role, TokenIssuer, TokenVerifier, load_or_create_local_secret};
+use crate::auth::{AuthLayer, Role, TokenIssuer, TokenVerifier, load_or_create_local_secret, service_subject};
 use crate::client::ClientInterceptor;
 use crate::config::PlatformConfig;
 use crate::live::{MemoryStore, RedisStore, SharedLiveStore};
@@ -110,21 +110,37 @@ impl Resources {
                 (TokenVerifier::hs256(&secret), Some(TokenIssuer::hs256(&secret)))
             }
         };
-        let token = match (&config.auth.service_token, &issuer) {
+        let mut resources = Resources {
+            config: config.clone(),
+            db,
+            live,
+            verifier,
+            issuer,
+            peer_interceptor: ClientInterceptor::default(),
+        };
+        resources.peer_interceptor = resources.peer_interceptor_for(service)?;
+        Ok(resources)
+    }
+
+    /// What service `service` of this process presents when it calls another: the configured
+    /// service token (a deployment runs one service a process, each with its own token), or
+    /// with a local key one minted for [`service_subject`]`(service)` with the service role. The
+    /// all-in-one process gives each of its services its own, so that a peer can tell them apart.
+    pub fn peer_interceptor_for(&self, service: &str) -> Result<ClientInterceptor, StartError> {
+        let token = match (&self.config.auth.service_token, &self.issuer) {
             (Some(token), _) => Some(token.clone()),
             (None, Some(issuer)) => Some(issuer.issue(
-                &format!("service:{service}"),
+                &service_subject(service),
                 &[Role::Service],
                 Duration::from_secs(10 * 365 * 86_400),
             )?),
             (None, None) => None,
         };
-        let peer_interceptor = match token {
+        Ok(match token {
             Some(token) => ClientInterceptor::with_token(&token)
                 .map_err(|e| crate::auth::AuthError::Key(format!("service token: {}", e.message())))?,
             None => ClientInterceptor::default(),
-        };
-        Ok(Resources { config: config.clone(), db, live, verifier, issuer, peer_interceptor })
+        })
     }
 
     /// A server builder with this process's token verifier and the contract's per-RPC roles.

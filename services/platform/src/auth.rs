@@ -92,6 +92,20 @@ impl FromStr for Role {
     }
 }
 
+/// The subject of the token service `name` (such as "game") presents to the others. A service
+/// checks a peer's subject where only one service may ask (a played deal's result comes only
+/// from the game service, an adjusted score only from the appeals service).
+pub fn service_subject(name: &str) -> String {
+    format!("service:{name}")
+}
+
+impl Principal {
+    /// Whether the caller is service `name` calling on its own behalf.
+    pub fn is_service(&self, name: &str) -> bool {
+        self.has(Role::Service) && self.subject == service_subject(name)
+    }
+}
+
 /// The claims of a bridge-club token.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Claims {

@@ -79,8 +79,9 @@ pub struct AuthConfig {
     pub local_key_file: PathBuf,
     /// A PEM RS256 public key: production tokens are checked against it and no local key is used.
     pub rs256_public_key_file: Option<PathBuf>,
-    /// The token this service presents when it calls another service. With a local key and no
-    /// token configured, one is minted for the subject `service:<name>` with the admin role.
+    /// The token this service presents when it calls another service: role `service`, subject
+    /// `service:<name>` (`service:game`, ...), one for each service's deployment. With a local key
+    /// and no token configured, one is minted so for each service.
     pub service_token: Option<String>,
 }
 

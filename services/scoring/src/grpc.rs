@@ -11,7 +11,7 @@ use api::scoring::v1::scoring_service_server::ScoringService;
 use laws::Deal;
 use platform::ServiceError;
 use platform::app::Peers;
-use platform::auth::Principal;
+use platform::auth::{Principal, Role};
 use tonic::{Request, Response, Status};
 
 use crate::store::Page;
@@ -86,6 +86,21 @@ fn ok<T>(value: T) -> Result<Response<T>, Status> {
     Ok(Response::new(value))
 }
 
+/// Who may write a result (Laws 72 to 81 for a pad, Law 78 for a session): the game service for
+/// the deals it played, which it started only for the pad's rubber or the movement's table, or
+/// the desk, the arbiter or the administrator entering one by hand (recorded with who entered
+/// it). No other service writes results.
+fn writes_results(principal: &Principal) -> Result<(), ServiceError> {
+    if principal.has_any(&[Role::Desk, Role::Arbiter, Role::Admin]) || principal.is_service("game") {
+        return Ok(());
+    }
+    Err(ServiceError::PermissionDenied(format!(
+        "{} may not record a result: a result comes from its table (the game service) or is entered by the desk or \
+         the arbiter",
+        principal.subject
+    )))
+}
+
 fn required_id<'a>(field: &str, id: &'a str) -> Result<&'a str, ServiceError> {
     if id.is_empty() { Err(ServiceError::invalid(field, "empty; an id is required")) } else { Ok(id) }
 }
@@ -121,7 +136,9 @@ impl ScoringService for Scoring {
         &self,
         request: Request<spb::RecordDealResultRequest>,
     ) -> Result<Response<spb::RecordDealResultResponse>, Status> {
-        let by = principal(&request)?.subject;
+        let caller = principal(&request)?;
+        writes_results(&caller)?;
+        let by = caller.subject;
         let body = request.into_inner();
         required_id("scorepad_id", &body.scorepad_id)?;
         let hands = body.hands.clone().map(Deal::try_from).transpose().map_err(|e| e.within("hands"))?;
@@ -208,8 +225,9 @@ impl ScoringService for Scoring {
         &self,
         request: Request<spb::RecordBoardResultRequest>,
     ) -> Result<Response<spb::RecordBoardResultResponse>, Status> {
-        let by = principal(&request)?.subject;
-        let (result, version) = self.sessions.record(request.get_ref(), &by).await?;
+        let caller = principal(&request)?;
+        writes_results(&caller)?;
+        let (result, version) = self.sessions.record(request.get_ref(), &caller.subject).await?;
         ok(spb::RecordBoardResultResponse { result: Some(result), version: Some(version) })
     }
 
@@ -252,7 +270,16 @@ impl ScoringService for Scoring {
         &self,
         request: Request<spb::ApplyAdjustmentRequest>,
     ) -> Result<Response<spb::ApplyAdjustmentResponse>, Status> {
-        let by = principal(&request)?.subject;
+        let caller = principal(&request)?;
+        if !caller.is_service("appeals") {
+            return Err(ServiceError::PermissionDenied(format!(
+                "{} may not adjust a score: an adjusted score comes only from a ruling or decision on record in the \
+                 appeals service",
+                caller.subject
+            ))
+            .into());
+        }
+        let by = caller.subject;
         let body = request.into_inner();
         required_id("ruling_id", &body.ruling_id)?;
         match body.target.as_ref().and_then(|t| t.target.as_ref()) {

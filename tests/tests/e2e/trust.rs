@@ -201,12 +201,20 @@ async fn a_result_reaches_the_pad_only_from_the_rubber_s_own_table(app: TestApp)
         source: spb::ResultSource::Game as i32,
         hands: None,
     };
-    let status = app.scoring(&lineup.players[0], &[Role::Player]).record_deal_result(record).await.unwrap_err();
-    assert_eq!(status.code(), Code::PermissionDenied);
-    for roles in [&[Role::Admin][..], &[Role::Arbiter], &[Role::Desk, Role::Committee]] {
+    let status = app.scoring(&lineup.players[0], &[Role::Player]).record_deal_result(record.clone()).await;
+    assert_eq!(status.unwrap_err().code(), Code::PermissionDenied);
+    // Nor does another service: a played deal's result comes from the game service alone.
+    let status = app.scoring("service:appeals", &[Role::Service]).record_deal_result(record).await.unwrap_err();
+    refused(status, Code::PermissionDenied, "comes from its table");
+    for (subject, roles) in [
+        ("someone", &[Role::Admin][..]),
+        ("someone", &[Role::Arbiter]),
+        ("someone", &[Role::Desk, Role::Committee]),
+        ("service:game", &[Role::Service]),
+    ] {
         let adjust = spb::ApplyAdjustmentRequest::default();
-        let status = app.scoring("someone", roles).apply_adjustment(adjust).await.unwrap_err();
-        assert_eq!(status.code(), Code::PermissionDenied, "{roles:?}");
+        let status = app.scoring(subject, roles).apply_adjustment(adjust).await.unwrap_err();
+        assert_eq!(status.code(), Code::PermissionDenied, "{subject} {roles:?}");
     }
 
     // The rubber's own table plays its deal; the game service's result lands on the pad, from
