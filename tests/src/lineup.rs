@@ -49,15 +49,8 @@ impl Lineup {
         players: [String; 4],
     ) -> Lineup {
         let tag = players.join("-");
+        register(desk, &players).await;
         for id in &players {
-            let request = membership::RegisterPlayerRequest {
-                player_id: id.clone(),
-                name: format!("Player {id}"),
-                member_number: format!("M-{id}"),
-                contact: None,
-                idempotency_key: String::new(),
-            };
-            desk.register_player(request).await.unwrap_or_else(|s| panic!("register {id}: {s:?}"));
             let request = membership::ArriveInRoomRequest { player_id: id.clone() };
             desk.arrive_in_room(request).await.unwrap_or_else(|s| panic!("arrive {id}: {s:?}"));
         }
@@ -126,7 +119,34 @@ impl Lineup {
     }
 }
 
+/// Registers players with these ids (the desk's work before they play anywhere).
+pub async fn register(desk: &mut MembershipClient, ids: &[impl AsRef<str>]) {
+    for id in ids {
+        let id = id.as_ref();
+        let request = membership::RegisterPlayerRequest {
+            player_id: id.to_owned(),
+            name: format!("Player {id}"),
+            member_number: format!("M-{id}"),
+            contact: None,
+            idempotency_key: String::new(),
+        };
+        match desk.register_player(request).await {
+            Ok(_) => {}
+            // Registered by an earlier step of the same test: the register keeps one entry.
+            Err(status) if status.code() == tonic::Code::AlreadyExists => {}
+            Err(status) => panic!("register {id}: {status:?}"),
+        }
+    }
+}
+
 impl crate::TestApp {
+    /// Registers the players every contestant of `request` names, so that the session may be
+    /// created (scoring checks them with membership).
+    pub async fn register_contestants(&self, request: &scoring::CreateSessionRequest) {
+        let ids: Vec<&str> = request.contestants.iter().flat_map(|c| c.player_ids.iter().map(String::as_str)).collect();
+        register(&mut self.desk_clients().0, &ids).await;
+    }
+
     /// A rubber of `kind` started by the desk for four new players (see [`Lineup::start`]).
     pub async fn lineup(&self, kind: pb::TableKind) -> Lineup {
         let tag = uuid::Uuid::new_v4().simple().to_string();

@@ -34,6 +34,46 @@ impl Scoring {
         Scoring { pads, sessions, peers }
     }
 
+    /// Every player a session's contestants name is an active member on membership's register,
+    /// asked of membership one player at a time, all at once.
+    async fn check_players(&self, request: &spb::CreateSessionRequest) -> Result<(), ServiceError> {
+        let named: Vec<(String, &str)> = request
+            .contestants
+            .iter()
+            .enumerate()
+            .flat_map(|(c, contestant)| {
+                contestant
+                    .player_ids
+                    .iter()
+                    .enumerate()
+                    .map(move |(p, id)| (format!("contestants[{c}].player_ids[{p}]"), id.as_str()))
+            })
+            .collect();
+        if named.is_empty() {
+            return Ok(());
+        }
+        let channel = self.peers.membership()?;
+        let asked = named.iter().map(|(field, id)| {
+            let mut client = MembershipServiceClient::new(channel.clone());
+            async move {
+                let request = membership::GetPlayerRequest { player_id: (*id).to_owned() };
+                let answer =
+                    platform::client::ask("membership", &format!("player {id}"), client.get_player(request)).await;
+                match answer {
+                    Ok(found) if found.player.as_ref().is_some_and(|p| p.active) => Ok(()),
+                    Ok(_) => Err(ServiceError::FailedPrecondition(format!(
+                        "{field}: player {id} is inactive on the register and cannot take part"
+                    ))),
+                    Err(ServiceError::NotFound(_)) => Err(ServiceError::FailedPrecondition(format!(
+                        "{field}: membership has no player {id}; the desk registers him first"
+                    ))),
+                    Err(other) => Err(other),
+                }
+            }
+        });
+        futures::future::join_all(asked).await.into_iter().collect()
+    }
+
     /// A scorepad is created only for a rubber membership holds, and takes from it what it
     /// owns: the table, the kind, the line-up and the first dealer (Law 3). What the request
     /// also gives must agree. If membership cannot be reached, nothing is created (UNAVAILABLE).
@@ -183,7 +223,11 @@ impl ScoringService for Scoring {
         &self,
         request: Request<spb::CreateSessionRequest>,
     ) -> Result<Response<spb::CreateSessionResponse>, Status> {
-        ok(spb::CreateSessionResponse { session: Some(self.sessions.create(request.into_inner()).await?) })
+        let request = request.into_inner();
+        // A malformed request is told so before membership is asked anything.
+        crate::session::define(request.clone())?;
+        self.check_players(&request).await?;
+        ok(spb::CreateSessionResponse { session: Some(self.sessions.create(request).await?) })
     }
 
     async fn assign_tables(

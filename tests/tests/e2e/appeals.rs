@@ -477,26 +477,22 @@ async fn session(app: &TestApp) -> spb::Session {
         player_ids: players.iter().map(|p| (*p).to_owned()).collect(),
         captain_player_id: String::new(),
     };
-    app.scoring("desk", &[Role::Desk])
-        .create_session(spb::CreateSessionRequest {
-            name: "Tuesday pairs".into(),
-            contestant_kind: spb::ContestantKind::Pairs as i32,
-            scoring_method: spb::ScoringMethod::Matchpoints as i32,
-            boards: vec![spb::Board { number: 1, ..Default::default() }],
-            contestants: vec![
-                pair("A", ["a1", "a2"]),
-                pair("B", ["b1", "b2"]),
-                pair("C", ["c1", "c2"]),
-                pair("D", ["d1", "d2"]),
-                pair("E", ["e1", "e2"]),
-                pair("F", ["f1", "f2"]),
-            ],
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .session
-        .unwrap()
+    let request = spb::CreateSessionRequest {
+        name: "Tuesday pairs".into(),
+        contestant_kind: spb::ContestantKind::Pairs as i32,
+        scoring_method: spb::ScoringMethod::Matchpoints as i32,
+        boards: vec![spb::Board { number: 1, ..Default::default() }],
+        contestants: vec![
+            pair("A", ["a1", "a2"]),
+            pair("B", ["b1", "b2"]),
+            pair("C", ["c1", "c2"]),
+            pair("D", ["d1", "d2"]),
+            pair("E", ["e1", "e2"]),
+            pair("F", ["f1", "f2"]),
+        ],
+    };
+    app.register_contestants(&request).await;
+    app.scoring("desk", &[Role::Desk]).create_session(request).await.unwrap().into_inner().session.unwrap()
 }
 
 fn board_key(session: &str, ns: &str, ew: &str) -> common::BoardResultKey {

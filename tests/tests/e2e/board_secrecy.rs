@@ -122,6 +122,7 @@ async fn session(app: &TestApp) -> String {
             .collect(),
         contestants: (1..=2 * TABLES).map(contestant).collect(),
     };
+    app.register_contestants(&request).await;
     let mut desk = app.scoring("front-desk", &[Role::Desk]);
     let session = desk.create_session(request).await.unwrap().into_inner().session.unwrap().session_id;
     let assignments = (0..TABLES)

@@ -324,6 +324,7 @@ async fn pairs_session(app: &TestApp) -> String {
         boards: (1..=2).map(|number| spb::Board { number, ..Default::default() }).collect(),
         contestants: (1..=4).map(contestant).collect(),
     };
+    app.register_contestants(&request).await;
     let session = app.scoring("front-desk", &[Role::Desk]).create_session(request).await.unwrap().into_inner();
     session.session.unwrap().session_id
 }
@@ -377,6 +378,22 @@ async fn four_spades_made(app: &TestApp, table: &str, version: u64) -> game::Tab
 }
 
 async fn a_duplicate_board_is_started_only_where_the_movement_sends_it_and_never_by_a_player(app: TestApp) {
+    // A session's players are members on the register, as membership holds it.
+    let ghost = spb::CreateSessionRequest {
+        name: "ghosts".into(),
+        contestant_kind: spb::ContestantKind::Pairs as i32,
+        scoring_method: spb::ScoringMethod::Matchpoints as i32,
+        boards: vec![spb::Board { number: 1, ..Default::default() }],
+        contestants: ["1", "2"]
+            .map(|n| spb::Contestant {
+                contestant_id: n.into(),
+                player_ids: vec![format!("ghost-{n}")],
+                ..Default::default()
+            })
+            .to_vec(),
+    };
+    let status = app.scoring("front-desk", &[Role::Desk]).create_session(ghost).await.unwrap_err();
+    refused(status, Code::FailedPrecondition, "membership has no player ghost-1");
     let session = pairs_session(&app).await;
     let (ns1, ns3) = (pair_players(1, 2), pair_players(3, 4));
     let mut desk = app.game("front-desk", &[Role::Desk]);

@@ -14,43 +14,35 @@ use super::{passed_out, played};
 /// Six pairs: 1, 3 and 5 sit North-South, 2, 4 and 6 East-West, at tables 1, 2 and 3.
 const TABLES: [(&str, &str); 3] = [("1", "2"), ("3", "4"), ("5", "6")];
 
-async fn create_session(
-    client: &mut ScoringClient,
-    method: spb::ScoringMethod,
-    boards: u32,
-    hands: &[(u32, &str)],
-) -> spb::Session {
-    client
-        .create_session(spb::CreateSessionRequest {
-            name: "Tuesday pairs".into(),
-            contestant_kind: spb::ContestantKind::Pairs as i32,
-            scoring_method: method as i32,
-            boards: (1..=boards)
-                .map(|number| spb::Board {
-                    number,
-                    dealer: 0,
-                    vulnerability: 0,
-                    deal: hands
-                        .iter()
-                        .find(|(b, _)| *b == number)
-                        .map(|(_, pbn)| pb::Deal::from(pbn.parse::<laws::Deal>().unwrap())),
-                    released: false,
-                })
-                .collect(),
-            contestants: (1..=6)
-                .map(|n| spb::Contestant {
-                    contestant_id: String::new(),
-                    name: format!("Pair {n}"),
-                    player_ids: vec![format!("p{n}a"), format!("p{n}b")],
-                    captain_player_id: String::new(),
-                })
-                .collect(),
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .session
-        .unwrap()
+async fn create_session(app: &TestApp, method: spb::ScoringMethod, boards: u32, hands: &[(u32, &str)]) -> spb::Session {
+    let request = spb::CreateSessionRequest {
+        name: "Tuesday pairs".into(),
+        contestant_kind: spb::ContestantKind::Pairs as i32,
+        scoring_method: method as i32,
+        boards: (1..=boards)
+            .map(|number| spb::Board {
+                number,
+                dealer: 0,
+                vulnerability: 0,
+                deal: hands
+                    .iter()
+                    .find(|(b, _)| *b == number)
+                    .map(|(_, pbn)| pb::Deal::from(pbn.parse::<laws::Deal>().unwrap())),
+                released: false,
+            })
+            .collect(),
+        contestants: (1..=6)
+            .map(|n| spb::Contestant {
+                contestant_id: String::new(),
+                name: format!("Pair {n}"),
+                player_ids: vec![format!("p{n}a"), format!("p{n}b")],
+                captain_player_id: String::new(),
+            })
+            .collect(),
+    };
+    app.register_contestants(&request).await;
+    let created = app.scoring("desk", &[Role::Desk]).create_session(request).await.unwrap();
+    created.into_inner().session.unwrap()
 }
 
 fn key(session: &spb::Session, board: u32, table: usize) -> pb::BoardResultKey {
@@ -162,7 +154,7 @@ fn matchpoints(results: &[spb::BoardResult]) -> Vec<(String, i64, i64, i32, i32)
 async fn a_session_of_three_boards_matchpointed_ranked_and_corrected() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let session = create_session(&mut desk, spb::ScoringMethod::Matchpoints, 3, &[]).await;
+    let session = create_session(&app, spb::ScoringMethod::Matchpoints, 3, &[]).await;
     // Law 2: dealer and vulnerability from the board number.
     let conditions: Vec<(u32, i32, i32)> =
         session.boards.iter().map(|b| (b.number, b.dealer, b.vulnerability)).collect();
@@ -272,7 +264,7 @@ async fn an_artificial_60_40_and_a_weighted_score_are_ranked_with_law_12c2c() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
     let mut appeals = app.scoring("service:appeals", &[Role::Service]);
-    let session = create_session(&mut desk, spb::ScoringMethod::Matchpoints, 4, &[]).await;
+    let session = create_session(&app, spb::ScoringMethod::Matchpoints, 4, &[]).await;
     play_three_boards(&mut desk, &session, passed_out()).await;
     // Board 4 (both vulnerable): table 2 +620, table 3 -100; table 1 could not play it.
     record(&mut desk, &session, 4, 1, played("4H", pb::Seat::North, 10)).await.unwrap();
@@ -404,7 +396,7 @@ async fn an_artificial_60_40_and_a_weighted_score_are_ranked_with_law_12c2c() {
 async fn a_session_scored_by_cross_imps() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let session = create_session(&mut desk, spb::ScoringMethod::CrossImps, 3, &[]).await;
+    let session = create_session(&app, spb::ScoringMethod::CrossImps, 3, &[]).await;
     play_three_boards(&mut desk, &session, passed_out()).await;
     // Law 78B, board 1 (+420, +450, +170), averaged per comparison: +420 wins 6 against +170 and
     // loses 1 against +450, 2.5; +450 (1 + 7) / 2 = 4; +170 (-6 - 7) / 2 = -6.5.
@@ -435,7 +427,7 @@ async fn a_session_scored_by_cross_imps() {
     );
     // A total-points session takes no artificial score (Law 12C2 defines it only in matchpoints
     // and IMPs).
-    let totals = create_session(&mut desk, spb::ScoringMethod::TotalPoints, 1, &[]).await;
+    let totals = create_session(&app, spb::ScoringMethod::TotalPoints, 1, &[]).await;
     let grade = |g: pb::ArtificialGrade| {
         Some(pb::ArtificialAward { award: Some(pb::artificial_award::Award::Grade(g as i32)) })
     };
@@ -467,7 +459,7 @@ const BOARD_2: &str = "N:T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765 AKQJ
 async fn before_publication_a_player_sees_only_the_boards_he_has_played() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let session = create_session(&mut desk, spb::ScoringMethod::Matchpoints, 2, &[(1, BOARD_1), (2, BOARD_2)]).await;
+    let session = create_session(&app, spb::ScoringMethod::Matchpoints, 2, &[(1, BOARD_1), (2, BOARD_2)]).await;
     record(&mut desk, &session, 1, 0, played("4S", pb::Seat::North, 10)).await.unwrap();
     record(&mut desk, &session, 2, 1, played("3NT", pb::Seat::East, 9)).await.unwrap();
 
@@ -553,7 +545,7 @@ async fn a_session_exported_as_pbn_is_read_back_by_endplay_and_as_usebio_by_an_x
     let python = e2e::python_with(&[("endplay", "endplay")]);
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let session = create_session(&mut desk, spb::ScoringMethod::Matchpoints, 3, &[(1, BOARD_1)]).await;
+    let session = create_session(&app, spb::ScoringMethod::Matchpoints, 3, &[(1, BOARD_1)]).await;
     // Board 2's hands arrive with the first result the game service records for it.
     desk.record_board_result(spb::RecordBoardResultRequest {
         key: Some(key(&session, 2, 0)),
@@ -637,27 +629,23 @@ async fn a_session_exported_as_pbn_is_read_back_by_endplay_and_as_usebio_by_an_x
 async fn a_team_match_scored_by_team_imps() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let session = desk
-        .create_session(spb::CreateSessionRequest {
-            name: "Club teams".into(),
-            contestant_kind: spb::ContestantKind::Teams as i32,
-            scoring_method: spb::ScoringMethod::TeamImps as i32,
-            boards: (1..=2).map(|number| spb::Board { number, ..Default::default() }).collect(),
-            contestants: ["A", "B"]
-                .iter()
-                .map(|t| spb::Contestant {
-                    contestant_id: (*t).into(),
-                    name: format!("Team {t}"),
-                    player_ids: (1..=4).map(|i| format!("{t}{i}")).collect(),
-                    captain_player_id: format!("{t}1"),
-                })
-                .collect(),
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .session
-        .unwrap();
+    let request = spb::CreateSessionRequest {
+        name: "Club teams".into(),
+        contestant_kind: spb::ContestantKind::Teams as i32,
+        scoring_method: spb::ScoringMethod::TeamImps as i32,
+        boards: (1..=2).map(|number| spb::Board { number, ..Default::default() }).collect(),
+        contestants: ["A", "B"]
+            .iter()
+            .map(|t| spb::Contestant {
+                contestant_id: (*t).into(),
+                name: format!("Team {t}"),
+                player_ids: (1..=4).map(|i| format!("{t}{i}")).collect(),
+                captain_player_id: format!("{t}1"),
+            })
+            .collect(),
+    };
+    app.register_contestants(&request).await;
+    let session = desk.create_session(request).await.unwrap().into_inner().session.unwrap();
     let at = |board: u32, ns: &str, ew: &str| pb::BoardResultKey {
         session_id: session.session_id.clone(),
         board_number: board,
@@ -720,7 +708,7 @@ async fn a_team_match_scored_by_team_imps() {
 async fn butler_imps_and_total_points_with_a_split_score() {
     let app = TestApp::spawn().await;
     let mut desk = app.scoring("desk", &[Role::Desk]);
-    let butler = create_session(&mut desk, spb::ScoringMethod::ButlerImps, 3, &[]).await;
+    let butler = create_session(&app, spb::ScoringMethod::ButlerImps, 3, &[]).await;
     play_three_boards(&mut desk, &butler, passed_out()).await;
     // Law 78B against a datum (the mean of the board's scores rounded to ten; no trimming under
     // five scores): board 1 (+420, +450, +170) has datum 350, so +70 is 2 IMPs, +100 3, -180 -5.
@@ -749,7 +737,7 @@ async fn butler_imps_and_total_points_with_a_split_score() {
 
     // Total points (Law 78C) with a split score on board 1 at table 1 (Law 12C1e): North-South
     // keep 4S= (+420), East-West are assigned 4S+1 against them (-450).
-    let totals = create_session(&mut desk, spb::ScoringMethod::TotalPoints, 3, &[]).await;
+    let totals = create_session(&app, spb::ScoringMethod::TotalPoints, 3, &[]).await;
     play_three_boards(&mut desk, &totals, passed_out()).await;
     let assigned = |result: pb::DealResult| pb::SideAdjustment {
         kind: Some(pb::side_adjustment::Kind::Assigned(pb::AssignedScore { result: Some(result) })),
