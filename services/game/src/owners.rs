@@ -21,7 +21,7 @@ use laws::{Seat, Vulnerability};
 use platform::ServiceError;
 use platform::app::Peers;
 use platform::auth::Principal;
-use platform::client::ask;
+use platform::client::{ask, unknown_reference};
 
 use crate::engine::LoadedDeal;
 use crate::render;
@@ -40,25 +40,17 @@ pub async fn rubber_owners(peers: &Peers, deal: &game::RubberDeal) -> Result<Rub
     let request = membership::GetRubberRequest { rubber_id: deal.rubber_id.clone() };
     let rubber = ask("membership", &what, MembershipServiceClient::new(peers.membership()?).get_rubber(request))
         .await
-        .map_err(|e| unknown("setup.rubber.rubber_id", e))?
+        .map_err(|e| unknown_reference("setup.rubber.rubber_id", "", e))?
         .rubber
         .ok_or_else(|| ServiceError::internal("GetRubber answered without a rubber"))?;
     let what = format!("scorepad {}", deal.scorepad_id);
     let request = scoring::GetScorepadRequest { scorepad_id: deal.scorepad_id.clone() };
     let pad = ask("scoring", &what, ScoringServiceClient::new(peers.scoring()?).get_scorepad(request))
         .await
-        .map_err(|e| unknown("setup.rubber.scorepad_id", e))?
+        .map_err(|e| unknown_reference("setup.rubber.scorepad_id", "", e))?
         .scorepad
         .ok_or_else(|| ServiceError::internal("GetScorepad answered without a scorepad"))?;
     Ok(RubberOwners { rubber, pad })
-}
-
-/// An owner that has no such thing: the caller named something that does not exist.
-fn unknown(field: &str, error: ServiceError) -> ServiceError {
-    match error {
-        ServiceError::NotFound(message) => ServiceError::FailedPrecondition(format!("{field}: {message}")),
-        other => other,
-    }
 }
 
 impl RubberOwners {
@@ -118,7 +110,8 @@ impl RubberOwners {
                 }
             )));
         }
-        let vulnerability = Vulnerability::from_proto("scorepad next_deal.vulnerability", next.vulnerability)?;
+        let from_pad = |e: api::convert::ConversionError| ServiceError::internal(format!("scorepad next deal: {e}"));
+        let vulnerability = Vulnerability::from_proto("vulnerability", next.vulnerability).map_err(from_pad)?;
         match setup.vulnerability {
             0 => setup.vulnerability = next.vulnerability,
             given if given == next.vulnerability => {}
@@ -136,7 +129,7 @@ impl RubberOwners {
                 )));
             }
         }
-        let dealer = Seat::from_proto("scorepad next_deal.dealer", next.dealer)?;
+        let dealer = Seat::from_proto("dealer", next.dealer).map_err(from_pad)?;
         let digital = setup.mode == game::PlayMode::Digital as i32;
         match setup.dealer {
             0 => setup.dealer = next.dealer,

@@ -87,3 +87,49 @@ pub fn peer_error(peer: &str, what: &str, status: &tonic::Status) -> crate::Serv
         _ => ServiceError::Unavailable(format!("the {peer} service did not answer ({what}): {}", status.message())),
     }
 }
+
+/// An owner's NOT_FOUND for something a request named at `field`: the caller's mistake, so
+/// FAILED_PRECONDITION naming the field, followed by `hint` (what to do first). Every other
+/// answer is left as it is.
+pub fn unknown_reference(field: &str, hint: &str, error: crate::ServiceError) -> crate::ServiceError {
+    match error {
+        crate::ServiceError::NotFound(message) => {
+            crate::ServiceError::FailedPrecondition(format!("{field}: {message}{hint}"))
+        }
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ServiceError;
+    use tonic::{Code, Status};
+
+    #[test]
+    fn an_owner_s_answers_become_the_caller_s_status() {
+        let mapped = |code: Code| peer_error("membership", "rubber r", &Status::new(code, "no")).code();
+        assert_eq!(mapped(Code::NotFound), Code::NotFound);
+        assert_eq!(mapped(Code::FailedPrecondition), Code::FailedPrecondition);
+        assert_eq!(mapped(Code::InvalidArgument), Code::InvalidArgument);
+        // The owner refusing this service's identity is our own misconfiguration, not the caller's.
+        assert_eq!(mapped(Code::PermissionDenied), Code::Internal);
+        // Away, overloaded or mid-rollout: retryable.
+        for code in [Code::Unavailable, Code::DeadlineExceeded, Code::Unimplemented, Code::Unknown] {
+            assert_eq!(mapped(code), Code::Unavailable, "{code:?}");
+        }
+        let unknown = unknown_reference("rubber_id", "; start it first", ServiceError::not_found("rubber r"));
+        assert_eq!(unknown.code(), Code::FailedPrecondition);
+        assert_eq!(unknown.to_string(), "rubber_id: rubber r not found; start it first");
+        let away = unknown_reference("rubber_id", "", ServiceError::Unavailable("away".into()));
+        assert_eq!(away.code(), Code::Unavailable);
+    }
+
+    #[tokio::test]
+    async fn an_answer_passes_through_ask() {
+        let answer = ask("scoring", "pad p", async { Ok(tonic::Response::new(7)) }).await;
+        assert_eq!(answer.ok(), Some(7));
+        let refused = ask::<u8>("scoring", "pad p", async { Err(Status::not_found("pad p")) }).await;
+        assert!(matches!(refused, Err(ServiceError::NotFound(m)) if m.contains("pad p")));
+    }
+}

@@ -84,11 +84,9 @@ impl Scoring {
         let what = format!("rubber {rubber_id}");
         let rubber = platform::client::ask("membership", &what, MembershipServiceClient::new(channel).get_rubber(ask))
             .await
-            .map_err(|e| match e {
-                ServiceError::NotFound(message) => ServiceError::FailedPrecondition(format!(
-                    "rubber_id: {message}; a scorepad keeps the score of a rubber the desk started (StartRubber)"
-                )),
-                other => other,
+            .map_err(|e| {
+                let hint = "; a scorepad keeps the score of a rubber the desk started (StartRubber)";
+                platform::client::unknown_reference("rubber_id", hint, e)
             })?
             .rubber
             .ok_or_else(|| ServiceError::internal("GetRubber answered without a rubber"))?;
