@@ -28,10 +28,13 @@ fn page_size(page: Option<&common::PageRequest>) -> u64 {
 fn page_start(page: Option<&common::PageRequest>) -> Result<Option<i64>, ServiceError> {
     match page.map(|p| p.page_token.as_str()).filter(|t| !t.is_empty()) {
         None => Ok(None),
+        // A sequence number this server handed out: never negative.
         Some(token) => token
             .parse::<i64>()
+            .ok()
+            .filter(|sequence| *sequence >= 0 && !token.starts_with('+'))
             .map(Some)
-            .map_err(|_| ServiceError::invalid("page.page_token", "not a token this server gave")),
+            .ok_or_else(|| ServiceError::invalid("page.page_token", "not a token this server gave")),
     }
 }
 

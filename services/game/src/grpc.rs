@@ -16,6 +16,7 @@ use laws::{Card, Seat};
 use platform::ServiceError;
 use platform::app::Peers;
 use platform::auth::{Principal, Role};
+use platform::page::Page;
 
 use crate::engine::{self, Applied, CommandRequest, Engine, Loaded, LoadedDeal};
 use crate::entity::{arbiter_calls, deals};
@@ -121,24 +122,6 @@ fn view(applied: &Applied<'_>, principal: &Principal) -> Option<game::TableView>
 }
 
 type Answer<T> = Result<Response<T>, Status>;
-
-/// Page size and offset of a list request (default 50, at most 500).
-fn page(request: Option<&pb::PageRequest>) -> Result<(u64, u64), ServiceError> {
-    let size = match request.map_or(0, |p| p.page_size) {
-        0 => 50,
-        n => u64::from(n.min(500)),
-    };
-    let offset = match request.map(|p| p.page_token.as_str()).unwrap_or_default() {
-        "" => 0,
-        token => token.parse().map_err(|_| ServiceError::invalid("page.page_token", "not a token this server gave"))?,
-    };
-    Ok((size, offset))
-}
-
-fn next_page(size: u64, offset: u64, returned: usize) -> Option<pb::PageResponse> {
-    let next = if returned as u64 == size { (offset + size).to_string() } else { String::new() };
-    Some(pb::PageResponse { next_page_token: next })
-}
 
 impl GameApi {
     async fn run<T: Message + Default>(
@@ -384,7 +367,7 @@ impl GameService for GameApi {
         request: Request<game::ListArbiterCallsRequest>,
     ) -> Answer<game::ListArbiterCallsResponse> {
         let request = request.into_inner();
-        let (size, offset) = page(request.page.as_ref())?;
+        let page = Page::of(request.page.as_ref())?;
         let mut query = arbiter_calls::Entity::find();
         if !request.table_id.is_empty() {
             query = query.filter(arbiter_calls::Column::TableId.eq(request.table_id.as_str()));
@@ -395,17 +378,17 @@ impl GameService for GameApi {
         let rows = query
             .order_by_asc(arbiter_calls::Column::CalledAt)
             .order_by_asc(arbiter_calls::Column::ArbiterCallId)
-            .offset(offset)
-            .limit(size)
+            .offset(page.offset)
+            .limit(page.fetch())
             .all(&self.engine.db)
             .await
             .map_err(ServiceError::from)?;
-        let calls = rows
+        let mut calls = rows
             .iter()
             .map(|row| game::ArbiterCall::decode(row.call.as_slice()))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| ServiceError::internal(format!("stored arbiter call: {e}")))?;
-        let page = next_page(size, offset, calls.len());
+        let page = page.response(&mut calls);
         Ok(Response::new(game::ListArbiterCallsResponse { arbiter_calls: calls, page }))
     }
 
@@ -557,7 +540,7 @@ impl GameService for GameApi {
     async fn list_deals(&self, request: Request<game::ListDealsRequest>) -> Answer<game::ListDealsResponse> {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
-        let (size, offset) = page(request.page.as_ref())?;
+        let page = Page::of(request.page.as_ref())?;
         let mut query = deals::Entity::find();
         if !request.table_id.is_empty() {
             query = query.filter(deals::Column::TableId.eq(request.table_id.as_str()));
@@ -577,13 +560,14 @@ impl GameService for GameApi {
         let rows = query
             .order_by_desc(deals::Column::StartedAt)
             .order_by_desc(deals::Column::DealId)
-            .offset(offset)
-            .limit(size)
+            .offset(page.offset)
+            .limit(page.fetch())
             .all(&self.engine.db)
             .await
             .map_err(ServiceError::from)?;
+        let next = page.response_to(rows.len());
         let mut summaries = Vec::with_capacity(rows.len());
-        for row in &rows {
+        for row in rows.iter().take(usize::try_from(page.size).unwrap_or(usize::MAX)) {
             let setup = game::DealSetup::decode(row.setup.as_slice())
                 .map_err(|e| ServiceError::internal(format!("stored setup of deal {}: {e}", row.deal_id)))?;
             let outcome = row
@@ -623,8 +607,7 @@ impl GameService for GameApi {
                 summary.outcome = None;
             }
         }
-        let page = next_page(size, offset, summaries.len());
-        Ok(Response::new(game::ListDealsResponse { deals: summaries, page }))
+        Ok(Response::new(game::ListDealsResponse { deals: summaries, page: Some(next) }))
     }
 
     async fn export_deal_pbn(

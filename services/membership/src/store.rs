@@ -63,38 +63,7 @@ pub struct Idempotent {
     pub response: Vec<u8>,
 }
 
-/// A page of a list: where it starts and how long it is.
-#[derive(Debug, Clone, Copy)]
-pub struct Page {
-    /// Rows to skip.
-    pub offset: u64,
-    /// Rows to return.
-    pub size: u64,
-}
-
-impl Page {
-    /// The page a request asks for: its token is the offset this service handed out.
-    pub fn of(request: Option<&api::common::v1::PageRequest>) -> Result<Page, ServiceError> {
-        let size = request.map_or(0, |p| p.page_size);
-        let size = if size == 0 { 50 } else { u64::from(Ord::min(size, 500)) };
-        let offset = match request.map(|p| p.page_token.as_str()).unwrap_or_default() {
-            "" => 0,
-            token => {
-                token.parse().map_err(|_| ServiceError::invalid("page.page_token", "not a token this service gave"))?
-            }
-        };
-        Ok(Page { offset, size })
-    }
-
-    /// The response's page, given the rows returned (one more than the page size was asked for).
-    pub fn response<T>(&self, rows: &mut Vec<T>) -> Option<api::common::v1::PageResponse> {
-        let more = rows.len() as u64 > self.size;
-        rows.truncate(self.size as usize);
-        Some(api::common::v1::PageResponse {
-            next_page_token: if more { (self.offset + self.size).to_string() } else { String::new() },
-        })
-    }
-}
+pub use platform::page::Page;
 
 fn decode<M: Message + Default>(what: &str, bytes: &[u8]) -> Result<M, ServiceError> {
     M::decode(bytes).map_err(|e| ServiceError::internal(format!("{what}: {e}")))
@@ -334,7 +303,7 @@ impl Store {
             .order_by_asc(tables::Column::OpenedAt)
             .order_by_asc(tables::Column::Number)
             .offset(page.offset)
-            .limit(page.size + 1)
+            .limit(page.fetch())
             .all(&self.db)
             .await?;
         rows.iter().map(|row| decode("table", &row.record)).collect()
@@ -353,7 +322,7 @@ impl Store {
             .order_by_desc(draws::Column::CreatedAt)
             .order_by_desc(draws::Column::DrawId)
             .offset(page.offset)
-            .limit(page.size + 1)
+            .limit(page.fetch())
             .all(&self.db)
             .await?;
         rows.iter().map(|row| decode("draw", &row.record)).collect()
@@ -374,7 +343,7 @@ impl Store {
             .filter(rubbers::Column::TableId.eq(table_id))
             .order_by_desc(rubbers::Column::Number)
             .offset(page.offset)
-            .limit(page.size + 1)
+            .limit(page.fetch())
             .all(&self.db)
             .await?;
         rows.iter().map(|row| decode("rubber", &row.record)).collect()
@@ -513,7 +482,7 @@ impl Store {
             .order_by_asc(players::Column::Name)
             .order_by_asc(players::Column::PlayerId)
             .offset(page.offset)
-            .limit(page.size + 1)
+            .limit(page.fetch())
             .all(&self.db)
             .await?)
     }

@@ -20,6 +20,7 @@ pub mod db;
 pub mod error;
 pub mod lineup;
 pub mod live;
+pub mod page;
 pub mod server;
 pub mod store;
 pub mod telemetry;

@@ -8,6 +8,7 @@ mod game;
 mod live_store;
 mod membership;
 mod migrations;
+mod paging;
 mod scoring;
 mod third_party;
 mod trust;

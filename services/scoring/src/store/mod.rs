@@ -125,40 +125,7 @@ pub async fn insert_events(
     Ok(())
 }
 
-/// A page of a list ordered as the RPC says: how many to skip and take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Page {
-    /// Items before the page.
-    pub offset: u64,
-    /// The page's size.
-    pub size: u64,
-}
-
-impl Page {
-    /// The page a request asks for (default 50, at most 500; the token is where the last page
-    /// ended).
-    pub fn of(request: Option<&pb::PageRequest>) -> Result<Page, ServiceError> {
-        let (size, token) = request.map_or((0, ""), |p| (p.page_size, p.page_token.as_str()));
-        let size = match size {
-            0 => 50,
-            n => u64::from(n.min(500)),
-        };
-        let offset = match token {
-            "" => 0,
-            token => token
-                .strip_prefix('o')
-                .and_then(|n| n.parse().ok())
-                .ok_or_else(|| ServiceError::invalid("page.page_token", "not a token this server gave"))?,
-        };
-        Ok(Page { offset, size })
-    }
-
-    /// The response for a page that returned `returned` items out of `size + 1` fetched.
-    pub fn response(&self, fetched: usize) -> pb::PageResponse {
-        let more = fetched as u64 > self.size;
-        pb::PageResponse { next_page_token: if more { format!("o{}", self.offset + self.size) } else { String::new() } }
-    }
-}
+pub use platform::page::Page;
 
 /// Why one attempt at a change did not commit: another writer got there first (a version
 /// changed, or a row with the same natural key was inserted), so the attempt is made again on

@@ -270,13 +270,13 @@ impl Pads {
             .order_by_desc(scorepad::Column::CreatedAt)
             .order_by_desc(scorepad::Column::ScorepadId)
             .offset(page.offset)
-            .limit(page.size + 1)
+            .limit(page.fetch())
             .all(&self.db)
             .await?;
         let fetched = rows.len();
         let scorepads =
             rows.iter().take(page.size as usize).map(|r| decode(&r.state, "scorepad")).collect::<Result<_, _>>()?;
-        Ok(spb::ListScorepadsResponse { scorepads, page: Some(page.response(fetched)) })
+        Ok(spb::ListScorepadsResponse { scorepads, page: Some(page.response_to(fetched)) })
     }
 
     /// Applies a change to a pad as a new version (see the module docs of [`crate::store`]).
@@ -696,7 +696,7 @@ impl Pads {
         let fetched = versions.len();
         Ok(spb::ListScoreVersionsResponse {
             versions: versions.into_iter().take(page.size as usize).collect(),
-            page: Some(page.response(fetched)),
+            page: Some(page.response_to(fetched)),
         })
     }
 

@@ -288,7 +288,7 @@ impl Sessions {
             .order_by_desc(session::Column::CreatedAt)
             .order_by_desc(session::Column::SessionId)
             .offset(page.offset)
-            .limit(page.size + 1)
+            .limit(page.fetch())
             .all(&self.db)
             .await?;
         let fetched = rows.len();
@@ -299,7 +299,7 @@ impl Sessions {
             movement::describe(&self.db, row, &mut session).await?;
             sessions.push(redact(session, &visibility));
         }
-        Ok(spb::ListSessionsResponse { sessions, page: Some(page.response(fetched)) })
+        Ok(spb::ListSessionsResponse { sessions, page: Some(page.response_to(fetched)) })
     }
 
     async fn results<C: ConnectionTrait>(db: &C, session_id: &str) -> Result<Vec<board_result::Model>, ServiceError> {
@@ -1139,12 +1139,12 @@ impl Sessions {
             .order_by_asc(board_result::Column::RecordedAt)
             .order_by_asc(board_result::Column::ResultId)
             .offset(page.offset)
-            .limit(page.size + 1)
+            .limit(page.fetch())
             .all(&self.db)
             .await?;
         let fetched = rows.len();
         let results = rows.iter().take(page.size as usize).map(result_proto).collect::<Result<_, _>>()?;
-        Ok(spb::ListBoardResultsResponse { results, page: Some(page.response(fetched)) })
+        Ok(spb::ListBoardResultsResponse { results, page: Some(page.response_to(fetched)) })
     }
 
     /// Every result of the session (exports, benchmarks).
@@ -1212,12 +1212,12 @@ impl Sessions {
         let rows = query
             .order_by_asc(score_version::Column::Version)
             .offset(page.offset)
-            .limit(page.size + 1)
+            .limit(page.fetch())
             .all(&self.db)
             .await?;
         let fetched = rows.len();
         let versions = rows.iter().take(page.size as usize).map(version_proto).collect::<Result<_, _>>()?;
-        Ok(spb::ListScoreVersionsResponse { versions, page: Some(page.response(fetched)) })
+        Ok(spb::ListScoreVersionsResponse { versions, page: Some(page.response_to(fetched)) })
     }
 
     /// Watches a session: results, rescored boards, standings, publication (see
