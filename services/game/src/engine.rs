@@ -140,6 +140,15 @@ pub struct CommandRequest<'a> {
     pub principal: &'a Principal,
 }
 
+impl CommandRequest<'_> {
+    /// Where its answer is kept (the table and the caller) and the hash that tells a repeat
+    /// from another request under the same key.
+    fn idempotency(&self) -> (String, String) {
+        let scope = format!("game/{}/{}", self.table_id, self.principal.subject);
+        (scope, platform::store::request_hash(self.method, &self.request))
+    }
+}
+
 /// A command's effect, for the handler that renders its answer.
 pub struct Applied<'a> {
     /// The table after the command.
@@ -299,6 +308,21 @@ impl Engine {
         Ok(loaded)
     }
 
+    /// The answer already given to this command, if it was made before with the same
+    /// idempotency key: a command whose preparation asks other services (StartDeal asks the
+    /// rubber's owners) looks here first, so that a retry gets its first answer even once those
+    /// owners would say otherwise, or cannot be reached. [`Engine::execute`] checks the same.
+    pub async fn answered<R: Message + Default>(
+        &self,
+        request: &CommandRequest<'_>,
+    ) -> Result<Option<R>, ServiceError> {
+        if request.table_id.is_empty() || request.idempotency_key.is_empty() {
+            return Ok(None);
+        }
+        let (scope, hash) = request.idempotency();
+        platform::store::stored_response::<R>(&self.db, &scope, request.idempotency_key, &hash).await
+    }
+
     /// Runs one command through the pipeline (see the module docs). `build` checks the request
     /// against the table as loaded and makes the command to store; `respond` renders the answer
     /// from the table after it.
@@ -309,18 +333,17 @@ impl Engine {
         build: impl FnOnce(&Loaded) -> Result<StoredAction, ServiceError>,
         respond: impl FnOnce(Applied<'_>) -> Result<R, ServiceError>,
     ) -> Result<R, ServiceError> {
-        let CommandRequest { method, table_id, expected_version, idempotency_key, request, principal } = request;
-        if table_id.is_empty() {
+        if request.table_id.is_empty() {
             return Err(ServiceError::invalid("table_id", "missing; the table is required"));
         }
-        if idempotency_key.is_empty() {
+        if request.idempotency_key.is_empty() {
             return Err(ServiceError::invalid("idempotency_key", "missing; every command carries one"));
         }
-        let scope = format!("game/{table_id}/{}", principal.subject);
-        let hash = platform::store::request_hash(method, &request);
-        if let Some(answer) = platform::store::stored_response::<R>(&self.db, &scope, idempotency_key, &hash).await? {
+        if let Some(answer) = self.answered::<R>(&request).await? {
             return Ok(answer);
         }
+        let (scope, hash) = request.idempotency();
+        let CommandRequest { table_id, expected_version, idempotency_key, .. } = request;
 
         // The Laws judge the command on the table as the journal has it, never on a Redis that
         // fell behind, so a refusal is never about a state the client did not see.

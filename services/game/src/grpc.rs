@@ -139,21 +139,24 @@ impl GameService for GameApi {
     async fn start_deal(&self, request: Request<game::StartDealRequest>) -> Answer<game::StartDealResponse> {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
+        let command = CommandRequest {
+            method: "StartDeal",
+            table_id: &request.table_id,
+            expected_version: request.expected_version,
+            idempotency_key: &request.idempotency_key,
+            request: request.encode_to_vec(),
+            principal: &principal,
+        };
+        if let Some(answer) = self.engine.answered(&command).await? {
+            return Ok(Response::new(answer));
+        }
         let mut resolved = setup::resolve(&request)?;
         let session = starting::check_starter(&self.peers, &principal, &request.table_id, &mut resolved).await?;
         let deal_id = uuid::Uuid::now_v7().to_string();
         let (seed, deal) = starting::cards(&self.engine.db, &resolved, session.as_ref(), &deal_id).await?;
         let start = StoredStart { setup: Some(resolved.setup), seed, deal };
-        let bytes = request.encode_to_vec();
         self.run(
-            CommandRequest {
-                method: "StartDeal",
-                table_id: &request.table_id,
-                expected_version: request.expected_version,
-                idempotency_key: &request.idempotency_key,
-                request: bytes,
-                principal: &principal,
-            },
+            command,
             |_| Ok(engine::start_action(&deal_id, &principal.subject, start)),
             |applied| Ok(game::StartDealResponse { view: view(&applied, &principal) }),
         )

@@ -223,7 +223,8 @@ async fn a_result_reaches_the_pad_only_from_the_rubber_s_own_table(app: TestApp)
     let mut south = app.game(&lineup.players[2], &[Role::Player]);
     let mut setup = rubber_deal(&lineup, game::PlayMode::Recorded);
     setup.result_only = true;
-    let view = south.clone().start_deal(start(&table, setup, None)).await.unwrap().into_inner().view.unwrap();
+    let first_start = start(&table, setup, None);
+    let view = south.clone().start_deal(first_start.clone()).await.unwrap().into_inner().view.unwrap();
     let request = game::EnterResultRequest {
         table_id: table.clone(),
         expected_version: view.version,
@@ -243,6 +244,9 @@ async fn a_result_reaches_the_pad_only_from_the_rubber_s_own_table(app: TestApp)
     assert_eq!(pad.deals[0].source, spb::ResultSource::Game as i32);
     assert_eq!(pad.next_deal.unwrap().deal_number, 2);
 
+    // The start retried with its idempotency key gets its first answer, though the pad has moved on.
+    let retried = south.clone().start_deal(first_start).await.unwrap().into_inner().view.unwrap();
+    assert_eq!(retried.deal_id, view.deal_id);
     // Deal 1 is scored: starting it again is refused, the next is deal 2 (Law 73).
     let again = game::StartDealRequest {
         expected_version: ended.version,
