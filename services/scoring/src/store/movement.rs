@@ -78,18 +78,19 @@ pub async fn released_boards<C: ConnectionTrait>(
     Ok(boards)
 }
 
-/// Fills in what a session's readers are told of its movement and releases.
+/// Fills in what a session's readers are told of its movement and releases; the released
+/// boards come back, for deciding what the reader may see.
 pub async fn describe<C: ConnectionTrait>(
     db: &C,
     row: &session::Model,
     session: &mut spb::Session,
-) -> Result<(), ServiceError> {
+) -> Result<HashSet<u32>, ServiceError> {
     let released = released_boards(db, row, session).await?;
     for board in &mut session.boards {
         board.released = released.contains(&board.number);
     }
     session.movement = movement(db, &row.session_id).await?;
-    Ok(())
+    Ok(released)
 }
 
 /// Adds `assignments` to the movement of `definition` (duplicate Law 8A), each checked against

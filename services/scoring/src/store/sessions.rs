@@ -182,6 +182,21 @@ async fn visibility<C: ConnectionTrait>(
     }
     // Every table of its movement has played it, or the director released it.
     let released = movement::released_boards(db, row, definition).await?;
+    visibility_beside(db, row, definition, principal, released).await
+}
+
+/// [`visibility`], given the boards already known to be released (a reader that also shows
+/// them asks once).
+async fn visibility_beside<C: ConnectionTrait>(
+    db: &C,
+    row: &session::Model,
+    definition: &spb::Session,
+    principal: &Principal,
+    released: HashSet<u32>,
+) -> Result<Visibility, ServiceError> {
+    if is_staff(principal) || row.status == spb::SessionStatus::Published as i32 {
+        return Ok(Visibility::All);
+    }
     let mine = contestants_of(definition, &principal.subject);
     if mine.is_empty() {
         return Ok(Visibility::Boards(released));
@@ -250,8 +265,8 @@ impl Sessions {
     pub async fn get(&self, session_id: &str, principal: &Principal) -> Result<spb::Session, ServiceError> {
         let row = Self::row(&self.db, session_id).await?;
         let mut session = session_proto(&row)?;
-        let visibility = visibility(&self.db, &row, &session, principal).await?;
-        movement::describe(&self.db, &row, &mut session).await?;
+        let released = movement::describe(&self.db, &row, &mut session).await?;
+        let visibility = visibility_beside(&self.db, &row, &session, principal, released).await?;
         Ok(redact(session, &visibility))
     }
 
@@ -295,8 +310,8 @@ impl Sessions {
         let mut sessions = Vec::new();
         for row in rows.iter().take(page.size as usize) {
             let mut session = session_proto(row)?;
-            let visibility = visibility(&self.db, row, &session, principal).await?;
-            movement::describe(&self.db, row, &mut session).await?;
+            let released = movement::describe(&self.db, row, &mut session).await?;
+            let visibility = visibility_beside(&self.db, row, &session, principal, released).await?;
             sessions.push(redact(session, &visibility));
         }
         Ok(spb::ListSessionsResponse { sessions, page: Some(page.response_to(fetched)) })
