@@ -11,7 +11,9 @@
 //! - [`allowed_roles`]: the roles each RPC allows, read from the contract's
 //!   `bridgeclub.common.v1.allowed_roles` method option, for the platform's auth interceptor;
 //! - [`FILE_DESCRIPTOR_SET`]: the encoded descriptors, for server reflection;
-//! - [`convert`]: proto messages to laws types and back, with errors that name the bad field.
+//! - [`convert`]: proto messages to laws types and back, with errors that name the bad field;
+//! - [`limits`] and [`codec`]: the contract's size limits, checked on every request before it is
+//!   decoded, and the codec that does it, so a malformed request is INVALID_ARGUMENT everywhere.
 //!
 //! ```
 //! use api::common::v1::Role;
@@ -21,7 +23,9 @@
 //! assert!(api::allowed_roles("/bridgeclub.appeals.v1.AppealsService/NoSuchMethod").is_none());
 //! ```
 
+pub mod codec;
 pub mod convert;
+pub mod limits;
 
 /// `bridgeclub.common.v1`: the types every service shares.
 pub mod common {

@@ -113,3 +113,28 @@ impl Club {
         Ok(Club { server, resources })
     }
 }
+
+/// What the `bridge-club` binary does: loads the configuration (file and environment), starts
+/// telemetry and every service, prints where it serves and how to get a token, and serves until
+/// SIGTERM or ctrl-c.
+pub async fn run() -> anyhow::Result<()> {
+    use anyhow::Context;
+
+    let mut config = platform::config::load::<Settings>("club")?;
+    config.service.membership = platform::config::load::<membership::Settings>("membership")?.service;
+    config.service.scoring = platform::config::load::<scoring::Settings>("scoring")?.service;
+    config.service.appeals = platform::config::load::<appeals::Settings>("appeals")?.service;
+    config.service.game = platform::config::load::<game::Settings>("game")?.service;
+    let _telemetry = platform::telemetry::init("bridge-club", &config.platform.telemetry)?;
+    let club = Club::start(&config.platform, &config.service).await.context("bridge-club did not start")?;
+    let address = club.server.local_addr();
+    println!("bridge-club is serving every service on {address} (gRPC and grpc-web)");
+    if club.resources.issuer.is_some() {
+        println!(
+            "get a token with: cargo run --bin bridgectl -- token --role desk --subject front-desk (signed with {})",
+            config.platform.auth.local_key_file.display()
+        );
+    }
+    club.server.wait().await?;
+    Ok(())
+}

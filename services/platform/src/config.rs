@@ -11,6 +11,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
@@ -27,11 +28,15 @@ pub struct PlatformConfig {
     pub database_url: Option<String>,
     /// The SQLite file of the embedded default.
     pub sqlite_path: PathBuf,
+    /// Timeouts of the database, and how calls fail fast while it is away (`[database]`).
+    pub database: DatabaseConfig,
     /// Redis URL for live state. Unset: an in-process store (one process only).
     pub redis_url: Option<String>,
     /// Prefix of every Redis key this process writes, so several deployments (or tests) can
     /// share one Redis.
     pub redis_prefix: String,
+    /// Timeouts of Redis, and how calls fail fast while it is away (`[redis]`).
+    pub redis: RedisConfig,
     /// Token checking and signing.
     pub auth: AuthConfig,
     /// Logs, traces and metrics.
@@ -49,8 +54,10 @@ impl Default for PlatformConfig {
             listen: SocketAddr::from(([127, 0, 0, 1], 50051)),
             database_url: None,
             sqlite_path: PathBuf::from("bridge-club.db"),
+            database: DatabaseConfig::default(),
             redis_url: None,
             redis_prefix: "bc".to_owned(),
+            redis: RedisConfig::default(),
             auth: AuthConfig::default(),
             telemetry: TelemetryConfig::default(),
             cors_allowed_origins: Vec::new(),
@@ -93,6 +100,100 @@ impl Default for AuthConfig {
             service_token: None,
         }
     }
+}
+
+/// How long calls wait for the database, and how they fail fast while it is away: a call answers
+/// UNAVAILABLE within the acquire timeout when the database cannot be reached, and at once during
+/// the cool-down that follows (see [`crate::breaker`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DatabaseConfig {
+    /// Milliseconds one attempt to open a Postgres connection may take.
+    pub connect_timeout_ms: u64,
+    /// Milliseconds a call waits for a Postgres connection from the pool, opening one if need be.
+    pub acquire_timeout_ms: u64,
+    /// SQLite: milliseconds a writer waits for the file's one write lock (and for a connection
+    /// from the pool, which only writers queueing for that lock hold for long).
+    pub sqlite_busy_timeout_ms: u64,
+    /// Milliseconds calls are refused at once after the database could not be reached, before
+    /// one call probes it again.
+    pub cool_down_ms: u64,
+    /// Milliseconds between the pings that decide the health status while no calls come.
+    pub probe_interval_ms: u64,
+}
+
+impl Default for DatabaseConfig {
+    fn default() -> Self {
+        DatabaseConfig {
+            connect_timeout_ms: 500,
+            acquire_timeout_ms: 500,
+            sqlite_busy_timeout_ms: 5_000,
+            cool_down_ms: 1_000,
+            probe_interval_ms: 1_000,
+        }
+    }
+}
+
+/// How long Redis commands may take, and how they fail fast while Redis is away. Services go on
+/// from the durable record when Redis fails, so a short deadline costs little.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RedisConfig {
+    /// Milliseconds one command (or one attempt to reconnect) may take.
+    pub command_timeout_ms: u64,
+    /// Milliseconds commands are refused at once after Redis could not be reached, before one
+    /// command probes it again.
+    pub cool_down_ms: u64,
+}
+
+impl Default for RedisConfig {
+    fn default() -> Self {
+        RedisConfig { command_timeout_ms: 300, cool_down_ms: 1_000 }
+    }
+}
+
+impl DatabaseConfig {
+    /// [`DatabaseConfig::connect_timeout_ms`].
+    pub fn connect_timeout(&self) -> Duration {
+        millis(self.connect_timeout_ms)
+    }
+
+    /// [`DatabaseConfig::acquire_timeout_ms`].
+    pub fn acquire_timeout(&self) -> Duration {
+        millis(self.acquire_timeout_ms)
+    }
+
+    /// [`DatabaseConfig::sqlite_busy_timeout_ms`].
+    pub fn sqlite_busy_timeout(&self) -> Duration {
+        millis(self.sqlite_busy_timeout_ms)
+    }
+
+    /// [`DatabaseConfig::cool_down_ms`].
+    pub fn cool_down(&self) -> Duration {
+        millis(self.cool_down_ms)
+    }
+
+    /// [`DatabaseConfig::probe_interval_ms`].
+    pub fn probe_interval(&self) -> Duration {
+        millis(self.probe_interval_ms)
+    }
+}
+
+impl RedisConfig {
+    /// [`RedisConfig::command_timeout_ms`].
+    pub fn command_timeout(&self) -> Duration {
+        millis(self.command_timeout_ms)
+    }
+
+    /// [`RedisConfig::cool_down_ms`].
+    pub fn cool_down(&self) -> Duration {
+        millis(self.cool_down_ms)
+    }
+}
+
+/// `ms` milliseconds, at least one: a zero timeout would refuse everything.
+fn millis(ms: u64) -> Duration {
+    Duration::from_millis(ms.max(1))
 }
 
 /// Logs, traces and metrics.
@@ -198,6 +299,18 @@ mod tests {
         assert_eq!(config.platform.effective_database_url(), "postgres://db/club");
         assert_eq!(config.platform.auth.local_key_file, PathBuf::from("/etc/club/key"));
         assert!(config.service.round_to_hundreds);
+    }
+
+    #[test]
+    fn dependency_timeouts_are_short_by_default_and_configurable() {
+        let config: Config<Scoring> = load_from("scoring", Figment::new()).unwrap();
+        assert!(config.platform.database.acquire_timeout_ms < 1_000);
+        assert!(config.platform.redis.command_timeout_ms < 1_000);
+        let toml = "[database]\nacquire_timeout_ms = 250\n[redis]\ncommand_timeout_ms = 100\n";
+        let config: Config<Scoring> = load_from("scoring", Figment::new().merge(Toml::string(toml))).unwrap();
+        assert_eq!(config.platform.database.acquire_timeout_ms, 250);
+        assert_eq!(config.platform.database.cool_down_ms, DatabaseConfig::default().cool_down_ms);
+        assert_eq!(config.platform.redis.command_timeout_ms, 100);
     }
 
     #[test]

@@ -117,13 +117,109 @@ impl From<ServiceError> for Status {
 
 impl From<sea_orm::DbErr> for ServiceError {
     fn from(error: sea_orm::DbErr) -> Self {
-        match &error {
-            sea_orm::DbErr::Conn(_) | sea_orm::DbErr::ConnectionAcquire(_) => {
-                ServiceError::Unavailable(format!("database unavailable: {error}"))
+        match DbFailure::of(&error) {
+            DbFailure::Away => ServiceError::Unavailable(format!("database unavailable: {error}")),
+            DbFailure::Busy => {
+                ServiceError::Unavailable(format!("the database is too busy to take this now; try again ({error})"))
             }
-            sea_orm::DbErr::RecordNotFound(what) => ServiceError::NotFound(what.clone()),
-            _ => ServiceError::Internal(format!("database: {error}")),
+            DbFailure::Conflict => ServiceError::Conflict(
+                "another change made at the same moment conflicted with this one; try again".to_owned(),
+            ),
+            DbFailure::BadValue => ServiceError::InvalidArgument(format!(
+                "a value in the request cannot be stored: {}",
+                database_message(&error).unwrap_or("it has characters the database refuses, or is too long")
+            )),
+            DbFailure::NotFound => match error {
+                sea_orm::DbErr::RecordNotFound(what) => ServiceError::NotFound(what),
+                other => ServiceError::NotFound(other.to_string()),
+            },
+            DbFailure::Other => ServiceError::Internal(format!("database: {error}")),
         }
+    }
+}
+
+/// What a database failure means, the one reading of `sea_orm::DbErr` (SQLSTATEs for Postgres,
+/// result codes for SQLite): the status a client gets ([`ServiceError`]'s `From<DbErr>`), and
+/// whether the database counts as away ([`crate::db::Db`]'s breaker opens on [`DbFailure::Away`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DbFailure {
+    /// The database cannot be reached: no connection (refused, lost, timed out, pool closed), or
+    /// the server shuts down or is out of resources (SQLSTATE classes 08, 53, 57), or SQLite's
+    /// file cannot be read or written. UNAVAILABLE.
+    Away,
+    /// The database is there but cannot take this call now: SQLite's write lock stayed taken
+    /// (busy, locked), a Postgres statement was cancelled (57014). UNAVAILABLE; not an outage.
+    Busy,
+    /// A concurrent transaction conflicted (40001 serialization failure, 40P01 deadlock). ABORTED.
+    Conflict,
+    /// The request holds a value the database cannot store: a NUL or other character the
+    /// encoding refuses (22021, 22P05), a value too long (22001, SQLite's TOOBIG). INVALID_ARGUMENT.
+    BadValue,
+    /// A record the code expected is missing. NOT_FOUND.
+    NotFound,
+    /// Anything else: a bug of ours. INTERNAL.
+    Other,
+}
+
+impl DbFailure {
+    /// The kind of `error`.
+    pub fn of(error: &sea_orm::DbErr) -> DbFailure {
+        use sea_orm::{DbErr, RuntimeErr};
+        match error {
+            DbErr::ConnectionAcquire(_) => DbFailure::Away,
+            DbErr::Exec(RuntimeErr::SqlxError(e)) | DbErr::Query(RuntimeErr::SqlxError(e)) => Self::of_sqlx(e),
+            // Whatever stopped a connection from being made or checked.
+            DbErr::Conn(_) => DbFailure::Away,
+            DbErr::RecordNotFound(_) => DbFailure::NotFound,
+            _ => DbFailure::Other,
+        }
+    }
+
+    fn of_sqlx(error: &sea_orm::sqlx::Error) -> DbFailure {
+        use sea_orm::sqlx::Error;
+        match error {
+            Error::Io(_) | Error::Tls(_) | Error::PoolTimedOut | Error::PoolClosed | Error::WorkerCrashed => {
+                DbFailure::Away
+            }
+            Error::Database(database) => Self::of_database(database.as_ref()),
+            _ => DbFailure::Other,
+        }
+    }
+
+    fn of_database(error: &dyn sea_orm::sqlx::error::DatabaseError) -> DbFailure {
+        let code = error.code();
+        let code = code.as_deref().unwrap_or_default();
+        if error.try_downcast_ref::<sea_orm::sqlx::sqlite::SqliteError>().is_some() {
+            // Extended result codes; the primary code is the low byte.
+            return match code.parse::<i32>().unwrap_or_default() & 0xff {
+                // SQLITE_BUSY, SQLITE_LOCKED
+                5 | 6 => DbFailure::Busy,
+                // SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN
+                10 | 13 | 14 => DbFailure::Away,
+                // SQLITE_TOOBIG
+                18 => DbFailure::BadValue,
+                _ => DbFailure::Other,
+            };
+        }
+        match code {
+            "57014" => DbFailure::Busy,
+            "40001" | "40P01" => DbFailure::Conflict,
+            "22021" | "22P05" | "22001" => DbFailure::BadValue,
+            _ if code.starts_with("08") || code.starts_with("53") || code.starts_with("57") => DbFailure::Away,
+            _ => DbFailure::Other,
+        }
+    }
+}
+
+/// The database's own words for a failure it reported (never connection details).
+fn database_message(error: &sea_orm::DbErr) -> Option<&str> {
+    match error {
+        sea_orm::DbErr::Exec(sea_orm::RuntimeErr::SqlxError(e))
+        | sea_orm::DbErr::Query(sea_orm::RuntimeErr::SqlxError(e)) => match e.as_ref() {
+            sea_orm::sqlx::Error::Database(database) => Some(database.message()),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -187,5 +283,127 @@ mod tests {
         assert_eq!(Status::from(ServiceError::Conflict("stale".into())).code(), Code::Aborted);
         assert_eq!(Status::from(ServiceError::PermissionDenied("no".into())).code(), Code::PermissionDenied);
         assert_eq!(Status::from(ServiceError::Unavailable("redis".into())).code(), Code::Unavailable);
+    }
+
+    /// A Postgres error with a given SQLSTATE, as sqlx reports one.
+    #[derive(Debug)]
+    struct Sqlstate(&'static str);
+
+    impl std::fmt::Display for Sqlstate {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "SQLSTATE {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Sqlstate {}
+
+    impl sea_orm::sqlx::error::DatabaseError for Sqlstate {
+        fn message(&self) -> &str {
+            "the database's own message"
+        }
+        fn code(&self) -> Option<std::borrow::Cow<'_, str>> {
+            Some(self.0.into())
+        }
+        fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+            self
+        }
+        fn kind(&self) -> sea_orm::sqlx::error::ErrorKind {
+            sea_orm::sqlx::error::ErrorKind::Other
+        }
+    }
+
+    fn failed(error: sea_orm::sqlx::Error) -> sea_orm::DbErr {
+        sea_orm::DbErr::Exec(sea_orm::RuntimeErr::SqlxError(std::sync::Arc::new(error)))
+    }
+
+    fn sqlstate(code: &'static str) -> sea_orm::DbErr {
+        failed(sea_orm::sqlx::Error::Database(Box::new(Sqlstate(code))))
+    }
+
+    fn status_of(error: sea_orm::DbErr) -> Status {
+        Status::from(ServiceError::from(error))
+    }
+
+    #[test]
+    fn a_database_that_cannot_be_reached_is_unavailable() {
+        use sea_orm::sqlx::Error;
+        let errors = [
+            // What an in-flight call sees when Postgres stops: "error communicating with database".
+            failed(Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionReset))),
+            failed(Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionRefused))),
+            failed(Error::PoolTimedOut),
+            failed(Error::PoolClosed),
+            sea_orm::DbErr::ConnectionAcquire(sea_orm::error::ConnAcquireErr::Timeout),
+            sea_orm::DbErr::ConnectionAcquire(sea_orm::error::ConnAcquireErr::ConnectionClosed),
+            sea_orm::DbErr::Conn(sea_orm::RuntimeErr::Internal("connection refused".into())),
+            sqlstate("08006"),
+            sqlstate("57P01"),
+            sqlstate("57P03"),
+            sqlstate("53300"),
+        ];
+        for error in errors {
+            assert_eq!(DbFailure::of(&error), DbFailure::Away, "{error}");
+            assert_eq!(status_of(error).code(), Code::Unavailable);
+        }
+        assert_eq!(DbFailure::of(&sqlstate("57014")), DbFailure::Busy, "a cancelled statement is no outage");
+        assert_eq!(status_of(sqlstate("57014")).code(), Code::Unavailable);
+    }
+
+    #[test]
+    fn a_concurrent_conflict_is_aborted() {
+        for code in ["40001", "40P01"] {
+            assert_eq!(DbFailure::of(&sqlstate(code)), DbFailure::Conflict);
+            assert_eq!(status_of(sqlstate(code)).code(), Code::Aborted);
+        }
+    }
+
+    #[test]
+    fn a_value_the_database_cannot_store_is_the_clients_mistake() {
+        for code in ["22021", "22P05", "22001"] {
+            assert_eq!(DbFailure::of(&sqlstate(code)), DbFailure::BadValue);
+            let status = status_of(sqlstate(code));
+            assert_eq!(status.code(), Code::InvalidArgument);
+            assert!(status.message().contains("the database's own message"), "{}", status.message());
+        }
+    }
+
+    #[test]
+    fn other_database_failures_are_ours() {
+        for error in [sqlstate("23502"), sqlstate("42P01"), failed(sea_orm::sqlx::Error::RowNotFound)] {
+            assert_eq!(DbFailure::of(&error), DbFailure::Other, "{error}");
+            assert_eq!(status_of(error).code(), Code::Internal);
+        }
+        let missing = sea_orm::DbErr::RecordNotFound("table 7".into());
+        assert_eq!(status_of(missing).code(), Code::NotFound);
+    }
+
+    #[tokio::test]
+    async fn sqlite_busy_is_unavailable() {
+        use sea_orm::{ConnectOptions, Database, SqliteTransactionMode, TransactionOptions, TransactionTrait};
+        let dir = std::env::temp_dir().join(format!("bc-busy-{}", uuid::Uuid::new_v4().simple()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.join("busy.db").display());
+        let immediate =
+            TransactionOptions { sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate), ..Default::default() };
+        let holder = Database::connect(&url).await.unwrap();
+        let mut options = ConnectOptions::new(url);
+        options.map_sqlx_sqlite_opts(|options| options.busy_timeout(std::time::Duration::ZERO));
+        let impatient = Database::connect(options).await.unwrap();
+
+        let held = holder.begin_with_options(immediate).await.unwrap();
+        let error = impatient.begin_with_options(immediate).await.unwrap_err();
+        held.rollback().await.unwrap();
+        holder.close().await.unwrap();
+        impatient.close().await.unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        assert_eq!(DbFailure::of(&error), DbFailure::Busy, "{error}");
+        assert_eq!(status_of(error).code(), Code::Unavailable);
     }
 }

@@ -6,6 +6,7 @@
 //! - [`telemetry`]: `tracing` with OpenTelemetry export and W3C trace context on every hop;
 //! - [`server`]: health, reflection, request tracing, auth, graceful shutdown, and hooks for the edge;
 //! - [`auth`]: JWT bearer tokens (HS256 locally, RS256 in production) and per-RPC roles;
+//! - [`breaker`]: the circuit breaker that makes every dependency fail fast while it is away;
 //! - [`error`]: the one mapping of service errors to `tonic::Status`;
 //! - [`db`]: Postgres or SQLite through sea-orm, migrated at start-up;
 //! - [`live`]: live state in Redis (or in process) with versioned compare-and-set and fan-out;
@@ -14,6 +15,7 @@
 
 pub mod app;
 pub mod auth;
+pub mod breaker;
 pub mod client;
 pub mod config;
 pub mod db;
