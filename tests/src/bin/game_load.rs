@@ -1,0 +1,331 @@
+//! `game-load`: plays legal deals at many tables against a running server, with a fixed number of
+//! actions in flight, and reports actions a second and latency percentiles beside a bare tonic
+//! server (the standard health service, nothing else) measured the same way in the same run.
+//!
+//! ```text
+//! cargo run --release --bin bridge-club &                  # or with DATABASE_URL and REDIS_URL
+//! cargo run --release -p e2e --bin game-load -- --tables 64 --in-flight 64 --seconds 20
+//! ```
+//!
+//! Each table is a rubber the desk starts in the membership service (four registered players
+//! seated by a partnership draw, with its scorepad), so every deal goes through the same checks
+//! of its owners as a real one. A deal is recorded from the table device (the desk role), with
+//! the hands entered: each player holds one whole suit, the dealer opens 1NT and the others pass,
+//! and every trick is won by the opening leader, who leads his suit to the end. That is 57 actions
+//! (the start, four calls, 52 cards), each one legal, each judged by the Laws, journaled, put in
+//! live state and streamed; the finished deal's result goes to the pad through the outbox, and
+//! the next deal starts once the pad shows it (deals are scored in order, Law 73).
+//!
+//! The token is minted with the server's local key file (`--key-file`).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use api::common::v1 as pb;
+use api::game::v1 as game;
+use clap::Parser;
+use e2e::lineup::Lineup;
+use platform::auth::{Role, TokenIssuer, load_or_create_local_secret};
+use tokio::sync::Mutex;
+
+/// Plays deals at many tables and compares with a bare tonic server.
+#[derive(Debug, Parser)]
+#[command(name = "game-load", about)]
+struct Args {
+    /// The server.
+    #[arg(long, env = "BRIDGE_SERVER", default_value = "http://127.0.0.1:50051")]
+    server: String,
+    /// The server's local signing key.
+    #[arg(long, default_value = "bridge-club.key")]
+    key_file: std::path::PathBuf,
+    /// Tables playing.
+    #[arg(long, default_value_t = 64)]
+    tables: usize,
+    /// Actions in flight at most (each table has at most one).
+    #[arg(long, default_value_t = 64)]
+    in_flight: usize,
+    /// How long each measurement runs.
+    #[arg(long, default_value_t = 20)]
+    seconds: u64,
+    /// Skip the bare tonic baseline.
+    #[arg(long)]
+    no_baseline: bool,
+}
+
+type GameClient = api::game::v1::game_service_client::GameServiceClient<platform::app::PeerChannel>;
+
+/// Latencies of one measurement, in microseconds.
+#[derive(Default)]
+struct Measured {
+    latencies: Vec<u32>,
+    errors: u64,
+    elapsed: Duration,
+}
+
+impl Measured {
+    fn report(&mut self, name: &str) -> f64 {
+        self.latencies.sort_unstable();
+        let at = |q: f64| {
+            let i = ((self.latencies.len() as f64 - 1.0) * q).round() as usize;
+            f64::from(self.latencies.get(i).copied().unwrap_or(0)) / 1000.0
+        };
+        let rate = self.latencies.len() as f64 / self.elapsed.as_secs_f64();
+        println!(
+            "{name:<28} {rate:>9.0}/s  p50 {:>6.2} ms  p90 {:>6.2} ms  p99 {:>6.2} ms  max {:>7.2} ms  errors {}",
+            at(0.5),
+            at(0.9),
+            at(0.99),
+            at(1.0),
+            self.errors
+        );
+        rate
+    }
+}
+
+/// The seat's suit and the hands as a PBN Deal tag: North spades, East hearts, South diamonds,
+/// West clubs.
+const HANDS: &str = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
+const SUITS: [char; 4] = ['S', 'H', 'D', 'C'];
+const RANKS: [char; 13] = ['A', 'K', 'Q', 'J', 'T', '9', '8', '7', '6', '5', '4', '3', '2'];
+const SEATS: [pb::Seat; 4] = [pb::Seat::North, pb::Seat::East, pb::Seat::South, pb::Seat::West];
+
+/// One table's rubber and where its deal stands.
+struct Table {
+    lineup: Lineup,
+    client: GameClient,
+    version: u64,
+    deal_number: u32,
+    /// The next action of the deal in progress: 0 starts it, 1-4 are the calls, 5-56 the cards.
+    step: usize,
+    dealer: usize,
+}
+
+impl Table {
+    /// Sends the table's next action; `Ok(false)` if the pad has not yet recorded the deal
+    /// before (the start must wait).
+    async fn act(&mut self) -> Result<bool, tonic::Status> {
+        let key = uuid::Uuid::new_v4().to_string();
+        let table_id = self.lineup.table_id.clone();
+        let view = match self.step {
+            0 => {
+                let setup = game::DealSetup {
+                    source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
+                        rubber_id: self.lineup.rubber_id.clone(),
+                        scorepad_id: self.lineup.scorepad_id.clone(),
+                        deal_number: self.deal_number,
+                        club_laws: false,
+                    })),
+                    kind: pb::TableKind::Rubber as i32,
+                    mode: game::PlayMode::Recorded as i32,
+                    ..Default::default()
+                };
+                let request = game::StartDealRequest {
+                    table_id,
+                    expected_version: self.version,
+                    idempotency_key: key,
+                    setup: Some(setup),
+                    hands: Some(game::start_deal_request::Hands::DealPbn(HANDS.to_owned())),
+                };
+                match self.client.start_deal(request).await {
+                    Ok(answer) => answer.into_inner().view,
+                    Err(status)
+                        if status.code() == tonic::Code::FailedPrecondition
+                            && status.message().contains("still be on its way") =>
+                    {
+                        return Ok(false);
+                    }
+                    Err(status) => return Err(status),
+                }
+            }
+            1..=4 => {
+                let seat = (self.dealer + self.step - 1) % 4;
+                let call = if self.step == 1 { "1NT" } else { "P" };
+                let request = game::MakeCallRequest {
+                    table_id,
+                    expected_version: self.version,
+                    idempotency_key: key,
+                    seat: SEATS[seat] as i32,
+                    call: Some(call.parse::<laws::Call>().map_err(|e| tonic::Status::internal(e.to_string()))?.into()),
+                    artificial: None,
+                };
+                self.client.make_call(request).await?.into_inner().view
+            }
+            _ => {
+                // The opening leader (the dealer's left) wins every trick with his own suit.
+                let played = self.step - 5;
+                let (trick, turn) = (played / 4, played % 4);
+                let seat = (self.dealer + 1 + turn) % 4;
+                let card = format!("{}{}", SUITS[seat], RANKS[trick]);
+                let request = game::PlayCardRequest {
+                    table_id,
+                    expected_version: self.version,
+                    idempotency_key: key,
+                    seat: SEATS[seat] as i32,
+                    card: Some(card.parse::<laws::Card>().map_err(|e| tonic::Status::internal(e.to_string()))?.into()),
+                };
+                self.client.play_card(request).await?.into_inner().view
+            }
+        };
+        let view = view.ok_or_else(|| tonic::Status::internal("an answer without the table"))?;
+        self.version = view.version;
+        if self.step == 0 {
+            let dealer = view.setup.as_ref().map_or(0, |s| s.dealer);
+            self.dealer = SEATS.iter().position(|s| *s as i32 == dealer).unwrap_or(0);
+        }
+        self.step += 1;
+        if self.step == 57 {
+            self.step = 0;
+            self.deal_number += 1;
+        }
+        Ok(true)
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let issuer = TokenIssuer::hs256(&load_or_create_local_secret(&args.key_file)?);
+    let token = issuer.issue("game-load", &[Role::Desk], Duration::from_secs(24 * 3600))?;
+    let channel = || -> anyhow::Result<platform::app::PeerChannel> {
+        let channel = platform::client::channel(&args.server)?;
+        let interceptor = platform::client::ClientInterceptor::with_token(&token)?;
+        Ok(tonic::service::interceptor::InterceptedService::new(channel, interceptor))
+    };
+    let run = uuid::Uuid::new_v4().simple().to_string();
+
+    println!("seating {} tables at {}", args.tables, args.server);
+    let mut tables = Vec::with_capacity(args.tables);
+    let mut desk = e2e::MembershipClient::new(channel()?);
+    let mut pads = e2e::ScoringClient::new(channel()?);
+    for n in 0..args.tables {
+        let lineup = Lineup::start(&mut desk, &mut pads, pb::TableKind::Rubber, &format!("{}-{n}", &run[..8])).await;
+        tables.push(Arc::new(Mutex::new(Table {
+            lineup,
+            client: GameClient::new(channel()?),
+            version: 0,
+            deal_number: 1,
+            step: 0,
+            dealer: 0,
+        })));
+    }
+
+    let window = Duration::from_secs(args.seconds);
+    println!("{} tables, {} actions in flight, {} s each", args.tables, args.in_flight, args.seconds);
+    let baseline = if args.no_baseline { None } else { Some(bare_tonic(args.in_flight, window).await?) };
+    let mut game = play(&tables, args.in_flight, window).await;
+    println!();
+    let bare = baseline.map(|mut b| b.report("bare tonic (health check)"));
+    let ours = game.report("game actions (start/call/card)");
+    if let Some(bare) = bare {
+        println!("game actions: {:.1}% of bare tonic's rate", 100.0 * ours / bare);
+    }
+    Ok(())
+}
+
+/// Each of `in_flight` workers takes the next table that is free and sends its next action.
+async fn play(tables: &[Arc<Mutex<Table>>], in_flight: usize, window: Duration) -> Measured {
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let workers: Vec<_> = (0..in_flight)
+        .map(|w| {
+            // Worker w drives tables w, w + in_flight, ...: each table has one action in flight.
+            let mine: Vec<_> = tables.iter().skip(w).step_by(in_flight).cloned().collect();
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                let mut measured = Measured::default();
+                let mut turn = 0;
+                while !stop.load(Ordering::Relaxed) && !mine.is_empty() {
+                    let table = &mine[turn % mine.len()];
+                    turn += 1;
+                    let mut table = table.lock().await;
+                    let sent = Instant::now();
+                    match table.act().await {
+                        Ok(true) => {
+                            measured.latencies.push(sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32)
+                        }
+                        // The pad is still recording the deal before; this table waits its turn.
+                        Ok(false) => tokio::time::sleep(Duration::from_millis(2)).await,
+                        Err(status) => {
+                            measured.errors += 1;
+                            if measured.errors <= 3 {
+                                eprintln!("table {}: {:?} {}", table.lineup.table_id, status.code(), status.message());
+                            }
+                            // Read the table again before going on.
+                            resync(&mut table).await;
+                        }
+                    }
+                }
+                measured
+            })
+        })
+        .collect();
+    tokio::time::sleep(window).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut total = Measured { elapsed: started.elapsed(), ..Default::default() };
+    for worker in workers {
+        if let Ok(measured) = worker.await {
+            total.latencies.extend(measured.latencies);
+            total.errors += measured.errors;
+        }
+    }
+    total
+}
+
+/// After a refusal, takes the table's version and step from the server (or starts over: a
+/// start on a stale version is refused and comes back here).
+async fn resync(table: &mut Table) {
+    table.step = 0;
+    let request = game::GetTableStateRequest { table_id: table.lineup.table_id.clone() };
+    let Ok(answer) = table.client.get_table_state(request).await else { return };
+    let Some(view) = answer.into_inner().view else { return };
+    table.version = view.version;
+    let over = view.phase != game::DealPhase::Auction as i32 && view.phase != game::DealPhase::Play as i32;
+    if over || view.deal_id.is_empty() {
+        table.step = 0;
+    } else {
+        let cards: usize = view.tricks.iter().map(|t| t.cards.len()).sum();
+        table.step = 1 + view.auction.len() + cards;
+    }
+}
+
+/// The same closed loop against a bare tonic server on loopback: the standard health service,
+/// no auth, no tracing, nothing stored.
+async fn bare_tonic(in_flight: usize, window: Duration) -> anyhow::Result<Measured> {
+    let (_, health) = tonic_health::server::health_reporter();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let address = listener.local_addr()?;
+    let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
+    let server = tokio::spawn(tonic::transport::Server::builder().add_service(health).serve_with_incoming(incoming));
+    let channel = platform::client::channel(&format!("http://{address}"))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let workers: Vec<_> = (0..in_flight)
+        .map(|_| {
+            let mut client = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                let mut measured = Measured::default();
+                while !stop.load(Ordering::Relaxed) {
+                    let sent = Instant::now();
+                    match client.check(tonic_health::pb::HealthCheckRequest::default()).await {
+                        Ok(_) => measured.latencies.push(sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32),
+                        Err(_) => measured.errors += 1,
+                    }
+                }
+                measured
+            })
+        })
+        .collect();
+    tokio::time::sleep(window).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut total = Measured { elapsed: started.elapsed(), ..Default::default() };
+    for worker in workers {
+        if let Ok(measured) = worker.await {
+            total.latencies.extend(measured.latencies);
+            total.errors += measured.errors;
+        }
+    }
+    server.abort();
+    Ok(total)
+}
