@@ -796,6 +796,65 @@ pub enum OptionKind {
     NoMisinformation,
 }
 
+impl OptionKind {
+    /// Every option kind.
+    pub const ALL: [OptionKind; 23] = [
+        OptionKind::Enforce,
+        OptionKind::Waive,
+        OptionKind::AcceptByCalling,
+        OptionKind::CallInTurn,
+        OptionKind::RejectInsufficientBid,
+        OptionKind::LowestSufficientBid,
+        OptionKind::SameOrMorePreciseMeaning,
+        OptionKind::ComparableCall,
+        OptionKind::OtherSufficientBidOrPass,
+        OptionKind::DoubleOrRedouble,
+        OptionKind::AnotherInsufficientBid,
+        OptionKind::CancelCall,
+        OptionKind::CancelAsArtificialPass,
+        OptionKind::UnintendedCall,
+        OptionKind::FirstCallStands,
+        OptionKind::OtherLegalCall,
+        OptionKind::SubstitutionCancelled,
+        OptionKind::KeepCall,
+        OptionKind::WithdrawCall,
+        OptionKind::Comparable,
+        OptionKind::NotComparable,
+        OptionKind::ChangeAfterMisinformation,
+        OptionKind::NoMisinformation,
+    ];
+
+    /// The option's stable machine-readable name, which the contract promises clients may switch
+    /// on (`accept_by_calling`). Written out, so that renaming a variant cannot change it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            OptionKind::Enforce => "enforce",
+            OptionKind::Waive => "waive",
+            OptionKind::AcceptByCalling => "accept_by_calling",
+            OptionKind::CallInTurn => "call_in_turn",
+            OptionKind::RejectInsufficientBid => "reject_insufficient_bid",
+            OptionKind::LowestSufficientBid => "lowest_sufficient_bid",
+            OptionKind::SameOrMorePreciseMeaning => "same_or_more_precise_meaning",
+            OptionKind::ComparableCall => "comparable_call",
+            OptionKind::OtherSufficientBidOrPass => "other_sufficient_bid_or_pass",
+            OptionKind::DoubleOrRedouble => "double_or_redouble",
+            OptionKind::AnotherInsufficientBid => "another_insufficient_bid",
+            OptionKind::CancelCall => "cancel_call",
+            OptionKind::CancelAsArtificialPass => "cancel_as_artificial_pass",
+            OptionKind::UnintendedCall => "unintended_call",
+            OptionKind::FirstCallStands => "first_call_stands",
+            OptionKind::OtherLegalCall => "other_legal_call",
+            OptionKind::SubstitutionCancelled => "substitution_cancelled",
+            OptionKind::KeepCall => "keep_call",
+            OptionKind::WithdrawCall => "withdraw_call",
+            OptionKind::Comparable => "comparable",
+            OptionKind::NotComparable => "not_comparable",
+            OptionKind::ChangeAfterMisinformation => "change_after_misinformation",
+            OptionKind::NoMisinformation => "no_misinformation",
+        }
+    }
+}
+
 impl fmt::Display for OptionKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -981,5 +1040,25 @@ impl Specifies {
             Specifies::Suits(suits) => suits,
             Specifies::NoTrump | Specifies::Nothing => SuitSet::EMPTY,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OptionKind;
+
+    /// The names are part of the contract (`RectificationOption.kind`): unique, snake case, and
+    /// fixed. A renamed variant must keep its name; this list changes only when a kind is added.
+    #[test]
+    fn option_names_are_unique_stable_snake_case() {
+        let names: Vec<&str> = OptionKind::ALL.iter().map(|k| k.name()).collect();
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len());
+        assert!(names.iter().all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_')));
+        assert_eq!(OptionKind::AcceptByCalling.name(), "accept_by_calling");
+        assert_eq!(OptionKind::RejectInsufficientBid.name(), "reject_insufficient_bid");
+        assert_eq!(OptionKind::ChangeAfterMisinformation.name(), "change_after_misinformation");
     }
 }

@@ -2280,22 +2280,6 @@ fn auction_fact_kind(kind: &AuctionIrregularity) -> FactKind {
     }
 }
 
-/// `AcceptByCalling` as `accept_by_calling`.
-fn snake(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 4);
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// The options of an auction irregularity, with the seats entitled to each.
 fn auction_options(pending: &PendingIrregularity) -> Vec<RectificationOption> {
     let offender = pending.irregularity().offender;
@@ -2312,7 +2296,7 @@ fn auction_options(pending: &PendingIrregularity) -> Vec<RectificationOption> {
                 (None, Chooser::Declarer | Chooser::Official) => Vec::new(),
             };
             RectificationOption {
-                name: snake(&format!("{:?}", option.kind)),
+                name: option.kind.name().to_owned(),
                 description: option.to_string(),
                 law: option.law,
                 chooser: option.chooser,
