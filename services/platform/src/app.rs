@@ -86,7 +86,7 @@ impl Resources {
             .await
             .map_err(|source| StartError::Database { url: redact(&url), source })?;
         let live: SharedLiveStore = match &config.redis_url {
-            Some(url) => Arc::new(RedisStore::connect(url, &config.redis_prefix).await?),
+            Some(url) => Arc::new(RedisStore::connect_with(url, &config.redis_prefix, &config.redis).await?),
             None => Arc::new(MemoryStore::new()),
         };
         Self::with(config, service, db, live)

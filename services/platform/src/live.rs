@@ -1,12 +1,14 @@
 //! Live state: versioned values with atomic compare-and-set, and per-channel fan-out.
 //!
 //! Services keep the current state of a table (a deal in progress, a roster) here for fast reads
-//! and streaming, while Postgres keeps the durable record (ARCHITECTURE.md, "Live state and
-//! durability"). Two stores implement [`LiveStore`]:
+//! and streaming, while Postgres keeps the durable record, from which every service goes on when
+//! the live store fails. Two stores implement [`LiveStore`]:
 //! - [`RedisStore`]: Redis through a `ConnectionManager` (reconnects on its own). Updates run as
 //!   one Lua script that checks the version, writes, and publishes, because WATCH/MULTI is unsafe on
-//!   a shared multiplexed connection. Commands that fail while the manager reconnects are retried a
-//!   bounded number of times, and each retry is counted in the `live.redis.retries` metric.
+//!   a shared multiplexed connection. Every command has a short deadline and nothing is retried:
+//!   after a failure a [`Breaker`] refuses commands at once ([`LiveError::Unavailable`]) for a
+//!   cool-down, then lets one through to probe, so a Redis that is away costs callers nothing but
+//!   the detour through the durable record.
 //! - [`MemoryStore`]: the embedded default for a single process, with the same semantics.
 //!
 //! A value's version starts at 1 on first write; 0 means "absent" in [`LiveStore::compare_and_set`].
@@ -23,6 +25,9 @@ use bytes::Bytes;
 use futures::StreamExt;
 use futures::stream::BoxStream;
 use tokio::sync::broadcast;
+
+use crate::breaker::Breaker;
+use crate::config::RedisConfig;
 
 /// A value and its version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +63,8 @@ pub enum ChannelMessage {
 /// A live-state failure.
 #[derive(Debug, thiserror::Error)]
 pub enum LiveError {
-    /// The store could not be reached (after the bounded retries).
+    /// The store could not be reached or did not answer in time, or failed moments ago and is
+    /// not asked again until its cool-down is over.
     #[error("live state store unavailable: {0}")]
     Unavailable(String),
     /// The store returned something this code did not write.
@@ -238,10 +244,9 @@ pub struct RedisStore {
     connection: redis::aio::ConnectionManager,
     prefix: String,
     hub: Arc<Hub>,
-    retries: opentelemetry::metrics::Counter<u64>,
+    breaker: Breaker,
+    deadline: Duration,
 }
-
-const MAX_ATTEMPTS: u32 = 4;
 
 /// Version check, write and publish in one step. Stored as a hash {v: version, d: data}.
 const CAS_SCRIPT: &str = r"
@@ -258,41 +263,64 @@ return {1, new}
 ";
 
 impl RedisStore {
-    /// Connects to `url`; every key and channel is prefixed with `prefix` and a colon.
+    /// Connects to `url` with the default deadline and cool-down ([`RedisConfig`]); every key and
+    /// channel is prefixed with `prefix` and a colon.
     pub async fn connect(url: &str, prefix: &str) -> Result<Self, LiveError> {
-        let client = redis::Client::open(url).map_err(|e| LiveError::Unavailable(format!("{url}: {e}")))?;
-        let config = redis::aio::ConnectionManagerConfig::new()
-            .set_number_of_retries(3)
-            .set_connection_timeout(Some(Duration::from_secs(2)))
-            .set_response_timeout(Some(Duration::from_secs(2)));
-        let connection = redis::aio::ConnectionManager::new_with_config(client.clone(), config)
-            .await
-            .map_err(|e| LiveError::Unavailable(format!("{url}: {e}")))?;
-        let retries = opentelemetry::global::meter("bridge-club")
-            .u64_counter("live.redis.retries")
-            .with_description("Redis commands retried after a connection failure")
-            .build();
-        Ok(RedisStore { client, connection, prefix: format!("{prefix}:"), hub: Arc::default(), retries })
+        Self::connect_with(url, prefix, &RedisConfig::default()).await
+    }
+
+    /// Connects to `url` with `config`'s deadline and cool-down (see the module docs).
+    pub async fn connect_with(url: &str, prefix: &str, config: &RedisConfig) -> Result<Self, LiveError> {
+        let unavailable = |e: redis::RedisError| LiveError::Unavailable(format!("{}: {e}", crate::app::redact(url)));
+        let client = redis::Client::open(url).map_err(unavailable)?;
+        let deadline = config.command_timeout();
+        // One attempt per reconnection, within the deadline: the manager's own retries (with
+        // backoff) would hold every command waiting on the reconnection for seconds; the breaker
+        // spaces the attempts out instead.
+        let manager = redis::aio::ConnectionManagerConfig::new()
+            .set_number_of_retries(0)
+            .set_connection_timeout(Some(deadline))
+            .set_response_timeout(Some(deadline));
+        let connection =
+            redis::aio::ConnectionManager::new_with_config(client.clone(), manager).await.map_err(unavailable)?;
+        Ok(RedisStore {
+            client,
+            connection,
+            prefix: format!("{prefix}:"),
+            hub: Arc::default(),
+            breaker: Breaker::new("redis", config.cool_down()),
+            deadline,
+        })
+    }
+
+    /// The breaker of this store's commands: closed while Redis answers.
+    pub fn breaker(&self) -> &Breaker {
+        &self.breaker
     }
 
     fn key(&self, key: &str) -> String {
         format!("{}{key}", self.prefix)
     }
 
-    /// Runs `command`, retrying (bounded, with backoff) while the connection manager reconnects.
+    /// Runs `command` once, within the deadline, unless the breaker refuses it: after Redis failed
+    /// moments ago the answer is [`LiveError::Unavailable`] at once, and the caller goes on from
+    /// the durable record instead of waiting for a reconnection.
     async fn run<T: redis::FromRedisValue>(&self, what: &str, command: &redis::Cmd) -> Result<T, LiveError> {
-        let mut attempt = 0;
-        loop {
-            let mut connection = self.connection.clone();
-            match command.query_async::<T>(&mut connection).await {
-                Ok(value) => return Ok(value),
-                Err(e) if is_transient(&e) && attempt + 1 < MAX_ATTEMPTS => {
-                    attempt += 1;
-                    self.retries.add(1, &[opentelemetry::KeyValue::new("command", what.to_owned())]);
-                    tracing::warn!(command = what, attempt, error = %e, "redis command failed; retrying");
-                    tokio::time::sleep(Duration::from_millis(25 << attempt)).await;
-                }
-                Err(e) => return Err(LiveError::Unavailable(format!("{what}: {e}"))),
+        let permit = self.breaker.admit().map_err(|open| LiveError::Unavailable(format!("{what}: {open}")))?;
+        let mut connection = self.connection.clone();
+        match tokio::time::timeout(self.deadline, command.query_async::<T>(&mut connection)).await {
+            Ok(Ok(value)) => {
+                permit.succeeded();
+                Ok(value)
+            }
+            Ok(Err(e)) => {
+                // Redis answering with an error is up; only its absence opens the breaker.
+                permit.settle(is_transient(&e));
+                Err(LiveError::Unavailable(format!("{what}: {e}")))
+            }
+            Err(_) => {
+                permit.failed();
+                Err(LiveError::Unavailable(format!("{what}: no answer within {:?}", self.deadline)))
             }
         }
     }
@@ -329,8 +357,25 @@ impl RedisStore {
     }
 }
 
+/// Whether `error` says Redis is away (unreachable, silent, or not serving yet: loading its data,
+/// failing over), rather than Redis answering a command with an error.
 fn is_transient(error: &redis::RedisError) -> bool {
-    error.is_io_error() || error.is_connection_dropped() || error.is_connection_refusal() || error.is_timeout()
+    use redis::{ErrorKind, ServerErrorKind};
+    error.is_io_error()
+        || error.is_connection_dropped()
+        || error.is_connection_refusal()
+        || error.is_timeout()
+        || error.is_unrecoverable_error()
+        || matches!(
+            error.kind(),
+            ErrorKind::Server(
+                ServerErrorKind::BusyLoading
+                    | ServerErrorKind::TryAgain
+                    | ServerErrorKind::ClusterDown
+                    | ServerErrorKind::MasterDown
+                    | ServerErrorKind::ReadOnly
+            )
+        )
 }
 
 #[async_trait]
