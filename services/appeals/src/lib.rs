@@ -96,12 +96,15 @@ pub async fn service(
     let policy = settings.policy().map_err(|e| failed(format!("[appeals] settings: {e}")))?;
     store::seed(&resources.db, &policy).await.map_err(|e| failed(format!("cannot seed the appeal policy: {e}")))?;
     let interval = Duration::from_secs(settings.delivery_interval_seconds.max(1));
-    let appeals = Arc::new(Appeals::new(
-        resources.db.clone(),
-        resources.live.clone(),
-        Arc::new(scoring::GrpcScoreKeeper::new(peers.clone())),
-        interval * 2,
-    ));
+    let appeals = Arc::new(
+        Appeals::new(
+            resources.db.clone(),
+            resources.live.clone(),
+            Arc::new(scoring::GrpcScoreKeeper::new(peers.clone())),
+            interval * 2,
+        )
+        .with_heartbeat(resources.config.streams.heartbeat_interval()),
+    );
     let (stop, stopped) = tokio::sync::watch::channel(());
     tokio::spawn(delivery::worker(appeals.clone(), interval, stopped));
     Ok(AppealsServiceServer::new(AppealsGrpc::new(appeals, stop)))

@@ -50,6 +50,8 @@ pub struct Appeals {
     pub(crate) worker_grace: Duration,
     /// Committee principals already recorded, so that their calls do not write every time.
     committee_seen: Mutex<HashSet<String>>,
+    /// How long a watch stream stays quiet before it sends a heartbeat.
+    pub(crate) heartbeat: Duration,
 }
 
 impl std::fmt::Debug for Appeals {
@@ -105,7 +107,20 @@ impl Appeals {
         scoring: Arc<dyn ScoreKeeper>,
         worker_grace: Duration,
     ) -> Appeals {
-        Appeals { db, live, scoring, worker_grace, committee_seen: Mutex::new(HashSet::new()) }
+        Appeals {
+            db,
+            live,
+            scoring,
+            worker_grace,
+            committee_seen: Mutex::new(HashSet::new()),
+            heartbeat: platform::watch::DEFAULT_HEARTBEAT,
+        }
+    }
+
+    /// The same service, its watch streams sending a heartbeat after `heartbeat` of quiet.
+    pub fn with_heartbeat(mut self, heartbeat: Duration) -> Appeals {
+        self.heartbeat = heartbeat;
+        self
     }
 
     /// Publishes a committed notice to watchers. A notice that fails to publish is not lost:

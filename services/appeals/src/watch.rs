@@ -8,15 +8,18 @@
 //! saw; it also rereads every few seconds, so that a notice whose publication was lost is
 //! delivered even if no other notice follows it. A player's stream carries only notices about
 //! deals they played, so its sequence numbers skip the others.
+//!
+//! When the live store drops the subscription the watcher subscribes again and rereads the
+//! database; if it cannot, the stream ends UNAVAILABLE, naming the sequence to resume after. A
+//! quiet stream carries heartbeats ([`platform::watch`]).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use api::appeals::v1 as pb;
-use futures::StreamExt;
 use platform::ServiceError;
 use platform::auth::Principal;
-use platform::live::ChannelMessage;
+use platform::watch::{LiveFeed, Next, heartbeat, resume_status};
 use prost::Message;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -39,7 +42,7 @@ pub async fn watch(
     principal: Principal,
     after_sequence: Option<u64>,
 ) -> Result<NoticeStream, ServiceError> {
-    let live = appeals.live.subscribe(store::CHANNEL).await?;
+    let feed = LiveFeed::subscribe(appeals.live.clone(), store::CHANNEL, appeals.heartbeat).await?;
     let start = match after_sequence {
         Some(after) => after,
         None => store::last_sequence(&appeals.db).await?,
@@ -47,8 +50,8 @@ pub async fn watch(
     let player = (!sees_everything(&principal)).then(|| principal.subject.clone());
     let (sender, receiver) = mpsc::channel(64);
     tokio::spawn(async move {
-        let mut watcher = Watcher { appeals, sender, player, last: start };
-        watcher.run(live).await;
+        let mut watcher = Watcher { appeals, sender, feed, player, last: start };
+        watcher.run().await;
     });
     Ok(ReceiverStream::new(receiver))
 }
@@ -56,6 +59,7 @@ pub async fn watch(
 struct Watcher {
     appeals: Arc<Appeals>,
     sender: mpsc::Sender<Result<pb::WatchAppealsResponse, tonic::Status>>,
+    feed: LiveFeed,
     /// The player whose notices these are; `None` for staff and the committee, who see all.
     player: Option<String>,
     /// The last sequence number seen, sent or not.
@@ -66,7 +70,7 @@ struct Watcher {
 struct Gone;
 
 impl Watcher {
-    async fn run(&mut self, mut live: futures::stream::BoxStream<'static, ChannelMessage>) {
+    async fn run(&mut self) {
         if self.catch_up().await.is_err() {
             return;
         }
@@ -75,18 +79,15 @@ impl Watcher {
         loop {
             let step = tokio::select! {
                 () = self.sender.closed() => return,
-                message = live.next() => match message {
-                    None => {
-                        let _ = self
-                            .sender
-                            .send(Err(tonic::Status::unavailable(
-                                "the notice channel closed; resume with after_sequence",
-                            )))
-                            .await;
+                next = self.feed.next() => match next {
+                    // The live feed was lost and could not be made again.
+                    Err(error) => {
+                        let _ = self.sender.send(Err(resume_status(&error, self.last))).await;
                         return;
                     }
-                    Some(ChannelMessage::Lagged(_)) => self.catch_up().await,
-                    Some(ChannelMessage::Message(payload)) => self.live(&payload).await,
+                    Ok(Next::CatchUp) => self.catch_up().await,
+                    Ok(Next::Heartbeat) => self.beat().await,
+                    Ok(Next::Message(payload)) => self.forward(&payload).await,
                 },
                 _ = resync.tick() => self.catch_up().await,
             };
@@ -97,7 +98,7 @@ impl Watcher {
     }
 
     /// Forwards a live notice if it is the next one; otherwise reads the database.
-    async fn live(&mut self, payload: &[u8]) -> Result<(), Gone> {
+    async fn forward(&mut self, payload: &[u8]) -> Result<(), Gone> {
         let Ok(LiveNotice { event: Some(event), audience }) = LiveNotice::decode(payload) else {
             return self.catch_up().await;
         };
@@ -135,7 +136,18 @@ impl Watcher {
         }
     }
 
-    async fn send(&self, event: pb::AppealEvent) -> Result<(), Gone> {
-        self.sender.send(Ok(pb::WatchAppealsResponse { event: Some(event) })).await.map_err(|_| Gone)
+    async fn send(&mut self, event: pb::AppealEvent) -> Result<(), Gone> {
+        self.sender
+            .send(Ok(pb::WatchAppealsResponse { event: Some(event), heartbeat: None }))
+            .await
+            .map_err(|_| Gone)?;
+        self.feed.sent();
+        Ok(())
+    }
+
+    /// A heartbeat on a quiet stream, carrying the last sequence seen (sent or not).
+    async fn beat(&mut self) -> Result<(), Gone> {
+        let beat = pb::WatchAppealsResponse { event: None, heartbeat: Some(heartbeat(self.last)) };
+        self.sender.send(Ok(beat)).await.map_err(|_| Gone)
     }
 }

@@ -198,6 +198,8 @@ pub struct Engine {
     pub outbox: Arc<tokio::sync::Notify>,
     /// The tables with a deal in progress, as this process last saw them.
     pub live_tables: LiveTables,
+    /// How long a watch stream stays quiet before it sends a heartbeat.
+    pub heartbeat: std::time::Duration,
 }
 
 const CACHE_LIMIT: usize = 4096;
@@ -211,7 +213,14 @@ impl Engine {
             cache: Mutex::new(HashMap::new()),
             outbox: Arc::new(tokio::sync::Notify::new()),
             live_tables: LiveTables::default(),
+            heartbeat: platform::watch::DEFAULT_HEARTBEAT,
         }
+    }
+
+    /// The same engine, its watch streams sending a heartbeat after `heartbeat` of quiet.
+    pub fn with_heartbeat(mut self, heartbeat: std::time::Duration) -> Engine {
+        self.heartbeat = heartbeat;
+        self
     }
 
     fn cached(&self, deal_id: &str, steps: usize) -> Option<Arc<LoadedDeal>> {

@@ -52,7 +52,10 @@ pub async fn service(
     settings: &Settings,
     peers: &Peers,
 ) -> Result<GameServiceServer<grpc::GameApi>, StartError> {
-    let engine = Arc::new(engine::Engine::new(resources.db.clone(), resources.live.clone()));
+    let engine = Arc::new(
+        engine::Engine::new(resources.db.clone(), resources.live.clone())
+            .with_heartbeat(resources.config.streams.heartbeat_interval()),
+    );
     outbox::spawn(&engine, peers.clone(), settings.outbox.clone());
     let weak = Arc::downgrade(&engine);
     platform::telemetry::observe_gauge(

@@ -2,11 +2,12 @@
 //! repeats. The watcher subscribes to the table's live channel first, then reads the journal
 //! after the sequence it resumes from (or sends a snapshot), then forwards live events, skipping
 //! those already sent; a gap in the live events, or falling behind the channel, sends it back to
-//! the journal.
+//! the journal. When the live store drops the subscription the watcher subscribes again and reads
+//! the journal from its last sequence; if it cannot, the stream ends UNAVAILABLE, naming the
+//! sequence to resume after. A quiet stream carries heartbeats ([`platform::watch`]).
 
 use std::sync::Arc;
 
-use futures::StreamExt;
 use prost::Message;
 use tokio::sync::mpsc;
 use tonic::Status;
@@ -14,7 +15,7 @@ use tonic::Status;
 use api::game::v1 as game;
 use platform::ServiceError;
 use platform::auth::Principal;
-use platform::live::ChannelMessage;
+use platform::watch::{LiveFeed, Next, heartbeat, resume_status};
 
 use crate::engine::{Engine, channel};
 use crate::render::filter_event;
@@ -38,16 +39,16 @@ pub async fn watch(
         return Err(ServiceError::invalid("table_id", "missing; the table is required"));
     }
     // Subscribe before reading anything, so no event falls between the read and the live feed.
-    let live = engine.live.subscribe(&channel(&table_id)).await?;
+    let live = LiveFeed::subscribe(engine.live.clone(), &channel(&table_id), engine.heartbeat).await?;
     let (sender, receiver) = mpsc::channel(64);
-    let mut watcher = Watcher { engine, principal, table_id, sender, last: 0 };
+    let mut watcher = Watcher { engine, principal, table_id, sender, live, last: 0 };
     match after {
         Some(after) => watcher.last = after,
         None => watcher.snapshot().await?,
     }
     tokio::spawn(async move {
-        if let Err(error) = watcher.run(live).await {
-            let _ = watcher.sender.send(Err(error.into())).await;
+        if let Err(status) = watcher.run().await {
+            let _ = watcher.sender.send(Err(status)).await;
         }
     });
     Ok(tokio_stream::wrappers::ReceiverStream::new(receiver))
@@ -58,6 +59,7 @@ struct Watcher {
     principal: Principal,
     table_id: String,
     sender: mpsc::Sender<Result<game::WatchTableResponse, Status>>,
+    live: LiveFeed,
     /// The last sequence number sent.
     last: u64,
 }
@@ -71,10 +73,20 @@ impl From<Gone> for ServiceError {
     }
 }
 
+impl From<Gone> for Status {
+    fn from(_: Gone) -> Self {
+        Status::cancelled("the watcher went away")
+    }
+}
+
 impl Watcher {
     async fn send(&mut self, event: game::TableEvent) -> Result<(), Gone> {
         let sequence = event.sequence;
-        self.sender.send(Ok(game::WatchTableResponse { event: Some(event) })).await.map_err(|_| Gone)?;
+        self.sender
+            .send(Ok(game::WatchTableResponse { event: Some(event), heartbeat: None }))
+            .await
+            .map_err(|_| Gone)?;
+        self.live.sent();
         self.last = self.last.max(sequence);
         Ok(())
     }
@@ -114,22 +126,26 @@ impl Watcher {
         }
     }
 
-    async fn run(&mut self, mut live: futures::stream::BoxStream<'static, ChannelMessage>) -> Result<(), ServiceError> {
+    /// Forwards the live events until the client goes away; an error is the status that ends
+    /// the stream.
+    async fn run(&mut self) -> Result<(), Status> {
         self.catch_up().await?;
         loop {
-            let message = tokio::select! {
-                message = live.next() => message,
+            let next = tokio::select! {
+                next = self.live.next() => next,
                 () = self.sender.closed() => return Ok(()),
             };
-            match message {
-                None => {
-                    // The live feed ended (the store's subscription closed): resubscribe and read
-                    // what was missed.
-                    live = self.engine.live.subscribe(&channel(&self.table_id)).await?;
-                    self.catch_up().await?;
+            match next {
+                // The live feed was lost and could not be made again.
+                Err(error) => return Err(resume_status(&error, self.last)),
+                Ok(Next::CatchUp) => self.catch_up().await?,
+                Ok(Next::Heartbeat) => {
+                    let beat = game::WatchTableResponse { event: None, heartbeat: Some(heartbeat(self.last)) };
+                    if self.sender.send(Ok(beat)).await.is_err() {
+                        return Ok(());
+                    }
                 }
-                Some(ChannelMessage::Lagged(_)) => self.catch_up().await?,
-                Some(ChannelMessage::Message(bytes)) => {
+                Ok(Next::Message(bytes)) => {
                     let batch = EventBatch::decode(bytes.as_ref())
                         .map_err(|e| ServiceError::internal(format!("live event of table {}: {e}", self.table_id)))?;
                     for stored in batch.events {

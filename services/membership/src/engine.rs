@@ -1,19 +1,20 @@
 //! Running the room: commands race on the room's version and commit at the journal's primary key;
 //! the live room (rosters, queues, presence) is kept in the live store (Redis) and rebuilt from the
-//! journal whenever it is missing or behind; watchers get every event, in order, exactly once.
+//! journal whenever it is missing or behind; watchers get every event, in order, exactly once,
+//! across a lost live subscription too, and heartbeats while nothing happens ([`platform::watch`]).
 
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures::StreamExt;
 use prost::Message;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
 use api::membership::v1 as pb;
 use platform::ServiceError;
-use platform::live::{CasOutcome, ChannelMessage, SharedLiveStore};
+use platform::live::{CasOutcome, SharedLiveStore};
+use platform::watch::{LiveFeed, Next, heartbeat, resume_status};
 
 use crate::commands::Plan;
 use crate::journal::Entry;
@@ -103,6 +104,7 @@ pub struct Engine {
     key: String,
     channel: String,
     max_attempts: u32,
+    heartbeat: Duration,
 }
 
 impl std::fmt::Debug for Engine {
@@ -122,7 +124,14 @@ impl Engine {
             key: format!("membership:{{{room}}}:room"),
             channel: format!("membership:{{{room}}}:events"),
             max_attempts: max_attempts.max(1),
+            heartbeat: platform::watch::DEFAULT_HEARTBEAT,
         }
+    }
+
+    /// The same engine, its watch streams sending a heartbeat after `heartbeat` of quiet.
+    pub fn with_heartbeat(mut self, heartbeat: Duration) -> Engine {
+        self.heartbeat = heartbeat;
+        self
     }
 
     fn memo(&self) -> Arc<ClubState> {
@@ -340,7 +349,7 @@ impl Engine {
         self: &Arc<Self>,
         after: Option<u64>,
     ) -> Result<ReceiverStream<Result<pb::WatchRoomResponse, tonic::Status>>, ServiceError> {
-        let subscription = self.live.subscribe(&self.channel).await?;
+        let subscription = LiveFeed::subscribe(self.live.clone(), &self.channel, self.heartbeat).await?;
         let state = self.current().await?;
         let (initial, last) = match after {
             None => {
@@ -374,7 +383,8 @@ impl Engine {
             }),
             sequence: |e: &pb::RoomEvent| e.sequence,
             ends: |_| false,
-            wrap: |e| pb::WatchRoomResponse { event: Some(e) },
+            wrap: |e| pb::WatchRoomResponse { event: Some(e), heartbeat: None },
+            beat: |last| pb::WatchRoomResponse { event: None, heartbeat: Some(heartbeat(last)) },
         };
         Ok(source.spawn(subscription))
     }
@@ -386,7 +396,7 @@ impl Engine {
         table_id: &str,
         after: Option<u64>,
     ) -> Result<ReceiverStream<Result<pb::WatchTableResponse, tonic::Status>>, ServiceError> {
-        let subscription = self.live.subscribe(&self.channel).await?;
+        let subscription = LiveFeed::subscribe(self.live.clone(), &self.channel, self.heartbeat).await?;
         let state = self.current().await?;
         let table = match state.open_table(table_id).and_then(|n| state.table(n)) {
             Some(table) => table.clone(),
@@ -429,13 +439,14 @@ impl Engine {
             }),
             sequence: |e: &pb::TableEvent| e.sequence,
             ends: |e: &pb::TableEvent| matches!(e.event, Some(pb::table_event::Event::TableClosed(_))),
-            wrap: |e| pb::WatchTableResponse { event: Some(e) },
+            wrap: |e| pb::WatchTableResponse { event: Some(e), heartbeat: None },
+            beat: |last| pb::WatchTableResponse { event: None, heartbeat: Some(heartbeat(last)) },
         };
         if closed {
             // A closed table changes no more: what the record holds is all there is.
             let (tx, rx) = mpsc::channel(source.initial.len().max(1));
             for event in source.initial {
-                let _ = tx.try_send(Ok(pb::WatchTableResponse { event: Some(event) }));
+                let _ = tx.try_send(Ok(pb::WatchTableResponse { event: Some(event), heartbeat: None }));
             }
             return Ok(ReceiverStream::new(rx));
         }
@@ -463,16 +474,18 @@ struct EventSource<E, W> {
     sequence: fn(&E) -> u64,
     ends: fn(&E) -> bool,
     wrap: fn(E) -> W,
+    /// A heartbeat carrying the last sequence sent.
+    beat: fn(u64) -> W,
 }
 
 impl<E: Send + 'static, W: Send + 'static> EventSource<E, W> {
-    fn spawn(
-        self,
-        mut subscription: futures::stream::BoxStream<'static, ChannelMessage>,
-    ) -> ReceiverStream<Result<W, tonic::Status>> {
+    /// Sends the initial events, then the live ones, reading the record after any gap, lag or
+    /// lost subscription; ends UNAVAILABLE (naming the sequence to resume after) when the live
+    /// feed is lost for good.
+    fn spawn(self, mut feed: LiveFeed) -> ReceiverStream<Result<W, tonic::Status>> {
         let (tx, rx) = mpsc::channel(64);
         tokio::spawn(async move {
-            let EventSource { initial, mut last, live, backlog, sequence, ends, wrap } = self;
+            let EventSource { initial, mut last, live, backlog, sequence, ends, wrap, beat } = self;
             // The snapshot, or the backlog after the watcher's last event.
             for event in initial {
                 last = last.max(sequence(&event));
@@ -480,20 +493,32 @@ impl<E: Send + 'static, W: Send + 'static> EventSource<E, W> {
                 if tx.send(Ok(wrap(event))).await.is_err() || end {
                     return;
                 }
+                feed.sent();
             }
-            while let Some(message) = subscription.next().await {
-                let (fresh, resync) = match message {
-                    ChannelMessage::Message(bytes) => match Published::decode(bytes.as_ref()) {
+            loop {
+                let next = tokio::select! {
+                    next = feed.next() => next,
+                    () = tx.closed() => return,
+                };
+                let (fresh, resync) = match next {
+                    Err(error) => {
+                        let _ = tx.send(Err(resume_status(&error, last))).await;
+                        return;
+                    }
+                    Ok(Next::Heartbeat) => {
+                        if tx.send(Ok(beat(last))).await.is_err() {
+                            return;
+                        }
+                        continue;
+                    }
+                    Ok(Next::CatchUp) => (Vec::new(), true),
+                    Ok(Next::Message(bytes)) => match Published::decode(bytes.as_ref()) {
                         Ok(published) => (live(&published), false),
                         Err(e) => {
                             tracing::warn!(error = %e, "unreadable published event; re-reading the record");
                             (Vec::new(), true)
                         }
                     },
-                    ChannelMessage::Lagged(missed) => {
-                        tracing::info!(missed, "watcher lagged; re-reading the record");
-                        (Vec::new(), true)
-                    }
                 };
                 // A live event past the next number means some were not published (or not yet
                 // received): the record has them, committed before they were published.
@@ -519,6 +544,7 @@ impl<E: Send + 'static, W: Send + 'static> EventSource<E, W> {
                     if tx.send(Ok(wrap(event))).await.is_err() || end {
                         return;
                     }
+                    feed.sent();
                 }
             }
         });

@@ -72,7 +72,10 @@ pub async fn service(
     _peers: &Peers,
 ) -> Result<MembershipServiceServer<impl MembershipService>, StartError> {
     let store = store::Store::new(resources.db.clone(), &settings.room);
-    let engine = Arc::new(engine::Engine::new(store, resources.live.clone(), &settings.room, settings.max_attempts));
+    let engine = Arc::new(
+        engine::Engine::new(store, resources.live.clone(), &settings.room, settings.max_attempts)
+            .with_heartbeat(resources.config.streams.heartbeat_interval()),
+    );
     // Bring the room up to date before serving, so the first request does not pay for the replay.
     // A failure here is not fatal: every request catches up from the journal anyway.
     if let Err(e) = engine.current().await {

@@ -143,9 +143,11 @@ impl Resources {
         })
     }
 
-    /// A server builder with this process's token verifier and the contract's per-RPC roles.
+    /// A server builder with this process's token verifier, the contract's per-RPC roles and the
+    /// configured HTTP/2 keep-alives.
     pub fn server(&self) -> ServerBuilder {
         ServerBuilder::new(AuthLayer::new(self.verifier.clone(), crate::auth::contract_policy()))
+            .http2_keepalive(self.config.streams.http2_keepalive())
     }
 }
 

@@ -46,6 +46,8 @@ pub struct PlatformConfig {
     /// Where the other services are, when they run as separate processes. Unset: in this
     /// process (the all-in-one binary) or not needed.
     pub endpoints: Endpoints,
+    /// Keep-alives on watch streams and their connections.
+    pub streams: StreamsConfig,
 }
 
 impl Default for PlatformConfig {
@@ -62,6 +64,7 @@ impl Default for PlatformConfig {
             telemetry: TelemetryConfig::default(),
             cors_allowed_origins: Vec::new(),
             endpoints: Endpoints::default(),
+            streams: StreamsConfig::default(),
         }
     }
 }
@@ -212,6 +215,48 @@ impl Default for TelemetryConfig {
     }
 }
 
+/// Keep-alives, so that a quiet watch stream is not cut by a load balancer's idle timeout and a
+/// dead connection is noticed (`[streams]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct StreamsConfig {
+    /// Milliseconds a watch stream may send nothing before it sends a heartbeat (the `heartbeat`
+    /// of its responses): shorter than the idle timeout of anything between the server and its
+    /// clients.
+    pub heartbeat_interval_ms: u64,
+    /// Milliseconds between the HTTP/2 PINGs a server sends on a connection; 0 sends none.
+    pub http2_keepalive_interval_ms: u64,
+    /// Milliseconds a server waits for a PING to be answered before it closes the connection.
+    pub http2_keepalive_timeout_ms: u64,
+}
+
+impl Default for StreamsConfig {
+    fn default() -> Self {
+        StreamsConfig {
+            heartbeat_interval_ms: crate::watch::DEFAULT_HEARTBEAT.as_millis() as u64,
+            http2_keepalive_interval_ms: 30_000,
+            http2_keepalive_timeout_ms: 10_000,
+        }
+    }
+}
+
+impl StreamsConfig {
+    /// The heartbeat interval (at least 10 ms: 0 would send nothing but heartbeats).
+    pub fn heartbeat_interval(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.heartbeat_interval_ms.max(10))
+    }
+
+    /// The HTTP/2 keep-alive interval and timeout, unless keep-alives are off.
+    pub fn http2_keepalive(&self) -> Option<(std::time::Duration, std::time::Duration)> {
+        (self.http2_keepalive_interval_ms > 0).then(|| {
+            (
+                std::time::Duration::from_millis(self.http2_keepalive_interval_ms),
+                std::time::Duration::from_millis(self.http2_keepalive_timeout_ms.max(1)),
+            )
+        })
+    }
+}
+
 /// Addresses of the other services (`http://host:port`) when they are separate processes.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -291,6 +336,8 @@ mod tests {
             database_url = "postgres://db/club"
             [auth]
             local_key_file = "/etc/club/key"
+            [streams]
+            heartbeat_interval_ms = 250
             [scoring]
             round_to_hundreds = true
         "#;
@@ -298,6 +345,8 @@ mod tests {
         assert_eq!(config.platform.listen.port(), 6000);
         assert_eq!(config.platform.effective_database_url(), "postgres://db/club");
         assert_eq!(config.platform.auth.local_key_file, PathBuf::from("/etc/club/key"));
+        assert_eq!(config.platform.streams.heartbeat_interval(), std::time::Duration::from_millis(250));
+        assert!(config.platform.streams.http2_keepalive().is_some(), "keep-alives are on unless turned off");
         assert!(config.service.round_to_hundreds);
     }
 
@@ -311,6 +360,13 @@ mod tests {
         assert_eq!(config.platform.database.acquire_timeout_ms, 250);
         assert_eq!(config.platform.database.cool_down_ms, DatabaseConfig::default().cool_down_ms);
         assert_eq!(config.platform.redis.command_timeout_ms, 100);
+    }
+
+    #[test]
+    fn the_example_configuration_shows_the_default_keep_alives() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/bridge-club.example.toml");
+        let config: Config<Scoring> = load_from("scoring", Figment::new().merge(Toml::file(path))).unwrap();
+        assert_eq!(config.platform.streams, StreamsConfig::default());
     }
 
     #[test]

@@ -11,7 +11,9 @@
 //! - [`db`]: Postgres or SQLite through sea-orm, migrated at start-up;
 //! - [`live`]: live state in Redis (or in process) with versioned compare-and-set and fan-out;
 //! - [`store`]: the platform's own tables (idempotency keys, the outbox) and their one use;
-//! - [`client`]: channels to other services that carry trace context and a token.
+//! - [`client`]: channels to other services that carry trace context and a token;
+//! - [`watch`]: what every watch stream shares: a live feed that outlives its subscription, and
+//!   heartbeats.
 
 pub mod app;
 pub mod auth;
@@ -26,5 +28,6 @@ pub mod page;
 pub mod server;
 pub mod store;
 pub mod telemetry;
+pub mod watch;
 
 pub use error::{ServiceError, ServiceResult};

@@ -24,7 +24,7 @@ use async_trait::async_trait;
 use bytes::Bytes;
 use futures::StreamExt;
 use futures::stream::BoxStream;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
 use crate::breaker::Breaker;
 use crate::config::RedisConfig;
@@ -99,6 +99,9 @@ pub trait LiveStore: Send + Sync + 'static {
     async fn publish(&self, channel: &str, payload: Bytes) -> Result<(), LiveError>;
 
     /// Subscribes to `channel`. Messages published after this call returns are delivered in order.
+    /// The stream ends if the subscription is lost (Redis closed it, or restarted): what was
+    /// published meanwhile is gone, so a subscriber subscribes again and reads the durable record
+    /// from where it was.
     async fn subscribe(&self, channel: &str) -> Result<BoxStream<'static, ChannelMessage>, LiveError>;
 
     /// Increments the counter at `key`, creating it with a time-to-live of `ttl`; returns the
@@ -114,33 +117,83 @@ pub trait LiveStore: Send + Sync + 'static {
 /// The shared handle services hold.
 pub type SharedLiveStore = Arc<dyn LiveStore>;
 
-/// Per-channel broadcast senders: one upstream subscription per channel, however many
-/// watchers, so a thousand phones watching one table cost one Redis subscription.
+/// Per-channel fan-out: one upstream subscription per channel, however many watchers, so a
+/// thousand phones watching one table cost one Redis subscription.
+///
+/// An entry lives as long as its feed: when the upstream subscription ends (Redis closed it, or
+/// nobody listens any more) the entry is removed and its sender dropped, so every receiver's
+/// stream ends (and its watcher subscribes again, starting a new feed) instead of waiting on a
+/// sender nothing feeds.
 #[derive(Default)]
 struct Hub {
-    channels: Mutex<HashMap<String, broadcast::Sender<Bytes>>>,
+    channels: Mutex<HashMap<String, Fanout>>,
+}
+
+/// One channel's sender, and whether its upstream subscription is in place yet.
+#[derive(Clone)]
+struct Fanout {
+    sender: broadcast::Sender<Bytes>,
+    /// Becomes true once the upstream subscription is active; closed (its sender dropped) if it
+    /// could not be made.
+    ready: watch::Receiver<bool>,
+}
+
+/// A fan-out just created, which the caller must feed (or end with [`Hub::close`]).
+struct NewFanout {
+    sender: broadcast::Sender<Bytes>,
+    ready: watch::Sender<bool>,
 }
 
 const CHANNEL_CAPACITY: usize = 1024;
 
 impl Hub {
-    /// The sender for `channel` and whether it was just created (the caller must then feed it).
-    fn sender(&self, channel: &str) -> (broadcast::Sender<Bytes>, bool) {
-        let mut channels = self.channels.lock().unwrap_or_else(|e| e.into_inner());
-        channels.retain(|_, sender| sender.receiver_count() > 0);
-        if let Some(sender) = channels.get(channel) {
-            return (sender.clone(), false);
-        }
-        let (sender, _) = broadcast::channel(CHANNEL_CAPACITY);
-        channels.insert(channel.to_owned(), sender.clone());
-        (sender, true)
+    fn channels(&self) -> std::sync::MutexGuard<'_, HashMap<String, Fanout>> {
+        self.channels.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// A receiver on `channel` (taken under the lock, so a feed ending for want of listeners
+    /// cannot miss it), with the channel's readiness, and the new fan-out if there was none.
+    fn subscribe(&self, channel: &str) -> (broadcast::Receiver<Bytes>, watch::Receiver<bool>, Option<NewFanout>) {
+        let mut channels = self.channels();
+        channels.retain(|_, fanout| fanout.sender.receiver_count() > 0);
+        if let Some(fanout) = channels.get(channel) {
+            return (fanout.sender.subscribe(), fanout.ready.clone(), None);
+        }
+        let (sender, receiver) = broadcast::channel(CHANNEL_CAPACITY);
+        let (ready_sender, ready) = watch::channel(false);
+        channels.insert(channel.to_owned(), Fanout { sender: sender.clone(), ready: ready.clone() });
+        (receiver, ready, Some(NewFanout { sender, ready: ready_sender }))
+    }
+
+    /// The sender of `channel`, if anyone listens (the in-process store publishes through it).
     fn existing(&self, channel: &str) -> Option<broadcast::Sender<Bytes>> {
-        self.channels.lock().unwrap_or_else(|e| e.into_inner()).get(channel).cloned()
+        self.channels().get(channel).map(|fanout| fanout.sender.clone())
+    }
+
+    /// Removes `channel`'s entry if it is still the one `sender` feeds (a newer feed may have
+    /// replaced it). Once the caller drops `sender`, the entry's receivers see their stream end.
+    fn close(&self, channel: &str, sender: &broadcast::Sender<Bytes>) {
+        let mut channels = self.channels();
+        if channels.get(channel).is_some_and(|fanout| fanout.sender.same_channel(sender)) {
+            channels.remove(channel);
+        }
+    }
+
+    /// Removes `channel`'s entry if nobody listens to `sender`; checked under the lock that
+    /// [`Hub::subscribe`] takes, so a new receiver is either counted or gets a new feed.
+    fn close_if_unwatched(&self, channel: &str, sender: &broadcast::Sender<Bytes>) -> bool {
+        let mut channels = self.channels();
+        if sender.receiver_count() > 0 {
+            return false;
+        }
+        if channels.get(channel).is_some_and(|fanout| fanout.sender.same_channel(sender)) {
+            channels.remove(channel);
+        }
+        true
     }
 }
 
+/// A receiver as the [`LiveStore::subscribe`] stream: it ends when the channel's feed ends.
 fn receiver_stream(receiver: broadcast::Receiver<Bytes>) -> BoxStream<'static, ChannelMessage> {
     tokio_stream::wrappers::BroadcastStream::new(receiver)
         .map(|item| match item {
@@ -217,8 +270,12 @@ impl LiveStore for MemoryStore {
     }
 
     async fn subscribe(&self, channel: &str) -> Result<BoxStream<'static, ChannelMessage>, LiveError> {
-        let (sender, _) = self.hub.sender(channel);
-        Ok(receiver_stream(sender.subscribe()))
+        let (receiver, _, created) = self.hub.subscribe(channel);
+        if let Some(created) = created {
+            // Nothing upstream to wait for: published messages go straight to the sender.
+            let _ = created.ready.send(true);
+        }
+        Ok(receiver_stream(receiver))
     }
 
     async fn increment(&self, key: &str, ttl: Duration) -> Result<u64, LiveError> {
@@ -325,13 +382,35 @@ impl RedisStore {
         }
     }
 
-    /// Feeds the hub's sender for `channel` from a Redis subscription until nobody listens.
-    async fn feed(&self, channel: String, sender: broadcast::Sender<Bytes>) -> Result<(), LiveError> {
+    /// Subscribes to `channel` in Redis and feeds `fanout` from it until the subscription ends
+    /// or nobody listens; then the hub forgets the fan-out, and its receivers' streams end. If the
+    /// subscription cannot be made the fan-out ends at once, so that whoever joined it meanwhile
+    /// is not left waiting either.
+    async fn feed(&self, channel: String, fanout: NewFanout) -> Result<(), LiveError> {
+        let NewFanout { sender, ready } = fanout;
         let full = self.key(&channel);
-        let mut pubsub =
-            self.client.get_async_pubsub().await.map_err(|e| LiveError::Unavailable(format!("subscribe: {e}")))?;
-        pubsub.subscribe(&full).await.map_err(|e| LiveError::Unavailable(format!("subscribe {channel}: {e}")))?;
+        let subscribed = tokio::time::timeout(SUBSCRIBE_TIMEOUT, async {
+            let mut pubsub = self.client.get_async_pubsub().await?;
+            pubsub.subscribe(&full).await?;
+            Ok::<_, redis::RedisError>(pubsub)
+        })
+        .await;
+        let pubsub = match subscribed {
+            Ok(Ok(pubsub)) => pubsub,
+            failed => {
+                self.hub.close(&channel, &sender);
+                let why = match failed {
+                    Ok(Err(e)) => e.to_string(),
+                    _ => format!("no answer within {SUBSCRIBE_TIMEOUT:?}"),
+                };
+                return Err(LiveError::Unavailable(format!("subscribe {channel}: {why}")));
+            }
+        };
+        let _ = ready.send(true);
+        let hub = self.hub.clone();
         tokio::spawn(async move {
+            // Held while the feed runs: subscribers joining it see it ready.
+            let _ready = ready;
             let mut messages = pubsub.into_on_message();
             let mut idle = tokio::time::interval(Duration::from_secs(5));
             loop {
@@ -341,21 +420,26 @@ impl RedisStore {
                             let _ = sender.send(Bytes::copy_from_slice(message.get_payload_bytes()));
                         }
                         None => {
-                            tracing::warn!(channel = %full, "redis subscription closed");
+                            tracing::warn!(channel = %full, "redis subscription closed; its watchers subscribe again");
                             break;
                         }
                     },
                     _ = idle.tick() => {
-                        if sender.receiver_count() == 0 {
+                        if hub.close_if_unwatched(&channel, &sender) {
                             break;
                         }
                     }
                 }
             }
+            hub.close(&channel, &sender);
+            // Dropping the last sender here ends every receiver's stream.
         });
         Ok(())
     }
 }
+
+/// How long subscribing to a channel may take before the store counts as unreachable.
+const SUBSCRIBE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Whether `error` says Redis is away (unreachable, silent, or not serving yet: loading its data,
 /// failing over), rather than Redis answering a command with an error.
@@ -431,10 +515,16 @@ impl LiveStore for RedisStore {
     }
 
     async fn subscribe(&self, channel: &str) -> Result<BoxStream<'static, ChannelMessage>, LiveError> {
-        let (sender, created) = self.hub.sender(channel);
-        let receiver = sender.subscribe();
-        if created {
-            self.feed(channel.to_owned(), sender).await?;
+        let (receiver, mut ready, created) = self.hub.subscribe(channel);
+        match created {
+            Some(fanout) => self.feed(channel.to_owned(), fanout).await?,
+            // Joining a feed still subscribing: messages count from when its subscription is in
+            // place, so wait for that (or for it to fail).
+            None => {
+                if ready.wait_for(|ready| *ready).await.is_err() {
+                    return Err(LiveError::Unavailable(format!("subscribe {channel}: the subscription failed")));
+                }
+            }
         }
         Ok(receiver_stream(receiver))
     }

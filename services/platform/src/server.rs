@@ -65,6 +65,7 @@ pub struct ServerBuilder {
     fallback: Option<GrpcService>,
     edge: Option<Edge>,
     behind_auth: Option<Edge>,
+    keepalive: Option<(std::time::Duration, std::time::Duration)>,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -84,7 +85,16 @@ impl ServerBuilder {
             fallback: None,
             edge: None,
             behind_auth: None,
+            keepalive: None,
         }
+    }
+
+    /// Sends an HTTP/2 PING on each connection every `interval`, closing a connection whose PING
+    /// is not answered within `timeout`: a dead client's watch streams end instead of lingering,
+    /// and proxies that count PINGs as traffic keep a quiet connection open. `None`: no PINGs.
+    pub fn http2_keepalive(mut self, keepalive: Option<(std::time::Duration, std::time::Duration)>) -> Self {
+        self.keepalive = keepalive;
+        self
     }
 
     /// Serves `service`; its health status is reported as SERVING once the server listens.
@@ -200,6 +210,8 @@ impl ServerBuilder {
             });
         let server = tonic::transport::Server::builder()
             .accept_http1(true)
+            .http2_keepalive_interval(self.keepalive.map(|(interval, _)| interval))
+            .http2_keepalive_timeout(self.keepalive.map(|(_, timeout)| timeout))
             .serve_with_incoming_shutdown(service, incoming, signal);
         let services = self.services.clone();
         let reporter = health.clone();

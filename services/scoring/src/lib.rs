@@ -65,7 +65,7 @@ pub async fn service(
 
 /// The service's implementation, for callers that serve it themselves (benchmarks).
 pub fn scoring(resources: &Resources, settings: &Settings, peers: &Peers) -> grpc::Scoring {
-    let feed = Feed::new(resources.live.clone());
+    let feed = Feed::new(resources.live.clone()).with_heartbeat(resources.config.streams.heartbeat_interval());
     let session_settings = SessionSettings {
         datum: settings.butler_datum,
         correction_period: Duration::from_secs(settings.correction_period_minutes.saturating_mul(60)),

@@ -8,15 +8,17 @@
 //!
 //! A watcher subscribes to the channel first, then reads from Postgres what it has not seen (a
 //! snapshot, or the events after the sequence it resumes from), then forwards live events,
-//! skipping those already sent. A gap in the sequence, a lagged subscription or a head ahead of
-//! what it has sent makes it read Postgres again, so it sees every event once, in order.
+//! skipping those already sent. A gap in the sequence, a lagged subscription, a lost subscription
+//! (made again at once) or a head ahead of what it has sent makes it read Postgres again, so it
+//! sees every event once, in order. If the subscription cannot be made again the stream ends
+//! UNAVAILABLE, naming the sequence to resume after; a quiet stream carries heartbeats
+//! ([`platform::watch`]).
 
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures::StreamExt;
 use prost::Message;
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder};
 use tokio::sync::mpsc;
@@ -24,7 +26,8 @@ use tonic::Status;
 
 use crate::entity::event;
 use platform::ServiceError;
-use platform::live::{CasOutcome, ChannelMessage, SharedLiveStore};
+use platform::live::{CasOutcome, SharedLiveStore};
+use platform::watch::{LiveFeed, Next, resume_status};
 
 /// The events of one commit, as published on a stream's channel.
 #[derive(Clone, PartialEq, Message)]
@@ -64,6 +67,7 @@ const PUBLISH_ATTEMPTS: usize = 5;
 #[derive(Clone)]
 pub struct Feed {
     live: SharedLiveStore,
+    heartbeat: Duration,
 }
 
 impl std::fmt::Debug for Feed {
@@ -85,7 +89,13 @@ fn channel(stream: &str) -> String {
 impl Feed {
     /// A feed over `live`.
     pub fn new(live: SharedLiveStore) -> Feed {
-        Feed { live }
+        Feed { live, heartbeat: platform::watch::DEFAULT_HEARTBEAT }
+    }
+
+    /// The same feed, its watch streams sending a heartbeat after `heartbeat` of quiet.
+    pub fn with_heartbeat(mut self, heartbeat: Duration) -> Feed {
+        self.heartbeat = heartbeat;
+        self
     }
 
     /// Publishes the events of a committed change. A failure is logged, not returned: the
@@ -178,6 +188,8 @@ pub struct Watch<T> {
     pub snapshot: Snapshot<T>,
     /// An event as the watcher receives it (or `None` to leave it out for this principal).
     pub decode: Decode<T>,
+    /// A heartbeat carrying the sequence to resume after, as the watcher receives it.
+    pub beat: fn(u64) -> T,
 }
 
 /// Starts a watch (see the module docs); the stream ends when the client goes away.
@@ -188,114 +200,122 @@ pub async fn watch<T: Send + 'static>(
 ) -> Result<tokio_stream::wrappers::ReceiverStream<Result<T, Status>>, ServiceError> {
     // Subscribe first: anything committed after this is on the channel, anything before is in
     // Postgres; the overlap is skipped by sequence.
-    let mut subscription = feed.live.subscribe(&channel(&watch.stream)).await?;
+    let live = LiveFeed::subscribe(feed.live.clone(), &channel(&watch.stream), feed.heartbeat).await?;
     let (tx, rx) = mpsc::channel(64);
     tokio::spawn(async move {
-        let Watch { stream, after, snapshot, decode } = watch;
-        let mut last = match after {
-            Some(after) => after,
-            None => match snapshot.await {
-                Ok((sequence, first)) => {
-                    if tx.send(Ok(first)).await.is_err() {
-                        return;
-                    }
-                    sequence
-                }
-                Err(error) => {
-                    let _ = tx.send(Err(error.into())).await;
-                    return;
-                }
-            },
-        };
-        let forward = |sequence: u64, payload: &[u8]| decode(sequence, payload);
-        macro_rules! send_stored {
-            () => {{
-                let events = match events_after(&db, &stream, last).await {
-                    Ok(events) => events,
-                    Err(error) => {
-                        let _ = tx.send(Err(error.into())).await;
-                        return;
-                    }
-                };
-                for (sequence, payload) in events {
-                    if sequence <= last {
-                        continue;
-                    }
-                    match forward(sequence, &payload) {
-                        Ok(Some(item)) => {
-                            if tx.send(Ok(item)).await.is_err() {
-                                return;
-                            }
-                        }
-                        Ok(None) => {}
-                        Err(error) => {
-                            let _ = tx.send(Err(error.into())).await;
-                            return;
-                        }
-                    }
-                    last = sequence;
-                }
-            }};
+        let Watch { stream, after, snapshot, decode, beat } = watch;
+        let mut watcher = Watcher { feed, db, stream, decode, beat, tx, live, last: 0 };
+        if let Err(Stop::Failed(status)) = watcher.run(after, snapshot).await {
+            let _ = watcher.tx.send(Err(status)).await;
         }
-        send_stored!();
+    });
+    Ok(tokio_stream::wrappers::ReceiverStream::new(rx))
+}
+
+/// Why a watch stopped.
+enum Stop {
+    /// The client went away.
+    Gone,
+    /// The stream ends with this status.
+    Failed(Status),
+}
+
+impl From<ServiceError> for Stop {
+    fn from(error: ServiceError) -> Self {
+        Stop::Failed(error.into())
+    }
+}
+
+/// One watcher (see the module docs).
+struct Watcher<T> {
+    feed: Feed,
+    db: DatabaseConnection,
+    stream: String,
+    decode: Decode<T>,
+    beat: fn(u64) -> T,
+    tx: mpsc::Sender<Result<T, Status>>,
+    live: LiveFeed,
+    /// The last sequence seen, sent or left out for this principal.
+    last: u64,
+}
+
+impl<T: Send + 'static> Watcher<T> {
+    async fn send(&mut self, item: T) -> Result<(), Stop> {
+        self.tx.send(Ok(item)).await.map_err(|_| Stop::Gone)?;
+        self.live.sent();
+        Ok(())
+    }
+
+    /// Sends the event at `sequence`, unless it is not this principal's to see.
+    async fn forward(&mut self, sequence: u64, payload: &[u8]) -> Result<(), Stop> {
+        if let Some(item) = (self.decode)(sequence, payload)? {
+            self.send(item).await?;
+        }
+        self.last = sequence;
+        Ok(())
+    }
+
+    /// Sends what Postgres has after the last sequence seen.
+    async fn catch_up(&mut self) -> Result<(), Stop> {
+        for (sequence, payload) in events_after(&self.db, &self.stream, self.last).await? {
+            if sequence > self.last {
+                self.forward(sequence, &payload).await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn run(&mut self, after: Option<u64>, snapshot: Snapshot<T>) -> Result<(), Stop> {
+        self.last = match after {
+            Some(after) => after,
+            None => {
+                let (sequence, first) = snapshot.await?;
+                self.send(first).await?;
+                sequence
+            }
+        };
+        self.catch_up().await?;
         let mut resync = tokio::time::interval(RESYNC_EVERY);
         resync.tick().await;
         loop {
             tokio::select! {
-                _ = tx.closed() => return,
-                message = subscription.next() => match message {
-                    Some(ChannelMessage::Message(payload)) => {
+                () = self.tx.closed() => return Err(Stop::Gone),
+                next = self.live.next() => match next {
+                    // The live feed was lost and could not be made again.
+                    Err(error) => return Err(Stop::Failed(resume_status(&error, self.last))),
+                    Ok(Next::Heartbeat) => {
+                        let beat = (self.beat)(self.last);
+                        self.tx.send(Ok(beat)).await.map_err(|_| Stop::Gone)?;
+                    }
+                    Ok(Next::CatchUp) => self.catch_up().await?,
+                    Ok(Next::Message(payload)) => {
                         let Ok(batch) = FeedBatch::decode(payload.as_ref()) else { continue };
                         for event in batch.events {
-                            if event.sequence <= last {
+                            if event.sequence <= self.last {
                                 continue;
                             }
-                            if event.sequence > last + 1 {
+                            if event.sequence > self.last + 1 {
                                 // A gap: something was published out of order or lost.
-                                send_stored!();
-                                if event.sequence <= last {
+                                self.catch_up().await?;
+                                if event.sequence <= self.last {
                                     continue;
                                 }
                             }
-                            match forward(event.sequence, &event.payload) {
-                                Ok(Some(item)) => {
-                                    if tx.send(Ok(item)).await.is_err() {
-                                        return;
-                                    }
-                                }
-                                Ok(None) => {}
-                                Err(error) => {
-                                    let _ = tx.send(Err(error.into())).await;
-                                    return;
-                                }
-                            }
-                            last = event.sequence;
+                            self.forward(event.sequence, &event.payload).await?;
                         }
-                    }
-                    Some(ChannelMessage::Lagged(_)) => send_stored!(),
-                    None => {
-                        // The subscription ended (the live store went away): subscribe again,
-                        // then read what was missed.
-                        tokio::time::sleep(Duration::from_millis(200)).await;
-                        match feed.live.subscribe(&channel(&stream)).await {
-                            Ok(again) => subscription = again,
-                            Err(error) => tracing::warn!(%error, stream, "score feed unavailable; resubscribing"),
-                        }
-                        send_stored!();
                     }
                 },
                 _ = resync.tick() => {
-                    let behind = match feed.head(&stream).await {
-                        Some(head) => head > last,
+                    let behind = match self.feed.head(&self.stream).await {
+                        Some(head) => head > self.last,
                         // No head: the live store was flushed or is down; ask Postgres.
-                        None => last_sequence(&db, &stream).await.is_ok_and(|stored| stored > last),
+                        None => last_sequence(&self.db, &self.stream).await.is_ok_and(|stored| stored > self.last),
                     };
                     if behind {
-                        send_stored!();
+                        self.catch_up().await?;
                     }
                 }
             }
         }
-    });
-    Ok(tokio_stream::wrappers::ReceiverStream::new(rx))
+    }
 }

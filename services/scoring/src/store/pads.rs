@@ -729,7 +729,7 @@ impl Pads {
                 scorepad_id: id,
                 event: Some(spb::scorepad_event::Event::Snapshot(pad)),
             };
-            Ok((sequence, spb::WatchScorepadResponse { event: Some(event) }))
+            Ok((sequence, spb::WatchScorepadResponse { event: Some(event), heartbeat: None }))
         });
         crate::live::watch(
             self.feed.clone(),
@@ -740,8 +740,12 @@ impl Pads {
                 snapshot,
                 decode: Box::new(|_, payload| {
                     let event: spb::ScorepadEvent = decode(payload, "scorepad event")?;
-                    Ok(Some(spb::WatchScorepadResponse { event: Some(event) }))
+                    Ok(Some(spb::WatchScorepadResponse { event: Some(event), heartbeat: None }))
                 }),
+                beat: |last| spb::WatchScorepadResponse {
+                    event: None,
+                    heartbeat: Some(platform::watch::heartbeat(last)),
+                },
             },
         )
         .await

@@ -1265,7 +1265,7 @@ impl Sessions {
                     standings: stored.standings,
                 })),
             };
-            Ok((sequence, spb::WatchSessionResponse { event: Some(event) }))
+            Ok((sequence, spb::WatchSessionResponse { event: Some(event), heartbeat: None }))
         });
         let staff = is_staff(principal);
         let mine: Vec<String> =
@@ -1297,12 +1297,21 @@ impl Sessions {
                         return Ok(None);
                     }
                 }
-                Ok(Some(spb::WatchSessionResponse { event: Some(event) }))
+                Ok(Some(spb::WatchSessionResponse { event: Some(event), heartbeat: None }))
             };
         crate::live::watch(
             self.feed.clone(),
             self.db.clone(),
-            Watch { stream: stream(session_id), after, snapshot, decode: Box::new(decode_event) },
+            Watch {
+                stream: stream(session_id),
+                after,
+                snapshot,
+                decode: Box::new(decode_event),
+                beat: |last| spb::WatchSessionResponse {
+                    event: None,
+                    heartbeat: Some(platform::watch::heartbeat(last)),
+                },
+            },
         )
         .await
     }
