@@ -4,6 +4,7 @@
 //! message saying how to start them; it never skips.
 
 pub mod lineup;
+pub mod redis_server;
 pub mod split;
 
 use std::sync::Arc;
@@ -87,18 +88,29 @@ impl Drop for TestDatabase {
 /// A Redis key prefix for one test; every key under it is deleted when this value is dropped.
 pub struct TestRedis {
     prefix: String,
+    url: String,
     store: Arc<RedisStore>,
 }
 
 impl TestRedis {
     /// Connects under a fresh prefix. Panics, saying how to start Redis, if it is down.
     pub async fn create() -> TestRedis {
+        Self::create_at(&redis_url()).await
+    }
+
+    /// Connects to the Redis at `url` (a test's own, [`redis_server::RedisServer`]) under a fresh
+    /// prefix.
+    pub async fn create_at(url: &str) -> TestRedis {
         let prefix = unique("test");
-        let url = redis_url();
-        let store = RedisStore::connect(&url, &prefix)
+        let store = RedisStore::connect(url, &prefix)
             .await
             .unwrap_or_else(|e| panic!("Redis is not reachable at {url} ({e}); {START_REDIS}"));
-        TestRedis { prefix, store: Arc::new(store) }
+        TestRedis { prefix, url: url.to_owned(), store: Arc::new(store) }
+    }
+
+    /// The URL of the Redis it uses.
+    pub fn url(&self) -> &str {
+        &self.url
     }
 
     /// The prefix, for servers started against this Redis.
@@ -115,11 +127,11 @@ impl TestRedis {
 impl Drop for TestRedis {
     fn drop(&mut self) {
         // A connection of its own: the test's runtime, which drives `self.store`, is blocked here.
-        let prefix = self.prefix.clone();
+        let (prefix, url) = (self.prefix.clone(), self.url.clone());
         let _ = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             runtime.block_on(async {
-                if let Ok(store) = RedisStore::connect(&redis_url(), &prefix).await {
+                if let Ok(store) = RedisStore::connect(&url, &prefix).await {
                     let _ = store.clear().await;
                 }
             });
@@ -158,8 +170,15 @@ impl TestApp {
 
     /// Starts the platform with its configuration changed by `configure` (kept for restarts).
     pub async fn spawn_with(configure: Configure) -> TestApp {
+        Self::spawn_on_redis(&redis_url(), configure).await
+    }
+
+    /// Starts the platform on the Redis at `redis_url` (a test's own,
+    /// [`redis_server::RedisServer`], which the test may cut off or stop), with its configuration
+    /// changed by `configure`.
+    pub async fn spawn_on_redis(redis_url: &str, configure: Configure) -> TestApp {
         let database = TestDatabase::create().await;
-        let redis = TestRedis::create().await;
+        let redis = TestRedis::create_at(redis_url).await;
         let key_dir = std::env::temp_dir().join(unique("bc_key"));
         std::fs::create_dir_all(&key_dir).unwrap_or_else(|e| panic!("{}: {e}", key_dir.display()));
         let listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
@@ -194,7 +213,7 @@ impl TestApp {
     ) -> platform::config::PlatformConfig {
         let mut config = platform::config::PlatformConfig {
             database_url: Some(database.url().to_owned()),
-            redis_url: Some(redis_url()),
+            redis_url: Some(redis.url().to_owned()),
             redis_prefix: redis.prefix().to_owned(),
             ..Default::default()
         };

@@ -10,5 +10,6 @@ mod membership;
 mod migrations;
 mod paging;
 mod scoring;
+mod streams;
 mod third_party;
 mod trust;
