@@ -28,8 +28,9 @@ use api::scoring::v1 as scoring_pb;
 use chrono::Utc;
 use platform::ServiceError;
 use platform::auth::{Principal, Role};
+use platform::db::Db;
 use platform::live::SharedLiveStore;
-use sea_orm::{ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, TransactionTrait};
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, TransactionTrait};
 
 use crate::delivery::{Delivered, TOPIC_DECISION, TOPIC_RULING};
 use crate::entity::{appeal, outbox, ruling, ruling_party};
@@ -42,7 +43,7 @@ use crate::store::{self, NewEvent};
 
 /// The appeals service's state: its database, its live channel, and the scoring service.
 pub struct Appeals {
-    pub(crate) db: DatabaseConnection,
+    pub(crate) db: Db,
     pub(crate) live: SharedLiveStore,
     pub(crate) scoring: Arc<dyn ScoreKeeper>,
     /// How long a fresh outbox row waits before the background worker may try it, so that the
@@ -101,12 +102,7 @@ fn adjustment_of(
 
 impl Appeals {
     /// The service over `db`, `live` and `scoring`.
-    pub fn new(
-        db: DatabaseConnection,
-        live: SharedLiveStore,
-        scoring: Arc<dyn ScoreKeeper>,
-        worker_grace: Duration,
-    ) -> Appeals {
+    pub fn new(db: Db, live: SharedLiveStore, scoring: Arc<dyn ScoreKeeper>, worker_grace: Duration) -> Appeals {
         Appeals {
             db,
             live,

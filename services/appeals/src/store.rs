@@ -10,11 +10,9 @@ use api::appeals::v1 as pb;
 use chrono::{DateTime, Utc};
 use laws::appeals::AppealPolicy;
 use platform::ServiceError;
+use platform::db::Db;
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect,
-};
+use sea_orm::{ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use crate::entity::{committee_member, event, event_audience, policy, stream};
 use crate::records::{duration, encode, timestamp};
@@ -38,7 +36,7 @@ pub struct LiveNotice {
 
 /// Creates the stream's counter and the first policy if they do not exist (a new database, or
 /// one created before this service was deployed). Safe to run from several processes at once.
-pub async fn seed(db: &DatabaseConnection, first_policy: &AppealPolicy) -> Result<(), ServiceError> {
+pub async fn seed(db: &Db, first_policy: &AppealPolicy) -> Result<(), ServiceError> {
     stream::Entity::insert(stream::ActiveModel { stream: Set(STREAM.to_owned()), last_sequence: Set(0) })
         .on_conflict(OnConflict::column(stream::Column::Stream).do_nothing().to_owned())
         .exec_without_returning(db)

@@ -1,4 +1,4 @@
-//! The command pipeline and the live state (ARCHITECTURE.md, "Live state and durability"):
+//! The command pipeline and the live state (docs/architecture.md, "Live state and durability"):
 //!
 //! 1. A command carries the table's expected version and an idempotency key. A key seen before
 //!    returns the first answer; a stale version is ABORTED with the current one.
@@ -25,8 +25,9 @@ use api::scoring::v1 as scoring;
 use laws::table::{DealInProgress, Event};
 use platform::ServiceError;
 use platform::auth::Principal;
+use platform::db::Db;
 use platform::live::{CasOutcome, SharedLiveStore, Versioned};
-use sea_orm::{ActiveValue::Set, DatabaseConnection};
+use sea_orm::ActiveValue::Set;
 
 use crate::entity::deals;
 use crate::render::{self, DealContext};
@@ -158,7 +159,7 @@ pub struct Applied<'a> {
 }
 
 /// The tables with a deal in progress as this process last saw them: noted whenever it loads a
-/// table or commits a command, reported as the `game.live_tables` gauge (ARCHITECTURE.md,
+/// table or commits a command, reported as the `game.live_tables` gauge (docs/architecture.md,
 /// "Observability": live tables). It costs a set lookup per table read. A process counts only
 /// the tables it has served: with several replicas, a deal finished by another one stays counted
 /// here until this one reads the table again, and a table served by two is counted by both.
@@ -190,7 +191,7 @@ impl LiveTables {
 /// has seen.
 pub struct Engine {
     /// The durable record.
-    pub db: DatabaseConnection,
+    pub db: Db,
     /// Redis, or the in-process store.
     pub live: SharedLiveStore,
     cache: Mutex<HashMap<String, Arc<LoadedDeal>>>,
@@ -206,7 +207,7 @@ const CACHE_LIMIT: usize = 4096;
 
 impl Engine {
     /// An engine over these stores.
-    pub fn new(db: DatabaseConnection, live: SharedLiveStore) -> Engine {
+    pub fn new(db: Db, live: SharedLiveStore) -> Engine {
         Engine {
             db,
             live,

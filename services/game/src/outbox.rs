@@ -16,13 +16,14 @@ use std::time::Duration;
 
 use prost::Message;
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use serde::{Deserialize, Serialize};
 use tracing::Instrument;
 
 use api::scoring::v1 as scoring;
 use api::scoring::v1::scoring_service_client::ScoringServiceClient;
 use platform::app::Peers;
+use platform::db::Db;
 
 use crate::engine::Engine;
 use crate::entity::outbox;
@@ -91,7 +92,7 @@ pub fn spawn(engine: &Arc<Engine>, peers: Peers, settings: OutboxSettings) -> to
 
 /// Delivers every row due now; returns how many were acknowledged.
 #[tracing::instrument(skip_all)]
-pub async fn deliver_due(db: &DatabaseConnection, peers: &Peers, settings: &OutboxSettings) -> Result<usize, DbErr> {
+pub async fn deliver_due(db: &Db, peers: &Peers, settings: &OutboxSettings) -> Result<usize, DbErr> {
     let due = outbox::Entity::find()
         .filter(outbox::Column::Source.eq(SOURCE))
         .filter(outbox::Column::DeliveredAt.is_null())

@@ -8,7 +8,7 @@ use laws::Seat;
 use platform::ServiceError;
 use platform::app::Peers;
 use platform::auth::{Principal, Role};
-use sea_orm::DatabaseConnection;
+use platform::db::Db;
 
 use crate::{engine, owners, setup, store};
 
@@ -53,7 +53,7 @@ pub async fn check_starter(
 /// The cards of a new deal: a fresh seed for a digital deal, the hands entered for a
 /// recorded one, and for a duplicate board whatever the first table to start it fixed.
 pub async fn cards(
-    db: &DatabaseConnection,
+    db: &Db,
     resolved: &setup::Resolved,
     owner: Option<&api::scoring::v1::Session>,
     deal_id: &str,

@@ -3,12 +3,12 @@
 //! ([`commit`]); the journal's primary key (table, sequence) is its commit point.
 
 use chrono::{DateTime, FixedOffset, Utc};
+use platform::db::Db;
 use prost::Message;
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
     ActiveValue::{NotSet, Set},
-    ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr,
-    TransactionTrait,
+    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr, TransactionTrait,
 };
 
 use crate::entity::{arbiter_calls, boards, deals, idempotency, journal, outbox};
@@ -121,7 +121,7 @@ pub async fn existing_board(
 /// server deal, `pbn` for physical cards entered (or neither). When the board is already fixed,
 /// its cards are returned; physical cards entered for a board fixed without them fill them in.
 pub async fn board(
-    db: &DatabaseConnection,
+    db: &Db,
     session_id: &str,
     board_number: i32,
     seed: Option<Vec<u8>>,
@@ -207,7 +207,7 @@ impl From<DbErr> for CommitError {
 /// the deal's row, the arbiter calls, the first answer under its idempotency key, and the
 /// outbox message a finished deal owes scoring.
 #[tracing::instrument(skip_all, fields(table = %commit.table_id, version = commit.version))]
-pub async fn commit(db: &DatabaseConnection, commit: Commit) -> Result<(), CommitError> {
+pub async fn commit(db: &Db, commit: Commit) -> Result<(), CommitError> {
     let at = now();
     let txn = db.begin().await?;
     let rows: Vec<journal::ActiveModel> = commit

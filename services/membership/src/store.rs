@@ -7,12 +7,13 @@ use chrono::{DateTime, FixedOffset};
 use prost::Message;
 use sea_orm::sea_query::{Expr, ExprTrait, Func, LikeExpr, OnConflict};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set, SqlErr, TransactionTrait,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set,
+    SqlErr, TransactionTrait,
 };
 
 use api::membership::v1 as pb;
 use platform::ServiceError;
+use platform::db::Db;
 
 use crate::entity::{applications, draws, idempotency, journal, players, room_events, rubbers, table_events, tables};
 use crate::journal::Entry;
@@ -72,13 +73,13 @@ fn decode<M: Message + Default>(what: &str, bytes: &[u8]) -> Result<M, ServiceEr
 /// The service's tables.
 #[derive(Debug, Clone)]
 pub struct Store {
-    db: DatabaseConnection,
+    db: Db,
     room: String,
 }
 
 impl Store {
     /// The store of `room` in `db`.
-    pub fn new(db: DatabaseConnection, room: &str) -> Store {
+    pub fn new(db: Db, room: &str) -> Store {
         Store { db, room: room.to_owned() }
     }
 

@@ -5,11 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use sea_orm::DatabaseConnection;
-
 use crate::auth::{AuthLayer, Role, TokenIssuer, TokenVerifier, load_or_create_local_secret, service_subject};
 use crate::client::ClientInterceptor;
 use crate::config::PlatformConfig;
+use crate::db::Db;
 use crate::live::{MemoryStore, RedisStore, SharedLiveStore};
 use crate::server::ServerBuilder;
 
@@ -45,8 +44,8 @@ pub enum StartError {
 pub struct Resources {
     /// The configuration it was built from.
     pub config: PlatformConfig,
-    /// The durable store, migrated.
-    pub db: DatabaseConnection,
+    /// The durable store, migrated, failing fast while it is away.
+    pub db: Db,
     /// The live store: Redis, or in-process for the embedded default.
     pub live: SharedLiveStore,
     /// Checks callers' tokens.
@@ -82,7 +81,7 @@ impl Resources {
     /// `config` says. `service` names the process in its peer token (`service:<name>`).
     pub async fn start(config: &PlatformConfig, service: &str) -> Result<Resources, StartError> {
         let url = config.effective_database_url();
-        let db = crate::db::connect_and_migrate(&url)
+        let db = crate::db::connect_and_migrate_with(&url, &config.database)
             .await
             .map_err(|source| StartError::Database { url: redact(&url), source })?;
         let live: SharedLiveStore = match &config.redis_url {
@@ -96,9 +95,10 @@ impl Resources {
     pub fn with(
         config: &PlatformConfig,
         service: &str,
-        db: DatabaseConnection,
+        db: impl Into<Db>,
         live: SharedLiveStore,
     ) -> Result<Resources, StartError> {
+        let db = db.into();
         let (verifier, issuer) = match &config.auth.rs256_public_key_file {
             Some(path) => {
                 let pem =
@@ -148,6 +148,7 @@ impl Resources {
     pub fn server(&self) -> ServerBuilder {
         ServerBuilder::new(AuthLayer::new(self.verifier.clone(), crate::auth::contract_policy()))
             .http2_keepalive(self.config.streams.http2_keepalive())
+            .depends_on(self.db.dependency())
     }
 }
 

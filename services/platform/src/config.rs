@@ -111,9 +111,8 @@ impl Default for AuthConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct DatabaseConfig {
-    /// Milliseconds one attempt to open a Postgres connection may take.
-    pub connect_timeout_ms: u64,
-    /// Milliseconds a call waits for a Postgres connection from the pool, opening one if need be.
+    /// Milliseconds a call waits for a Postgres connection, from the pool or opened for it (the
+    /// pool opens connections within this wait; start-up's first connection too).
     pub acquire_timeout_ms: u64,
     /// SQLite: milliseconds a writer waits for the file's one write lock (and for a connection
     /// from the pool, which only writers queueing for that lock hold for long).
@@ -128,7 +127,6 @@ pub struct DatabaseConfig {
 impl Default for DatabaseConfig {
     fn default() -> Self {
         DatabaseConfig {
-            connect_timeout_ms: 500,
             acquire_timeout_ms: 500,
             sqlite_busy_timeout_ms: 5_000,
             cool_down_ms: 1_000,
@@ -156,11 +154,6 @@ impl Default for RedisConfig {
 }
 
 impl DatabaseConfig {
-    /// [`DatabaseConfig::connect_timeout_ms`].
-    pub fn connect_timeout(&self) -> Duration {
-        millis(self.connect_timeout_ms)
-    }
-
     /// [`DatabaseConfig::acquire_timeout_ms`].
     pub fn acquire_timeout(&self) -> Duration {
         millis(self.acquire_timeout_ms)

@@ -389,8 +389,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("bc-busy-{}", uuid::Uuid::new_v4().simple()));
         std::fs::create_dir_all(&dir).unwrap();
         let url = format!("sqlite://{}?mode=rwc", dir.join("busy.db").display());
-        let immediate =
-            TransactionOptions { sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate), ..Default::default() };
+        let immediate = TransactionOptions {
+            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+            ..Default::default()
+        };
         let holder = Database::connect(&url).await.unwrap();
         let mut options = ConnectOptions::new(url);
         options.map_sqlx_sqlite_opts(|options| options.busy_timeout(std::time::Duration::ZERO));

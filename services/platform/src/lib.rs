@@ -7,6 +7,7 @@
 //! - [`server`]: health, reflection, request tracing, auth, graceful shutdown, and hooks for the edge;
 //! - [`auth`]: JWT bearer tokens (HS256 locally, RS256 in production) and per-RPC roles;
 //! - [`breaker`]: the circuit breaker that makes every dependency fail fast while it is away;
+//! - [`health`]: services NOT_SERVING while their database is away, SERVING once it is back;
 //! - [`error`]: the one mapping of service errors to `tonic::Status`;
 //! - [`db`]: Postgres or SQLite through sea-orm, migrated at start-up;
 //! - [`live`]: live state in Redis (or in process) with versioned compare-and-set and fan-out;
@@ -22,6 +23,7 @@ pub mod client;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod health;
 pub mod lineup;
 pub mod live;
 pub mod page;

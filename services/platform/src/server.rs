@@ -65,6 +65,7 @@ pub struct ServerBuilder {
     fallback: Option<GrpcService>,
     edge: Option<Edge>,
     behind_auth: Option<Edge>,
+    dependencies: Vec<crate::health::Dependency>,
     keepalive: Option<(std::time::Duration, std::time::Duration)>,
 }
 
@@ -85,6 +86,7 @@ impl ServerBuilder {
             fallback: None,
             edge: None,
             behind_auth: None,
+            dependencies: Vec::new(),
             keepalive: None,
         }
     }
@@ -143,6 +145,13 @@ impl ServerBuilder {
     /// extensions; calls to the open paths, health and reflection, carry none).
     pub fn behind_auth(mut self, layer: Edge) -> Self {
         self.behind_auth = Some(layer);
+        self
+    }
+
+    /// Reports every service NOT_SERVING while `dependency` is away, and SERVING again once it
+    /// is back (see [`crate::health`]).
+    pub fn depends_on(mut self, dependency: crate::health::Dependency) -> Self {
+        self.dependencies.push(dependency);
         self
     }
 
@@ -215,6 +224,7 @@ impl ServerBuilder {
             .serve_with_incoming_shutdown(service, incoming, signal);
         let services = self.services.clone();
         let reporter = health.clone();
+        let following = crate::health::follow(std::mem::take(&mut self.dependencies), health.clone(), services.clone());
         let task = tokio::spawn(async move {
             // Graceful shutdown lets in-flight calls finish, but a watch stream never finishes on
             // its own: after the grace period the remaining connections are dropped, and clients
@@ -228,6 +238,9 @@ impl ServerBuilder {
                 result = server => result,
                 () = deadline => Ok(()),
             };
+            if let Some(following) = following {
+                following.abort();
+            }
             for name in &services {
                 reporter.set_service_status(name, ServingStatus::NotServing).await;
             }

@@ -20,12 +20,13 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use prost::Message;
-use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use tokio::sync::mpsc;
 use tonic::Status;
 
 use crate::entity::event;
 use platform::ServiceError;
+use platform::db::Db;
 use platform::live::{CasOutcome, SharedLiveStore};
 use platform::watch::{LiveFeed, Next, resume_status};
 
@@ -147,11 +148,7 @@ impl Feed {
 }
 
 /// The events of `stream` after `after`, from Postgres, in order.
-pub async fn events_after(
-    db: &DatabaseConnection,
-    stream: &str,
-    after: u64,
-) -> Result<Vec<(u64, Vec<u8>)>, ServiceError> {
+pub async fn events_after(db: &Db, stream: &str, after: u64) -> Result<Vec<(u64, Vec<u8>)>, ServiceError> {
     let rows = event::Entity::find()
         .filter(event::Column::StreamId.eq(stream))
         .filter(event::Column::Sequence.gt(i64::try_from(after).unwrap_or(i64::MAX)))
@@ -162,7 +159,7 @@ pub async fn events_after(
 }
 
 /// The last sequence of `stream` in Postgres.
-pub async fn last_sequence(db: &DatabaseConnection, stream: &str) -> Result<u64, ServiceError> {
+pub async fn last_sequence(db: &Db, stream: &str) -> Result<u64, ServiceError> {
     let row = event::Entity::find()
         .filter(event::Column::StreamId.eq(stream))
         .order_by_desc(event::Column::Sequence)
@@ -195,7 +192,7 @@ pub struct Watch<T> {
 /// Starts a watch (see the module docs); the stream ends when the client goes away.
 pub async fn watch<T: Send + 'static>(
     feed: Feed,
-    db: DatabaseConnection,
+    db: Db,
     watch: Watch<T>,
 ) -> Result<tokio_stream::wrappers::ReceiverStream<Result<T, Status>>, ServiceError> {
     // Subscribe first: anything committed after this is on the channel, anything before is in

@@ -16,7 +16,7 @@ use scoring::store::sessions::{SessionSettings, Sessions};
 
 struct Db {
     dir: std::path::PathBuf,
-    db: sea_orm::DatabaseConnection,
+    db: platform::db::Db,
 }
 
 impl Db {

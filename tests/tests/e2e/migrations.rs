@@ -4,7 +4,7 @@
 use e2e::TestDatabase;
 use sea_orm::{ConnectionTrait, Statement};
 
-async fn table_names(db: &sea_orm::DatabaseConnection, sql: &str) -> Vec<String> {
+async fn table_names(db: &platform::db::Db, sql: &str) -> Vec<String> {
     let rows = db.query_all_raw(Statement::from_string(db.get_database_backend(), sql.to_owned())).await.unwrap();
     let mut names: Vec<String> = rows.iter().map(|r| r.try_get_by_index::<String>(0).unwrap()).collect();
     names.sort();

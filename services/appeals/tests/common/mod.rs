@@ -160,7 +160,7 @@ impl ScoreKeeper for FakeScoring {
 pub struct Harness {
     pub appeals: Arc<Appeals>,
     pub scoring: Arc<FakeScoring>,
-    pub db: sea_orm::DatabaseConnection,
+    pub db: platform::db::Db,
     dir: std::path::PathBuf,
 }
 

@@ -11,8 +11,8 @@ use laws::{Deal, Law, Seat};
 use prost::Message;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, TransactionTrait,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+    TransactionTrait,
 };
 
 use super::{Page, Replay, WriteError, decode, decode_opt, insert_events, insert_version, retry, version_proto};
@@ -22,6 +22,7 @@ use crate::pad::{Header, Operation, Pad};
 use crate::time;
 use platform::ServiceError;
 use platform::auth::{Principal, Role};
+use platform::db::Db;
 
 /// A pad's event stream.
 pub fn stream(scorepad_id: &str) -> String {
@@ -47,7 +48,7 @@ enum Decision {
 /// The scorepads of the service.
 #[derive(Debug, Clone)]
 pub struct Pads {
-    db: DatabaseConnection,
+    db: Db,
     feed: Feed,
 }
 
@@ -164,7 +165,7 @@ pub fn citation(given: Option<&pb::LawCitation>) -> Option<pb::LawCitation> {
 
 impl Pads {
     /// The scorepads over `db`, announcing changes on `feed`.
-    pub fn new(db: DatabaseConnection, feed: Feed) -> Pads {
+    pub fn new(db: Db, feed: Feed) -> Pads {
         Pads { db, feed }
     }
 

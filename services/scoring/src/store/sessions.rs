@@ -13,8 +13,8 @@ use laws::{Deal, Law};
 use prost::Message;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect, TransactionTrait,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, TransactionTrait,
 };
 
 use super::movement;
@@ -26,6 +26,7 @@ use crate::session::{self as domain, ButlerDatum, Row};
 use crate::time;
 use platform::ServiceError;
 use platform::auth::{Principal, Role};
+use platform::db::Db;
 
 /// A session's event stream.
 pub fn stream(session_id: &str) -> String {
@@ -45,7 +46,7 @@ pub struct SessionSettings {
 /// The duplicate sessions of the service.
 #[derive(Debug, Clone)]
 pub struct Sessions {
-    db: DatabaseConnection,
+    db: Db,
     feed: Feed,
     settings: SessionSettings,
 }
@@ -228,7 +229,7 @@ fn redact(mut session: spb::Session, visibility: &Visibility) -> spb::Session {
 
 impl Sessions {
     /// The sessions over `db`, announcing changes on `feed`.
-    pub fn new(db: DatabaseConnection, feed: Feed, settings: SessionSettings) -> Sessions {
+    pub fn new(db: Db, feed: Feed, settings: SessionSettings) -> Sessions {
         Sessions { db, feed, settings }
     }
 
