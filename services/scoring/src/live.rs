@@ -226,7 +226,7 @@ impl From<ServiceError> for Stop {
 /// One watcher (see the module docs).
 struct Watcher<T> {
     feed: Feed,
-    db: DatabaseConnection,
+    db: Db,
     stream: String,
     decode: Decode<T>,
     beat: fn(u64) -> T,
