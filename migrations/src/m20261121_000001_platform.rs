@@ -1,6 +1,6 @@
 //! Platform tables every service uses for "never half-applied, never applied twice":
 //! - `idempotency_keys`: the first answer to a command, by (scope, key), so a retried command
-//!   returns it and changes nothing (ARCHITECTURE.md, "Live state and durability");
+//!   returns it and changes nothing (docs/architecture.md, "Live state and durability");
 //! - `outbox`: messages a service owes another (a finished deal's result to scoring, a changed
 //!   score to scoring from appeals), written in the same transaction as the change that caused
 //!   them and delivered until acknowledged.

@@ -2,7 +2,7 @@
 //! - `game_journal`: every event of every table, keyed (table, sequence). The rows of one accepted
 //!   command are inserted in one transaction and the first one carries the command itself, so the
 //!   deal in progress is rebuilt by replaying the commands; the primary key is the commit point that
-//!   settles a race between two writers (ARCHITECTURE.md, "Live state and durability").
+//!   settles a race between two writers (docs/architecture.md, "Live state and durability").
 //! - `game_deals`: one row per deal, for lists and lookups; updated with the journal, filtered on the
 //!   table version it last saw.
 //! - `game_boards`: the cards of each duplicate board, fixed by the first table that starts it, so

@@ -1,8 +1,8 @@
 //! `outbox.trace_context`: the W3C trace context of the request that wrote a row, so that its
 //! delivery by a background worker, and the peer's handling of it, show in that request's trace
-//! (ARCHITECTURE.md, "Observability": one trace shows a card played, the deal finishing, and the
-//! score being written). Nullable: rows written before it, or while spans are not exported, have
-//! none and are delivered in a trace of their own.
+//! (docs/architecture.md, "Observability": one trace shows a card played, the deal finishing,
+//! and the score being written). Nullable: rows written before it, or while spans are not
+//! exported, have none and are delivered in a trace of their own.
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;

@@ -128,7 +128,7 @@ impl fmt::Display for FieldPrefix<'_> {
 }
 
 impl From<ConversionError> for tonic::Status {
-    /// Malformed input is INVALID_ARGUMENT (ARCHITECTURE.md, Errors); the message names the field.
+    /// Malformed input is INVALID_ARGUMENT (docs/status-codes.md); the message names the field.
     fn from(error: ConversionError) -> tonic::Status {
         tonic::Status::invalid_argument(error.to_string())
     }

@@ -19,10 +19,10 @@
 //!
 //! "When an Arbiter's decision is overruled on appeal, only the scoring of the particular deal
 //! is affected; subsequent scores stand as recorded." [`Rubber::overrule`] and
-//! [`Chicago::overrule`] rescore that deal alone, as DOMAIN.md "Appeals" reads it: the deal's
-//! entries are struck and the new result scored with the vulnerability recorded for that deal,
-//! its trick points above the line (later games stand), plus premium A (a contract now
-//! fulfilled) or premium B (a contract now defeated that had produced a game).
+//! [`Chicago::overrule`] rescore that deal alone, as docs/laws-readings.md ("Appeals") reads it:
+//! the deal's entries are struck and the new result scored with the vulnerability recorded for
+//! that deal, its trick points above the line (later games stand), plus premium A (a contract
+//! now fulfilled) or premium B (a contract now defeated that had produced a game).
 
 use std::fmt;
 
@@ -239,7 +239,7 @@ pub enum AppealError {
         index: usize,
     },
     /// The new result names the same denomination but other honors: honors stand unless the
-    /// denomination changes (DOMAIN.md "Appeals" rule 7).
+    /// denomination changes (docs/laws-readings.md, "Appeals", rule 7).
     #[error("honors stand as recorded ({}) when the denomination is unchanged (Club Appeals Committee)", Claim(*.recorded))]
     HonorsStand {
         /// The honors recorded for the deal.
@@ -273,9 +273,9 @@ impl fmt::Display for Claim {
     }
 }
 
-/// The honors of the new result (DOMAIN.md "Appeals" rule 7): those recorded when the
-/// denomination is unchanged; when it changes, those the hands hold at the new denomination
-/// if the hands are known, else those the committee states.
+/// The honors of the new result (docs/laws-readings.md, "Appeals", rule 7): those recorded
+/// when the denomination is unchanged; when it changes, those the hands hold at the new
+/// denomination if the hands are known, else those the committee states.
 fn settle_honors(old: &PlayedDeal, new: PlayedDeal, hands: Option<&Deal>) -> Result<PlayedDeal, AppealError> {
     let denomination = new.contract().denomination();
     if denomination == old.contract().denomination() {
@@ -305,7 +305,8 @@ fn both_played(index: usize, old: DealResult, new: DealResult) -> Result<(Played
 
 /// Where the new trick points go: below the line only when they are exactly the trick points
 /// recorded (same side, same contract, both made), so an unchanged game line keeps its
-/// entries; otherwise above the line, because later games stand (DOMAIN.md "Appeals" rule 2).
+/// entries; otherwise above the line, because later games stand (docs/laws-readings.md,
+/// "Appeals", rule 2).
 fn trick_line(old: &PlayedDeal, old_made: bool, new: &PlayedDeal, new_made: bool) -> Line {
     if old_made && new_made && old.declarer() == new.declarer() && old.contract() == new.contract() {
         Line::Below
@@ -316,7 +317,8 @@ fn trick_line(old: &PlayedDeal, old_made: bool, new: &PlayedDeal, new_made: bool
 
 impl Rubber {
     /// Rescores the deal at `index` after the Club Appeals Committee overruled the arbiter
-    /// (Laws of Rubber Bridge, Part VIII, Club Appeals Committee; DOMAIN.md "Appeals"):
+    /// (Laws of Rubber Bridge, Part VIII, Club Appeals Committee; docs/laws-readings.md,
+    /// "Appeals"):
     ///
     /// 1. Only this deal's scoring changes: games, later vulnerability, later deals and any
     ///    rubber bonus or Law 80 premium stand as recorded.
@@ -405,12 +407,13 @@ impl Rubber {
 
 impl Chicago {
     /// Rescores the deal at `index` of a Chicago pad after the Club Appeals Committee
-    /// overruled the arbiter (DOMAIN.md "Appeals" rule 6): only the deal's own score changes,
-    /// with that deal's vulnerability and the partscores recorded before it; later deals
-    /// stand. The new result's trick points go above the line, as in rubber bridge; it earns
-    /// the game premium if with those partscores it would have made or completed a game, or
-    /// the fourth-deal partscore premium (Appendix 4 D, F). The rubber premiums A and B have
-    /// no Chicago counterpart and are not given. Honors as in [`Rubber::overrule`].
+    /// overruled the arbiter (docs/laws-readings.md, "Appeals", rule 6): only the deal's own
+    /// score changes, with that deal's vulnerability and the partscores recorded before it;
+    /// later deals stand. The new result's trick points go above the line, as in rubber
+    /// bridge; it earns the game premium if with those partscores it would have made or
+    /// completed a game, or the fourth-deal partscore premium (Appendix 4 D, F). The rubber
+    /// premiums A and B have no Chicago counterpart and are not given. Honors as in
+    /// [`Rubber::overrule`].
     pub fn overrule(
         &self,
         index: usize,

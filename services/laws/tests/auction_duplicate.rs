@@ -1,8 +1,8 @@
 //! Auction irregularities under the 2017 Laws of Duplicate Bridge, where they differ from
 //! rubber bridge: comparable calls (Law 23), lead restrictions (Law 26B), the insufficient bid
 //! (Law 27), calls out of rotation (Laws 29-32), inadmissible calls (Laws 36-39), changes of
-//! call (Law 25) and exposed cards (Law 24). One test per Law case, with the cases of the
-//! duplicate digest (§8.10).
+//! call (Law 25) and exposed cards (Law 24). One test per Law case, with the auction cases of
+//! docs/worked-cases.md ("Duplicate cases").
 #![allow(clippy::unwrap_used)] // tests may unwrap: a panic is the failure report
 
 #[path = "auction_helpers.rs"]
@@ -32,7 +32,7 @@ fn reserved(auction: &Auction, side: Side, law: Law) -> bool {
 
 #[test]
 fn law_27a1_south_accepts_1s_by_calling_and_it_stands_as_legal() {
-    // Digest §8.10: N 1NT - E 1S; "S accepts 1S by calling: 1S stands as legal (L27A1)".
+    // The case: N 1NT - E 1S; S accepts 1S by calling, and 1S stands as legal (Law 27A1).
     let auction = rec(&digital(N, DUP, &["1NT"]), E, "1S");
     let accept = auction.pending().unwrap().option(OptionKind::AcceptByCalling).unwrap();
     assert_eq!((accept.chooser, accept.law), (Chooser::OffendersLho, Law::duplicate(27, "A1")));
@@ -42,7 +42,7 @@ fn law_27a1_south_accepts_1s_by_calling_and_it_stands_as_legal() {
 
 #[test]
 fn law_27b1a_1nt_1s_not_accepted_corrected_to_2s_no_rectification_but_law_27d() {
-    // Digest §8.10: "E changes to 2S: no rectification (L27B1a). Adjust only under L27D".
+    // The case: E changes to 2S: no rectification (Law 27B1(a)); adjust only under Law 27D.
     let auction = choose(&rec(&digital(N, DUP, &["1NT"]), E, "1S"), OptionKind::RejectInsufficientBid);
     let reject_law = Law::duplicate(27, "B");
     assert_eq!(auction.pending().unwrap().irregularity().law, Law::duplicate(27, ""));
@@ -67,8 +67,8 @@ fn law_27b1a_1nt_1s_not_accepted_corrected_to_2s_no_rectification_but_law_27d() 
 
 #[test]
 fn law_27b1b_a_comparable_replacement_is_the_directors_ruling_and_no_further_rectification() {
-    // Director's guide: "2C-2S-2D (meant as a negative) is not accepted, and the bidder
-    // corrects to Pass. Pass is a comparable call; no penalty."
+    // The director's guide's example: 2C-2S-2D, the 2D meant as a negative, is not accepted
+    // and the bidder corrects it to Pass, a comparable call: no penalty.
     let auction = rec(&digital(N, DUP, &["2C", "2S"]), S, "2D");
     let auction = choose(&auction, OptionKind::RejectInsufficientBid);
     let option = auction.pending().unwrap().option(OptionKind::ComparableCall).unwrap();
@@ -82,9 +82,9 @@ fn law_27b1b_a_comparable_replacement_is_the_directors_ruling_and_no_further_rec
 
 #[test]
 fn law_27b2_e_changes_to_3s_not_comparable_west_passes_throughout_and_law_26b() {
-    // Digest §8.10: "Same, E changes to 3S (not comparable): W passes for the rest of the
-    // auction (L27B2). If EW defend, declarer may ban one suit that E has not specified on
-    // W's first lead (L26B)".
+    // The case: E changes to 3S (not comparable): W passes for the rest of the auction
+    // (Law 27B2). If EW defend, declarer may ban one suit that E has not specified on W's
+    // first lead (Law 26B).
     let auction = choose(&rec(&digital(N, DUP, &["1NT"]), E, "1S"), OptionKind::RejectInsufficientBid);
     let auction = choose_call(&auction, OptionKind::OtherSufficientBidOrPass, "3S");
     assert!(barred_throughout(&auction, W));
@@ -96,8 +96,8 @@ fn law_27b2_e_changes_to_3s_not_comparable_west_passes_throughout_and_law_26b() 
 
 #[test]
 fn law_27b3_an_attempted_double_is_cancelled_partner_passes_throughout_and_the_offender_replaces_it() {
-    // Digest §8.10: "Same, E tries Double (not comparable): cancelled; E must make a legal bid
-    // or pass; W passes throughout (L27B3)".
+    // The case: E tries a double (not comparable): it is cancelled; E must make a legal bid or
+    // pass; W passes throughout (Law 27B3).
     let auction = choose(&rec(&digital(N, DUP, &["1NT"]), E, "1S"), OptionKind::RejectInsufficientBid);
     let auction = choose_call(&auction, OptionKind::DoubleOrRedouble, "X");
     assert!(barred_throughout(&auction, W));
@@ -164,8 +164,8 @@ fn law_27c_a_premature_replacement_stands_unless_the_insufficient_bid_is_accepte
 
 #[test]
 fn law_30a_dealer_north_east_passes_at_norths_turn_cancelled_east_must_pass_at_his_next_turn() {
-    // Digest §8.10: "Dealer N; E passes out of rotation (at RHO's turn): cancelled unless S
-    // calls over it (L29A). N calls; E must pass at his next turn (L30A)".
+    // The case: dealer N; E passes out of rotation (at his right-hand opponent's turn): it is
+    // cancelled unless S calls over it (Law 29A). N calls; E must pass at his next turn (Law 30A).
     let auction = rec(&Auction::new(N, DUP), E, "P");
     let cancel = auction.pending().unwrap().option(OptionKind::CancelCall).unwrap();
     assert_eq!((cancel.chooser, cancel.law), (Chooser::Official, Law::duplicate(30, "A")));
@@ -221,9 +221,9 @@ fn law_31a2_bid_at_rhos_turn_rho_bids_the_offenders_call_is_ruled_comparable_or_
 
 #[test]
 fn law_31b_east_bids_1h_at_partner_wests_turn_west_calls_freely_a_non_comparable_call_bars_him_once() {
-    // Digest §8.10: "E bids 1H at partner W's turn (out of rotation), not accepted: W may call
-    // (L16C2). If E's call at his turn is not comparable, W must pass at W's next turn, plus
-    // 26B and 72C (L31B)".
+    // The case: E bids 1H at partner W's turn (out of rotation), not accepted: W may call
+    // (Law 16C2). If E's call at his turn is not comparable, W must pass at W's next turn, plus
+    // Laws 26B and 72C (Law 31B).
     let auction = rec(&digital(N, DUP, &["P", "P", "P"]), E, "1H");
     assert_eq!(pending_kind(&auction), IrregularityKind::CallOutOfRotation { turn_of: W, position: TurnOf::Partner });
     let auction = choose(&auction, OptionKind::CancelCall);
@@ -324,8 +324,8 @@ fn law_37b_a_call_by_a_player_required_to_pass_is_cancelled_a_pass_substituted_a
 
 #[test]
 fn law_38_a_bid_of_8c_is_cancelled_a_pass_substituted_and_the_offending_side_passes_throughout() {
-    // Digest §8.10: "Bid of 8C: cancelled along with later calls; pass substituted; offending
-    // side passes throughout (L38)".
+    // The case: a bid of 8C is cancelled along with later calls; a pass is substituted; the
+    // offending side passes throughout (Law 38).
     let auction = rec(&digital(N, DUP, &["7NT"]), E, "8C");
     let auction = choose(&auction, OptionKind::Enforce);
     assert_eq!(shown(&auction), "N: 7NT Pass");

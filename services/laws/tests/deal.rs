@@ -44,7 +44,7 @@ fn duplicate_law_2_boards_1_to_16_match_the_table_of_duplicate_md_1_2() {
 
 #[test]
 fn duplicate_law_2_the_same_sequence_is_repeated_for_each_group_of_16_boards() {
-    // The vectors of duplicate.md section 8.1, and some beyond.
+    // The board-number cases of docs/worked-cases.md, and some beyond.
     let vectors = [
         (1, North, Vulnerability::None),
         (4, West, Both),

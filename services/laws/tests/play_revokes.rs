@@ -1,6 +1,6 @@
 //! Revokes (Laws 61-64, rubber Law 43C and duplicate 43B2(b), Club Law 64): recording,
-//! establishment, correction, and the trick transfer with the worked cases of rubber.md §8.3,
-//! duplicate.md §8.8 and the director's guide.
+//! establishment, correction, and the trick transfer with the worked cases of
+//! docs/worked-cases.md (R1-R11, the duplicate revoke cases, the director's guide's 41-43).
 
 mod play_common;
 

@@ -1,5 +1,5 @@
-//! The Club Appeals Committee overruling the arbiter (Laws of Rubber Bridge, Part VIII):
-//! rubber.md 8.4 appeal vectors A1-A8 and DOMAIN.md "Appeals" rules 1-7.
+//! The Club Appeals Committee overruling the arbiter (Laws of Rubber Bridge, Part VIII): the
+//! worked cases A1-A8 (docs/worked-cases.md) and rules 1-7 of docs/laws-readings.md, "Appeals".
 
 use laws::cards::Deal;
 use laws::rulings::AppealError;

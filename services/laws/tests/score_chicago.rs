@@ -1,5 +1,5 @@
-//! Chicago (Laws of Rubber Bridge, Appendix 4): rubber.md S14-S16, T4, T11 and one test per
-//! rule of the appendix.
+//! Chicago (Laws of Rubber Bridge, Appendix 4): the worked cases S14-S16, T4 and T11
+//! (docs/worked-cases.md) and one test per rule of the appendix.
 
 use laws::score::chicago::{Chicago, ChicagoError, ChicagoOptions, vulnerability};
 use laws::score::pad::{EntryKind, Line};

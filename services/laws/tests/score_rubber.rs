@@ -1,5 +1,5 @@
-//! Rubber bridge scoring (Laws of Rubber Bridge, Laws 72-81): the worked examples of
-//! rubber.md section 8 and one test per rule, including Law 78 corrections.
+//! Rubber bridge scoring (Laws of Rubber Bridge, Laws 72-81): the worked cases S1-S13, T5, T6
+//! and T10 (docs/worked-cases.md) and one test per rule, including Law 78 corrections.
 
 use laws::score::pad::{EntryKind, Line, StrikeReason};
 use laws::score::rubber::{Corrected, DealResult, EndConflict, PlayedDeal, Rubber, RubberOptions, RubberStatus};

@@ -1,5 +1,6 @@
-//! Duplicate sessions (Law 78A, Law 78B) with Law 12 adjusted scores: duplicate.md 8.4 and
-//! 8.5, the director's guide's weighted-score case (scenario 23), split scores, ranks.
+//! Duplicate sessions (Law 78A, Law 78B) with Law 12 adjusted scores: the matchpoint and
+//! artificial-score cases and the director's guide's weighted score (case 23) of
+//! docs/worked-cases.md, split scores, ranks.
 
 use laws::rulings::{AdjustedScore, ArtificialScore, RulingError, SideAdjustment, WeightedScore};
 use laws::score::Tricks;

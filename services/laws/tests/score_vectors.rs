@@ -1,8 +1,11 @@
-//! The shared worked cases (shared/vectors/*.json), every case run through the laws crate.
+//! The worked cases of `tests/vectors/*.json` (docs/worked-cases.md), every case run through
+//! the laws crate.
 //!
-//! The vector files are copied into `tests/vectors/` so that the tests do not depend on
-//! where the repository is checked out; `copies_match_the_shared_vectors` checks the copies
-//! against `shared/vectors/` whenever that directory sits beside the repository.
+//! The files are kept in the repository, so the tests depend on nothing beside it.
+//! `copies_match_the_shared_vectors` keeps one optional check: when an upstream copy of the
+//! files sits beside the checkout (a `shared/vectors` directory next to the repository's root),
+//! the files here must be identical to it, so that a case corrected upstream is not missed;
+//! without one it does nothing.
 //!
 //! Each test runs every case and reports all failing cases by number, not just the first.
 
@@ -218,7 +221,8 @@ fn laws_72_to_81_every_rubber_vector() {
 
 #[test]
 fn copies_match_the_shared_vectors() {
-    // shared/ sits beside the repository root (services/laws is two levels down).
+    // An upstream copy, when one sits beside the checkout: next to the repository's root, two
+    // levels above services/laws.
     let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors");
     if !shared.is_dir() {
         return; // a worktree elsewhere: the copies are what the tests above use

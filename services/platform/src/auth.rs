@@ -24,7 +24,7 @@ use tonic::Status;
 /// The issuer claim of every token this platform signs and accepts.
 pub const ISSUER: &str = "bridge-club";
 
-/// A role a principal may hold (ARCHITECTURE.md, "Identity and roles").
+/// A role a principal may hold (docs/architecture.md, "Identity and roles").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {

@@ -342,7 +342,7 @@ async fn club_appeals_a_game_now_made_not_vulnerable_earns_300() {
 
 #[tokio::test]
 async fn club_appeals_a_game_now_made_vulnerable_against_not_earns_400() {
-    // "400 points if declarer's was vulnerable and the defenders not" (rubber.md A1)
+    // "400 points if declarer's was vulnerable and the defenders not" (Club Appeals Committee, A)
     let deals = [
         played(Seat::North, "3NT", 9), // NS 100, game: NS vulnerable
         played(Seat::North, "4S", 9),  // down one vulnerable: EW 100
@@ -362,7 +362,7 @@ async fn club_appeals_a_game_now_made_vulnerable_against_not_earns_400() {
 
 #[tokio::test]
 async fn club_appeals_a_game_now_made_both_vulnerable_earns_500() {
-    // "500 points if both sides were vulnerable" (rubber.md A4)
+    // "500 points if both sides were vulnerable" (Club Appeals Committee, A)
     let deals = [
         played(Seat::North, "3NT", 9), // NS 100, game
         played(Seat::East, "4S", 10),  // EW 120, game: both vulnerable
@@ -423,7 +423,8 @@ async fn club_appeals_a_game_now_defeated_gives_500_when_declarer_had_won_two_of
 
 #[tokio::test]
 async fn club_appeals_a_game_now_defeated_gives_200_when_the_defenders_had_won_two_of_three() {
-    // "or 200 points if the defenders' side originally won two of three games" (rubber.md A6)
+    // "or 200 points if the defenders' side originally won two of three games" (Club Appeals
+    // Committee, B)
     let deals = [
         played(Seat::North, "4S", 10), // NS 120, game
         played(Seat::East, "3NT", 9),  // EW 100, game
@@ -442,9 +443,10 @@ async fn club_appeals_a_game_now_defeated_gives_200_when_the_defenders_had_won_t
 
 #[tokio::test]
 async fn chicago_an_overruled_deal_is_rescored_with_its_own_vulnerability_and_later_deals_stand() {
-    // DOMAIN.md "Appeals" 6: in Chicago only the deal's own score changes, with that deal's
-    // vulnerability; later deals stand. Deal 2 (dealer East; East-West vulnerable, Appendix 4 C):
-    // EW 4S down one, 100 to NS; ruled made: EW 120 and the vulnerable game premium, 500.
+    // docs/laws-readings.md, "Appeals", rule 6: in Chicago only the deal's own score changes,
+    // with that deal's vulnerability; later deals stand. Deal 2 (dealer East; East-West
+    // vulnerable, Appendix 4 C): EW 4S down one, 100 to NS; ruled made: EW 120 and the
+    // vulnerable game premium, 500.
     let app = TestApp::spawn().await;
     publish_policy(&app, 1, minutes(30).unwrap()).await;
     let pad = scorepad(&app, common::TableKind::Chicago).await;
@@ -863,9 +865,9 @@ fn scoring_down(config: &mut platform::config::PlatformConfig, settings: &mut cl
     quick_delivery(config, settings);
 }
 
-/// ARCHITECTURE.md, "Observability": a committee decision that could not reach the scoring service
-/// is applied later by the background worker of another process, and the scoring service's
-/// `ApplyAdjustment` still shows in the trace of the member's `DecideAppeal`.
+/// docs/architecture.md, "Observability": a committee decision that could not reach the scoring
+/// service is applied later by the background worker of another process, and the scoring
+/// service's `ApplyAdjustment` still shows in the trace of the member's `DecideAppeal`.
 #[tokio::test]
 async fn a_decision_the_worker_applies_later_shows_in_the_trace_of_the_request_that_made_it() {
     e2e::telemetry();

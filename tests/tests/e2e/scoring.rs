@@ -1,4 +1,4 @@
-//! The scoring service on a real server: calculators against the shared vectors, scorepads,
+//! The scoring service on a real server: calculators against the worked cases, scorepads,
 //! duplicate sessions, adjustments, streams and exports.
 
 mod calculators;

@@ -137,11 +137,11 @@ fn line_up<'a>(
 /// The four of `candidates` who play by rules C and E, or the draw needed.
 ///
 /// The first rubber at a table: the four highest-ranking members (rule C), the table's member
-/// order. After a rubber (rule E, as DOMAIN.md reads it): every candidate who did not play the
-/// last rubber comes in; each displaces the member with the most consecutive rubbers at the
-/// table; ties are settled by a draw and the lowest cards go out. If more than four did not
-/// play (possible only when players of the last rubber have left), the rules are silent; the
-/// four senior members among them, in member order, play.
+/// order. After a rubber (docs/laws-readings.md, "Going out after a rubber (rule E)"): every
+/// candidate who did not play the last rubber comes in; each displaces the member with the most
+/// consecutive rubbers at the table; ties are settled by a draw and the lowest cards go out. If
+/// more than four did not play (possible only when players of the last rubber have left), the
+/// rules are silent; the four senior members among them, in member order, play.
 fn going_out(
     table: &Table,
     candidates: &[PlayerId],

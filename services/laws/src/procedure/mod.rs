@@ -11,7 +11,7 @@
 //! cards in the next event, so a replay never draws again.
 //!
 //! The readings of the rules this module implements, where the text leaves a choice, are the
-//! project's (DOMAIN.md, "Club procedure readings") and are restated on each item.
+//! project's (docs/laws-readings.md, "Club procedure readings") and are restated on each item.
 //!
 //! ```
 //! use laws::cards::Card;
@@ -1027,8 +1027,8 @@ struct Player {
 
 /// The penalty for breaking up a game (rule E): a player who left three players at a table may
 /// not compete against them for entry at another table until each has played at least one
-/// rubber. The reading (DOMAIN.md): it lasts, per player left behind, until that player has
-/// finished a rubber.
+/// rubber. The reading (docs/laws-readings.md, "Breaking up a game (rule E)"): it lasts, per
+/// player left behind, until that player has finished a rubber.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct BreakerRestriction {
     breaker: PlayerId,

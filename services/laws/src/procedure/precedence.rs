@@ -19,9 +19,10 @@ pub(super) fn demote_breakers(order: &mut Vec<PlayerId>, restrictions: &[Breaker
     }
 }
 
-/// The rank class of an applicant forming a table (rule C, as DOMAIN.md reads it): first those
-/// who have not played, by order of entry into the room; then those who have played, all
-/// equal; lowest, those leaving an existing table to join.
+/// The rank class of an applicant forming a table (as docs/laws-readings.md reads it in
+/// "Precedence when forming a table (rule C)"): first those who have not played, by order of
+/// entry into the room; then those who have played, all equal; lowest, those leaving an
+/// existing table to join.
 fn formation_rank(room: &Room, player: PlayerId) -> (u8, u64) {
     if room.is_leaving_a_table(player) {
         (2, 0)

@@ -3,13 +3,14 @@
 //! recomputed is [`crate::score::rubber::Rubber::correct`],
 //! [`crate::score::chicago::Chicago::correct`] and [`crate::score::session::Session::set_score`].
 //!
-//! Rubber Law 78: "A proven or admitted error in any score may be corrected at any time before
-//! the net score of the rubber has been agreed to ... An error in recording or computing an
-//! agreed-upon score must be corrected if it is acknowledged by a majority of the players ...
-//! an erroneous agreement on the number of tricks won ... may be corrected only before all
-//! players have called on the next deal, except with the consent of all four players."
+//! Rubber Law 78: "When it is acknowledged by a majority of the players that a scoring error was
+//! made in recording an agreed-upon result (e.g., failure to enter honors or incorrect
+//! computation of score), the error must be corrected if discovered before the net score of the
+//! rubber has been agreed to. However, except with the consent of all four players, an
+//! erroneous agreement as to the number of tricks won by each side may not be corrected after
+//! all players have called on the next deal."
 //!
-//! Our readings (shared/DOMAIN.md "Corrections that do ripple"):
+//! Our readings (docs/laws-readings.md, "Corrections that do ripple"):
 //! - a majority of the four players is three;
 //! - a deal recorded after the corrected one means every player has called on the next deal
 //!   (the next deal was played); with no later deal recorded, the next auction is taken as not

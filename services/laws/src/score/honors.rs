@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn law_81_four_trump_honors_in_a_defenders_hand_score_100_for_the_defenders() {
-        // rubber.md S10: 4S; a defender (East) holds the spade A K Q J.
+        // Worked case S10 (docs/worked-cases.md): 4S; a defender (East) holds the spade A K Q J.
         let d = deal("N:T98.AKQ.J76.5432 AKQJ.765.432.T98 765.T98.AKQ.AKQJ 432.J432.T985.76");
         assert_eq!(honors_in(&d, Denomination::Spades), Some((Seat::East, Honors::FourTrumpHonors)));
         assert_eq!(
@@ -147,7 +147,8 @@ mod tests {
 
     #[test]
     fn law_81_four_aces_count_only_at_notrump() {
-        // rubber.md S11: dummy holds all four aces: 150 at notrump, nothing in a suit.
+        // Worked case S11 (docs/worked-cases.md): dummy holds all four aces: 150 at notrump,
+        // nothing in a suit.
         let d = deal("N:A432.A32.A32.A32 KQJ.KQJ4.KQJ.KQJ T98.T98.T984.T98 765.765.765.7654");
         assert_eq!(honors_in(&d, Denomination::NoTrump), Some((Seat::North, Honors::FourAces)));
         assert_eq!(Honors::FourAces.points(), 150);

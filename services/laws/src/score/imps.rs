@@ -98,7 +98,7 @@ mod tests {
 
     #[test]
     fn law_78b_scale_bounds() {
-        // duplicate.md 8.3 boundaries: 40 -> 1, 50 -> 2, 3990 -> 23, 4000 -> 24.
+        // The scale's boundaries (docs/worked-cases.md): 40 -> 1, 50 -> 2, 3990 -> 23, 4000 -> 24.
         assert_eq!(imps(10), 0);
         assert_eq!(imps(20), 1);
         assert_eq!(imps(40), 1);

@@ -61,7 +61,7 @@ mod tests {
 
     #[test]
     fn law_78a_two_per_score_beaten_one_per_tie() {
-        // duplicate.md 8.4: six NS scores on one board.
+        // A worked case (docs/worked-cases.md, "Duplicate cases"): six NS scores on one board.
         let units = matchpoints(&[450, 420, 420, 170, -50, -100]);
         assert_eq!(units, vec![10, 7, 7, 4, 2, 0]);
         assert_eq!(units.iter().sum::<u32>(), 30);

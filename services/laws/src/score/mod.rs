@@ -317,7 +317,7 @@ mod tests {
 
     #[test]
     fn law_81_undertrick_cumulative_table() {
-        // rubber.md section 5.6, computed from the rows of the Law 81 table.
+        // The undertrick totals for 1 to 13 down, computed from the rows of the Law 81 table.
         let nv_x = [100, 300, 500, 800, 1100, 1400, 1700, 2000, 2300, 2600, 2900, 3200, 3500];
         let v_x = [200, 500, 800, 1100, 1400, 1700, 2000, 2300, 2600, 2900, 3200, 3500, 3800];
         for n in 1..=13u8 {
@@ -341,7 +341,7 @@ mod tests {
 
     #[test]
     fn law_81_doubled_overtricks_and_insult() {
-        // rubber.md S6: 3S doubled, not vulnerable, 10 tricks.
+        // Worked case S6 (docs/worked-cases.md): 3S doubled, not vulnerable, 10 tricks.
         let s = ContractScore::of(contract("3SX"), false, Tricks(10));
         assert_eq!((s.trick_points, s.insult, s.overtricks), (180, 50, 100));
     }

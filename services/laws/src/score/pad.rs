@@ -224,7 +224,7 @@ mod tests {
 
     #[test]
     fn appendix_4_h2_rounds_the_net_to_even_hundreds_50_up() {
-        // rubber.md T5: 750 counts as 800, 740 as 700.
+        // Worked case T5 (docs/worked-cases.md): 750 counts as 800, 740 as 700.
         assert_eq!(round_to_hundreds_of(750), 800);
         assert_eq!(round_to_hundreds_of(740), 700);
         assert_eq!(round_to_hundreds_of(50), 100);

@@ -202,7 +202,8 @@ impl CitesLaw for RubberError {
 }
 
 /// A correction that the Laws do not settle: the replay moved the end of the rubber (see
-/// DOMAIN "Corrections that do ripple"). The arbiter decides; the pad is left as it was.
+/// docs/laws-readings.md, "Corrections that do ripple"). The arbiter decides; the pad is left as
+/// it was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum EndConflict {
     /// With the corrected result a side wins its second game on an earlier deal than the

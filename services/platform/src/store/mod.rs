@@ -3,7 +3,7 @@
 //!
 //! - [`idempotency_keys`]: the first answer to a command by (scope, key), stored in the same
 //!   transaction as the change, so that a retried command returns it and changes nothing
-//!   (ARCHITECTURE.md, "Live state and durability");
+//!   (docs/architecture.md, "Live state and durability");
 //! - [`outbox`]: a call owed to another service, written with the change that owes it and
 //!   delivered until the other service acknowledges it (with the trace context of the request
 //!   that wrote it, see [`crate::telemetry::capture_trace_context`]).

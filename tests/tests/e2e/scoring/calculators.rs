@@ -1,5 +1,5 @@
-//! The calculator RPCs against every case of the shared vectors (services/laws/tests/vectors, a
-//! copy of shared/vectors), through the real server.
+//! The calculator RPCs against every case of the vector files (services/laws/tests/vectors,
+//! described in docs/worked-cases.md), through the real server.
 
 use api::common::v1 as pb;
 use api::scoring::v1 as spb;
