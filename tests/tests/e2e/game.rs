@@ -921,18 +921,22 @@ async fn a_finished_deal_exports_as_pbn_and_an_abandoned_one_has_no_result() {
     assert_eq!(outcome(&view), (game::DealEnding::Abandoned, None));
 }
 
-/// Watches a table until its deal ends, as one principal.
-fn collect(
+/// Watches a table until its deal ends, as one principal. The watch is open when this returns:
+/// the server answers a watch once it has subscribed to the table and read what it sends first,
+/// so whatever happens at the table after this reaches the watcher as events (a watcher opened
+/// later gets the deal so far in its snapshot instead).
+async fn collect(
     mut client: GameClient,
     table_id: String,
     after: Option<u64>,
 ) -> tokio::task::JoinHandle<Vec<game::TableEvent>> {
+    let request = game::WatchTableRequest { table_id, after_sequence: after };
+    let mut stream = client.watch_table(request).await.unwrap().into_inner();
     tokio::spawn(async move {
-        let request = game::WatchTableRequest { table_id, after_sequence: after };
-        let mut stream = client.watch_table(request).await.unwrap().into_inner();
         let mut events = Vec::new();
         while let Some(item) = stream.next().await {
-            let event = item.unwrap().event.unwrap();
+            // Heartbeats carry no event.
+            let Some(event) = item.unwrap().event else { continue };
             let end = match &event.event {
                 Some(game::table_event::Event::DealFinished(_) | game::table_event::Event::DealAbandoned(_)) => true,
                 Some(game::table_event::Event::BoardWithheld(withheld)) => withheld.deal_ended,
@@ -990,7 +994,8 @@ fn shown(event: &game::TableEvent) -> (Vec<Card>, Vec<Seat>) {
 /// Checks what one player (or a spectator, `seat` None) was shown against the Laws of hidden
 /// information: his own hand; dummy's once the opening lead is faced; played cards; all hands
 /// once a rubber deal is over. Also: events in sequence, without gaps or repeats.
-/// `seen` are the events the watcher saw before these (a resumed watch).
+/// `seen` are the events the watcher saw before these (a resumed watch); a watcher who came late
+/// learns from his snapshot what had been played.
 fn check_privacy(
     seen: &[game::TableEvent],
     events: &[game::TableEvent],
@@ -1019,6 +1024,23 @@ fn check_privacy(
                 faced = true;
             }
             E::DealFinished(_) => over = true,
+            E::Snapshot(view) => {
+                // The cards played to tricks are public; dummy is faced once the opening lead is.
+                for played_card in view.tricks.iter().flat_map(|t| &t.cards) {
+                    played.insert(Card::try_from(played_card.card.unwrap()).unwrap());
+                }
+                faced |= view.tricks.iter().any(|t| !t.cards.is_empty());
+                over |= view.phase == game::DealPhase::Finished as i32;
+                let in_progress = [game::DealPhase::Auction, game::DealPhase::Play].map(|p| p as i32);
+                if let Some(seat) = seat
+                    && in_progress.contains(&view.phase)
+                {
+                    assert!(
+                        view.hands.iter().any(|h| seat_of(h.seat) == seat),
+                        "a player's snapshot shows his own hand: {view:?}"
+                    );
+                }
+            }
             E::DealStarted(started) => {
                 let expected: Vec<Seat> = seat.into_iter().collect();
                 let got: Vec<Seat> = started.hands.iter().map(|h| seat_of(h.seat)).collect();
@@ -1107,26 +1129,50 @@ async fn random_action(table: &Table<'_>, rng: &mut Rng) -> Option<()> {
 }
 
 /// Plays one random legal digital deal at a fresh table, watched by the four players, a
-/// spectator and the arbiter, and checks every event each was sent.
+/// spectator and the arbiter from before it starts, and by a player and the arbiter who come
+/// right after the start and midway, and checks every event each was sent.
 async fn random_deal_keeps_every_hand_private(app: &TestApp, seed: u64) {
     let mut rng = Rng(seed | 1);
+    // Who comes late, and when, is drawn apart, so that the deal stays the one of the seed.
+    let mut late_rng = Rng(seed.rotate_left(29) | 1);
     let table = Table::seated(app).await;
     let duplicate = rng.below(2) == 0;
+    // Each watch is open (the server has subscribed) before the deal starts: they get its start.
     let mut watchers = Vec::new();
     for seat in Seat::ALL {
-        watchers.push((Some(seat), collect(table.player(seat), table.id.clone(), None)));
+        watchers.push((Some(seat), collect(table.player(seat), table.id.clone(), None).await));
     }
-    watchers.push((None, collect(app.game("kibitzer", &[Role::Player]), table.id.clone(), None)));
-    let official = collect(table.arbiter(), table.id.clone(), None);
+    watchers.push((None, collect(app.game("kibitzer", &[Role::Player]), table.id.clone(), None).await));
+    let official = collect(table.arbiter(), table.id.clone(), None).await;
     let setup = if duplicate {
         let number = 1 + rng.below(16) as u32;
         board(&table.players, game::PlayMode::Digital, &session(app, &[(number, None)]).await, number)
     } else {
         table.rubber(game::PlayMode::Digital, false)
     };
-    // Watchers subscribe before the deal starts; give the start its own request to race with them.
     let view = table.start(setup, None).await;
-    while random_action(&table, &mut rng).await.is_some() {}
+    // Those who come later get the deal so far from their snapshot, then the rest.
+    let mut late = Vec::new();
+    let latecomer = Seat::ALL[late_rng.below(4)];
+    late.push((
+        latecomer,
+        collect(table.player(latecomer), table.id.clone(), None).await,
+        collect(table.arbiter(), table.id.clone(), None).await,
+    ));
+    let midway = 1 + late_rng.below(40);
+    let mut actions = 0;
+    while random_action(&table, &mut rng).await.is_some() {
+        actions += 1;
+        let phase = table.view().await.phase;
+        if actions == midway && [game::DealPhase::Auction as i32, game::DealPhase::Play as i32].contains(&phase) {
+            let latecomer = Seat::ALL[late_rng.below(4)];
+            late.push((
+                latecomer,
+                collect(table.player(latecomer), table.id.clone(), None).await,
+                collect(table.arbiter(), table.id.clone(), None).await,
+            ));
+        }
+    }
     let record = table
         .arbiter()
         .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
@@ -1151,9 +1197,25 @@ async fn random_deal_keeps_every_hand_private(app: &TestApp, seed: u64) {
         _ => None,
     });
     assert_eq!(started, Some(4), "the arbiter sees all four hands (seed {seed})");
+    for (seat, player, arbiter) in late {
+        let events = player.await.unwrap();
+        assert!(matches!(events[0].event, Some(game::table_event::Event::Snapshot(_))), "{seed}: {events:?}");
+        check_privacy(&[], &events, Some(seat), &deal, dummy, duplicate);
+        let events = arbiter.await.unwrap();
+        let Some(game::table_event::Event::Snapshot(snapshot)) = &events[0].event else {
+            panic!("a late watcher starts from the snapshot (seed {seed}): {events:?}")
+        };
+        assert_eq!(snapshot.hands.len(), 4, "the late arbiter sees all four hands (seed {seed})");
+        for hand in &snapshot.hands {
+            assert!(cards(hand).iter().all(|card| deal.hand(seat_of(hand.seat)).contains(card)));
+        }
+        for pair in events.windows(2) {
+            assert_eq!(pair[1].sequence, pair[0].sequence + 1, "the rest follows the snapshot (seed {seed})");
+        }
+    }
     // A watcher that resumes after any sequence gets exactly the rest, in order.
     let middle = events[events.len() / 2].sequence;
-    let resumed = collect(table.player(Seat::West), table.id.clone(), Some(middle)).await.unwrap();
+    let resumed = collect(table.player(Seat::West), table.id.clone(), Some(middle)).await.await.unwrap();
     assert_eq!(resumed.first().map(|e| e.sequence), Some(middle + 1));
     assert_eq!(resumed.last().map(|e| e.sequence), events.last().map(|e| e.sequence));
     let before: Vec<game::TableEvent> = west.iter().filter(|e| e.sequence <= middle).cloned().collect();
@@ -1213,7 +1275,7 @@ async fn a_redis_flush_in_the_middle_of_a_deal_loses_nothing() {
 
     let table = four_spades_played(&app, 25).await;
     let before = table.view().await;
-    let watcher = collect(table.player(Seat::West), table.id.clone(), None);
+    let watcher = collect(table.player(Seat::West), table.id.clone(), None).await;
     app.flush_redis().await;
     // Rebuilt from the journal: the same table, version and all.
     let after = table.view().await;
@@ -1242,7 +1304,7 @@ async fn a_server_restart_in_the_middle_of_a_deal_loses_nothing() {
     let table = Table { app: &app, id, players, lineup: None.into() };
     assert_eq!(table.view().await, before, "the restarted server has the table as it was");
     // A watcher that resumes from where it was gets the rest.
-    let watcher = collect(table.player(Seat::East), table.id.clone(), Some(before_sequence(&table).await));
+    let watcher = collect(table.player(Seat::East), table.id.clone(), Some(before_sequence(&table).await)).await;
     let finished = table.play_out(false).await;
     same_deal(&finished, &expected);
     let events = watcher.await.unwrap();
@@ -1489,7 +1551,7 @@ async fn the_game_runs_on_the_embedded_default() {
     )
     .await;
     let table_id = lineup.table_id.clone();
-    let watcher = collect(client(&lineup.players[3], Role::Player), table_id.clone(), None);
+    let watcher = collect(client(&lineup.players[3], Role::Player), table_id.clone(), None).await;
     let mut version = 0;
     let start = game::StartDealRequest {
         table_id: table_id.clone(),
@@ -1775,8 +1837,8 @@ async fn pad_with(app: &TestApp, scorepad_id: &str, deal_id: &str) -> api::scori
     pad
 }
 
-/// ARCHITECTURE.md, "Observability": one trace shows a card played (here a result entered), the
-/// deal finishing, and the score being written, though the result reaches scoring through the
+/// docs/architecture.md, "Observability": one trace shows a card played (here a result entered),
+/// the deal finishing, and the score being written, though the result reaches scoring through the
 /// outbox and a background worker.
 #[tokio::test]
 async fn one_trace_shows_the_deal_finishing_and_scoring_writing_its_result() {
