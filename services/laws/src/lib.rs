@@ -71,6 +71,13 @@
 //! (Laws 72-81, Appendix 4, duplicate Laws 77-78) and [`rulings`] (Law 12, the Club Appeals
 //! Committee).
 
+/// The version of the rules this crate applies. Bump it with every change that would judge an
+/// action of a deal differently: a call or card refused that was allowed, a rectification with
+/// other options. Journals store it beside every action, so that replaying an old deal repeats
+/// what was accepted then instead of judging it again by today's rules
+/// ([`table::DealInProgress::replay`]).
+pub const RULES_VERSION: u32 = 1;
+
 pub mod appeals;
 pub mod auction;
 pub mod cards;

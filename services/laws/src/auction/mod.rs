@@ -64,6 +64,7 @@
 //! ```
 
 mod rectify;
+mod trusted;
 
 use std::fmt;
 

@@ -69,6 +69,7 @@ mod retract;
 mod revoke;
 mod solver;
 mod trick;
+mod trusted;
 
 pub use claim::{
     Claim, ClaimRecord, ClaimResponse, ClaimRevision, ClaimStatus, OutstandingTrumpTest, RevisionGround, SEARCH_LIMIT,
@@ -530,21 +531,7 @@ impl Play {
         let Some(seat) = self.next_to_play() else {
             return Err(PlayError::PlayOver { law: self.over_law() });
         };
-        if !self.hands[seat.index()].contains(card) {
-            return Err(match Seat::ALL.into_iter().find(|s| self.hands[s.index()].contains(card)) {
-                Some(holder) => PlayError::NotYourTurn {
-                    card,
-                    holder,
-                    turn: seat,
-                    law: if self.current_trick().is_some_and(Trick::is_empty) {
-                        self.cite(53, "", "A")
-                    } else {
-                        self.cite(57, "", "")
-                    },
-                },
-                None => PlayError::CardAlreadyPlayed { card, law: self.cite(45, "", "") },
-            });
-        }
+        self.ensure_holds(seat, card)?;
         if let Some(failure) = self.obligations(seat, Some(card)).failure {
             return Err(failure.refusal(seat, card));
         }
