@@ -2,7 +2,7 @@
 //!
 //! Every service returns [`ServiceError`] from its domain layer and converts it to a
 //! `tonic::Status` here and nowhere else, so that clients see the same code for the same kind
-//! of failure across the platform (ARCHITECTURE.md, "Errors"):
+//! of failure across the platform (the README's "Status codes" section is the contract):
 //!
 //! | error | status |
 //! |---|---|
@@ -104,13 +104,13 @@ impl From<ServiceError> for Status {
                 Status::internal("internal error; the incident was logged")
             }
             ServiceError::Rule { message, law } => {
-                let mut status = Status::failed_precondition(message);
+                let mut status = Status::failed_precondition(bounded(message));
                 if let Ok(value) = law.to_string().parse() {
                     status.metadata_mut().insert(LAW_METADATA_KEY, value);
                 }
                 status
             }
-            other => Status::new(other.code(), other.to_string()),
+            other => Status::new(other.code(), bounded(other.to_string())),
         }
     }
 }
@@ -238,6 +238,23 @@ impl From<api::convert::ConversionError> for ServiceError {
     }
 }
 
+/// The most bytes of a status message sent: it travels in an HTTP/2 header, which clients cap
+/// (a message echoing a megabyte-long id would otherwise break the connection, which clients
+/// read as UNAVAILABLE and retry for ever).
+pub const MAX_STATUS_MESSAGE_BYTES: usize = 1024;
+
+fn bounded(mut message: String) -> String {
+    if message.len() > MAX_STATUS_MESSAGE_BYTES {
+        let mut end = MAX_STATUS_MESSAGE_BYTES - 3;
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        message.truncate(end);
+        message.push_str("...");
+    }
+    message
+}
+
 /// The result type of service handlers.
 pub type ServiceResult<T> = Result<T, ServiceError>;
 
@@ -274,6 +291,14 @@ mod tests {
         let status = Status::from(ServiceError::internal("password=hunter2 in connection string"));
         assert_eq!(status.code(), Code::Internal);
         assert!(!status.message().contains("hunter2"));
+    }
+
+    #[test]
+    fn a_long_message_is_cut_at_a_character_boundary() {
+        let status = Status::from(ServiceError::not_found(format!("table {}", "é".repeat(4000))));
+        assert_eq!(status.code(), Code::NotFound);
+        assert!(status.message().len() <= MAX_STATUS_MESSAGE_BYTES);
+        assert!(status.message().ends_with("..."));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! - [`breaker`]: the circuit breaker that makes every dependency fail fast while it is away;
 //! - [`health`]: services NOT_SERVING while their database is away, SERVING once it is back;
 //! - [`error`]: the one mapping of service errors to `tonic::Status`;
+//! - [`contract`]: the same contract for what tonic answers itself (unreadable requests) and for panics;
 //! - [`db`]: Postgres or SQLite through sea-orm, migrated at start-up;
 //! - [`live`]: live state in Redis (or in process) with versioned compare-and-set and fan-out;
 //! - [`store`]: the platform's own tables (idempotency keys, the outbox) and their one use;
@@ -21,6 +22,7 @@ pub mod auth;
 pub mod breaker;
 pub mod client;
 pub mod config;
+pub mod contract;
 pub mod db;
 pub mod error;
 pub mod health;

@@ -1,6 +1,7 @@
 //! Server bootstrap: every gRPC server of the platform is built here, so each one has the same
 //! core: `grpc.health.v1` with a status per service, server reflection, request tracing, the
-//! auth layer, and graceful shutdown on SIGTERM or ctrl-c.
+//! status contract ([`crate::contract`]), the auth layer, and graceful shutdown on SIGTERM or
+//! ctrl-c.
 //!
 //! What faces browsers and apps (CORS, grpc-web) is the gateway's, added with
 //! [`ServerBuilder::edge`], and so is the rate limit, which counts per caller and so runs after
@@ -22,6 +23,7 @@ use tower::ServiceExt;
 use tower::util::BoxCloneSyncService;
 
 use crate::auth::AuthLayer;
+use crate::contract::StatusContractLayer;
 use crate::telemetry::GrpcTraceLayer;
 
 /// How long a stopping server waits for open calls (watch streams above all) before it drops
@@ -193,7 +195,11 @@ impl ServerBuilder {
         if let Some(layer) = self.behind_auth.take() {
             routes = layer(routes);
         }
-        let core = tower::ServiceBuilder::new().layer(GrpcTraceLayer).layer(self.auth.clone()).service(routes);
+        let core = tower::ServiceBuilder::new()
+            .layer(GrpcTraceLayer)
+            .layer(StatusContractLayer)
+            .layer(self.auth.clone())
+            .service(routes);
         let mut service = GrpcService::new(core);
         if let Some(edge) = self.edge.take() {
             service = edge(service);
