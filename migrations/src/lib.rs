@@ -12,6 +12,7 @@ mod m20261122_000040_appeals;
 mod m20261122_000050_outbox_trace;
 mod m20261122_000060_fouled_board;
 mod m20261126_000070_movement;
+mod m20261126_000080_rules_version;
 
 /// Applies the migrations in order.
 pub struct Migrator;
@@ -28,6 +29,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000050_outbox_trace::Migration),
             Box::new(m20261122_000060_fouled_board::Migration),
             Box::new(m20261126_000070_movement::Migration),
+            Box::new(m20261126_000080_rules_version::Migration),
         ]
     }
 }

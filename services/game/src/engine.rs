@@ -109,7 +109,10 @@ impl Loaded {
     }
 }
 
-/// Replays a deal's commands.
+/// Replays a deal's commands as history: each as the Laws accepted it when it was made
+/// ([`DealInProgress::replay`] with the rules version stored with it), so that a later change to a
+/// rule leaves old deals readable. A command that cannot be applied, or that the version which
+/// stored it refuses, means the journal is corrupt: an internal error naming it, never a guess.
 pub fn replay(deal_id: &str, actions: Vec<StoredAction>) -> Result<LoadedDeal, ServiceError> {
     let corrupt = |what: String| ServiceError::internal(format!("deal {deal_id}: {what}"));
     let Some(Command::Start(start)) = actions.first().and_then(|a| a.command.as_ref()) else {
@@ -120,7 +123,7 @@ pub fn replay(deal_id: &str, actions: Vec<StoredAction>) -> Result<LoadedDeal, S
         .map_err(|e| corrupt(format!("its start no longer applies: {e}")))?;
     for (step, action) in actions.iter().enumerate().skip(1) {
         let applied = translate::action(action).map_err(|e| corrupt(format!("command {step}: {e}")))?;
-        state = state.apply(&applied).map_err(|e| corrupt(format!("command {step} no longer applies: {e}")))?.0;
+        state = state.replay(&applied, action.rules_version).map_err(|e| corrupt(format!("command {step}: {e}")))?.0;
     }
     Ok(LoadedDeal { deal_id: deal_id.to_owned(), players: translate::players(&setup), setup, actions, state })
 }
@@ -608,6 +611,7 @@ pub fn start_action(deal_id: &str, actor: &str, start: StoredStart) -> StoredAct
         actor: actor.to_owned(),
         at: Some(store::timestamp(store::now())),
         command: Some(Command::Start(start)),
+        rules_version: laws::RULES_VERSION,
     }
 }
 
@@ -622,6 +626,7 @@ pub fn action(loaded: &Loaded, actor: &str, command: Command) -> Result<StoredAc
         actor: actor.to_owned(),
         at: Some(store::timestamp(store::now())),
         command: Some(command),
+        rules_version: laws::RULES_VERSION,
     })
 }
 
@@ -685,7 +690,23 @@ mod tests {
             call: Some(call.parse::<laws::Call>().unwrap().into()),
             artificial: None,
         };
-        StoredAction { deal_id: "deal".into(), actor: "desk".into(), at: None, command: Some(Command::Call(request)) }
+        let command = Some(Command::Call(request));
+        StoredAction {
+            deal_id: "deal".into(),
+            actor: "desk".into(),
+            at: None,
+            command,
+            rules_version: laws::RULES_VERSION,
+        }
+    }
+
+    /// [`start`] at a digital table, where the Laws refuse an irregular call.
+    fn digital_start() -> StoredAction {
+        let mut action = start();
+        if let Some(Command::Start(StoredStart { setup: Some(setup), .. })) = &mut action.command {
+            setup.mode = game::PlayMode::Digital as i32;
+        }
+        action
     }
 
     #[test]
@@ -724,8 +745,24 @@ mod tests {
     fn a_journal_that_does_not_replay_is_an_internal_error_not_a_guess() {
         let error = replay("deal", vec![call(Seat::North, "1S")]).unwrap_err();
         assert!(matches!(error, ServiceError::Internal(_)), "{error}");
-        // A call the Laws refuse in the journal means the record is corrupt.
+        // A call the rules that stored it refuse means the record is corrupt.
         let error = replay("deal", vec![start(), call(Seat::East, "1S"), call(Seat::East, "Pass")]).unwrap_err();
-        assert!(error.to_string().contains("no longer applies"), "{error}");
+        assert!(error.to_string().contains("refuses it now"), "{error}");
+    }
+
+    #[test]
+    fn a_call_another_rules_version_accepted_replays_as_it_was_accepted() {
+        // Law 27: today's rules refuse East's insufficient 1H at a digital table.
+        let mut actions = vec![digital_start(), call(Seat::North, "1S"), call(Seat::East, "1H")];
+        assert!(replay("deal", actions.clone()).is_err());
+        // Stored as accepted before the rules were numbered, it stands as made.
+        actions[2].rules_version = 0;
+        let deal = replay("deal", actions.clone()).unwrap();
+        assert_eq!(deal.state.auction().to_string(), "N: 1S 1H");
+        assert_eq!(deal.state.next_to_act(), Some(Seat::South));
+        // What no rules could accept still fails: a second call by East out of turn.
+        actions.push(StoredAction { rules_version: 0, ..call(Seat::East, "2S") });
+        let error = replay("deal", actions).unwrap_err();
+        assert!(matches!(&error, ServiceError::Internal(m) if m.contains("cannot be applied")), "{error}");
     }
 }

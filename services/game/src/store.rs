@@ -54,7 +54,8 @@ pub async fn tail(db: &impl ConnectionTrait, table_id: &str) -> Result<Option<Ta
     }))
 }
 
-/// The commands of `deal_id` at `table_id`, in order.
+/// The commands of `deal_id` at `table_id`, in order, each with the version of the rules that
+/// accepted it (the journal's column is the record of it).
 pub async fn deal_actions(
     db: &impl ConnectionTrait,
     table_id: &str,
@@ -67,12 +68,19 @@ pub async fn deal_actions(
         .order_by_asc(journal::Column::Sequence)
         .select_only()
         .column(journal::Column::Action)
-        .into_tuple::<Option<Vec<u8>>>()
+        .column(journal::Column::RulesVersion)
+        .into_tuple::<(Option<Vec<u8>>, i32)>()
         .all(db)
         .await?;
     rows.into_iter()
-        .flatten()
-        .map(|bytes| StoredAction::decode(bytes.as_slice()).map_err(|e| DbErr::Custom(format!("journal action: {e}"))))
+        .filter_map(|(bytes, version)| bytes.map(|bytes| (bytes, version)))
+        .map(|(bytes, version)| {
+            let mut action =
+                StoredAction::decode(bytes.as_slice()).map_err(|e| DbErr::Custom(format!("journal action: {e}")))?;
+            action.rules_version = u32::try_from(version)
+                .map_err(|_| DbErr::Custom(format!("journal action: rules version {version}")))?;
+            Ok(action)
+        })
         .collect()
 }
 
@@ -222,6 +230,7 @@ pub async fn commit(db: &Db, commit: Commit) -> Result<(), CommitError> {
             kind: Set((*kind).to_owned()),
             event: Set(event.encode_to_vec()),
             action: Set((i == 0).then(|| commit.action.encode_to_vec())),
+            rules_version: Set(i32::try_from(commit.action.rules_version).unwrap_or(i32::MAX)),
             created_at: Set(at),
         })
         .collect();

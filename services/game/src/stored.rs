@@ -21,6 +21,11 @@ pub struct StoredAction {
     /// The command.
     #[prost(oneof = "stored_action::Command", tags = "10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22")]
     pub command: Option<stored_action::Command>,
+    /// The version of the Laws' rules that accepted it ([`laws::RULES_VERSION`]); 0 for an
+    /// action accepted before the rules were numbered. The journal's `rules_version` column is the
+    /// record; this copy travels with the action into Redis.
+    #[prost(uint32, tag = "4")]
+    pub rules_version: u32,
 }
 
 /// The commands.

@@ -9,6 +9,7 @@ mod live_store;
 mod membership;
 mod migrations;
 mod paging;
+mod replay;
 mod scoring;
 mod streams;
 mod third_party;

@@ -34,6 +34,13 @@ async fn migrations_apply_on_postgres_twice() {
     )
     .await;
     assert!(columns.iter().any(|c| c == "form"), "scoring_board_results.form (Law 87B) missing from {columns:?}");
+    let columns = table_names(
+        &db,
+        "SELECT column_name::text FROM information_schema.columns WHERE table_schema = 'public' AND table_name = \
+         'game_journal'",
+    )
+    .await;
+    assert!(columns.iter().any(|c| c == "rules_version"), "game_journal.rules_version missing from {columns:?}");
     db.close().await.unwrap();
 }
 
@@ -52,6 +59,8 @@ async fn migrations_apply_on_sqlite_twice() {
     assert!(columns.iter().any(|c| c == "trace_context"), "outbox.trace_context missing from {columns:?}");
     let columns = table_names(&db, "SELECT name FROM pragma_table_info('scoring_board_results')").await;
     assert!(columns.iter().any(|c| c == "form"), "scoring_board_results.form (Law 87B) missing from {columns:?}");
+    let columns = table_names(&db, "SELECT name FROM pragma_table_info('game_journal')").await;
+    assert!(columns.iter().any(|c| c == "rules_version"), "game_journal.rules_version missing from {columns:?}");
     db.close().await.unwrap();
     std::fs::remove_dir_all(dir).unwrap();
 }

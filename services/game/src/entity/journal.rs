@@ -23,6 +23,9 @@ pub struct Model {
     pub event: Vec<u8>,
     /// The command (an encoded `StoredAction`), on the first row of each command.
     pub action: Option<Vec<u8>>,
+    /// The version of the Laws' rules (`laws::RULES_VERSION`) that accepted the command: replay
+    /// judges again only what this version accepted, and trusts what another accepted.
+    pub rules_version: i32,
     /// When it was accepted.
     pub created_at: DateTimeWithTimeZone,
 }
