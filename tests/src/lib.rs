@@ -4,6 +4,7 @@
 //! message saying how to start them; it never skips.
 
 pub mod lineup;
+pub mod postgres_server;
 pub mod redis_server;
 pub mod split;
 

@@ -20,28 +20,43 @@ pub struct RedisServer {
     child: Option<Child>,
     port: u16,
     dir: PathBuf,
+    /// Whether it keeps its data across a stop (see [`RedisServer::start_persistent`]).
+    persistent: bool,
 }
 
 impl RedisServer {
     /// Starts a server on a free loopback port, once it accepts connections.
     pub async fn start() -> RedisServer {
+        Self::start_keeping(false).await
+    }
+
+    /// As [`RedisServer::start`], but the server keeps its data across a stop (an append-only
+    /// file synced at every write), as a Redis with persistence comes back after a crash: with
+    /// what it held then, which the durable record may have moved past meanwhile.
+    pub async fn start_persistent() -> RedisServer {
+        Self::start_keeping(true).await
+    }
+
+    async fn start_keeping(persistent: bool) -> RedisServer {
         let port = {
             let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap_or_else(|e| panic!("free port: {e}"));
             listener.local_addr().unwrap_or_else(|e| panic!("free port: {e}")).port()
         };
         let dir = std::env::temp_dir().join(format!("bc_redis_{}", uuid::Uuid::new_v4().simple()));
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        let mut server = RedisServer { child: None, port, dir };
+        let mut server = RedisServer { child: None, port, dir, persistent };
         server.restart().await;
         server
     }
 
-    /// Starts the server again on the same port (after [`RedisServer::stop`]), empty, as a Redis
-    /// that crashed and came back would be; returns once it accepts connections.
+    /// Starts the server again on the same port (after [`RedisServer::stop`]), empty (unless it is
+    /// persistent), as a Redis that crashed and came back would be; returns once it accepts
+    /// connections.
     pub async fn restart(&mut self) {
         assert!(self.child.is_none(), "the test's Redis is running already");
         let mut child = Command::new(binary())
-            .args(["--bind", "127.0.0.1", "--port", &self.port.to_string(), "--save", "", "--appendonly", "no"])
+            .args(["--bind", "127.0.0.1", "--port", &self.port.to_string(), "--save", ""])
+            .args(["--appendonly", if self.persistent { "yes" } else { "no" }, "--appendfsync", "always"])
             .arg("--dir")
             .arg(&self.dir)
             .stdout(Stdio::piped())
@@ -64,7 +79,8 @@ impl RedisServer {
         self.child = Some(child);
     }
 
-    /// Stops the server (its data is lost) and waits until it has exited.
+    /// Stops the server (SIGKILL: unless it is persistent, its data is lost) and waits until it
+    /// has exited.
     pub async fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill().await;

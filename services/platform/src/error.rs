@@ -120,7 +120,9 @@ impl From<sea_orm::DbErr> for ServiceError {
         match DbFailure::of(&error) {
             DbFailure::Away => ServiceError::Unavailable(format!("database unavailable: {error}")),
             DbFailure::Busy => {
-                ServiceError::Unavailable(format!("the database is too busy to take this now; try again ({error})"))
+                // The driver's words ("database is locked") mean nothing to a client.
+                tracing::warn!(%error, "database busy");
+                ServiceError::Unavailable("the database is too busy to take this now; try again".to_owned())
             }
             DbFailure::Conflict => ServiceError::Conflict(
                 "another change made at the same moment conflicted with this one; try again".to_owned(),
@@ -431,6 +433,8 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
 
         assert_eq!(DbFailure::of(&error), DbFailure::Busy, "{error}");
-        assert_eq!(status_of(error).code(), Code::Unavailable);
+        let status = status_of(error);
+        assert_eq!(status.code(), Code::Unavailable);
+        assert!(!status.message().contains("locked"), "the driver's words stay in the log: {}", status.message());
     }
 }

@@ -3,6 +3,7 @@
 
 mod appeals;
 mod board_secrecy;
+mod faults;
 mod foundation;
 mod game;
 mod live_store;
