@@ -3,6 +3,7 @@
 //! nothing behind. A test that needs Postgres or Redis and cannot reach them fails with a
 //! message saying how to start them; it never skips.
 
+pub mod fuzz;
 pub mod lineup;
 pub mod postgres_server;
 pub mod redis_server;

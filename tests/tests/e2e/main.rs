@@ -3,8 +3,10 @@
 
 mod appeals;
 mod board_secrecy;
+mod crash;
 mod faults;
 mod foundation;
+mod fuzz;
 mod game;
 mod live_store;
 mod membership;
