@@ -11,27 +11,25 @@
 //!
 //! When the live store drops the subscription the watcher subscribes again and rereads the
 //! database; if it cannot, the stream ends UNAVAILABLE, naming the sequence to resume after. A
-//! quiet stream carries heartbeats ([`platform::watch`]).
+//! quiet stream carries heartbeats. All of this is the platform's one watch loop
+//! ([`platform::watch::stream`]); this module says where notices are and who sees which.
 
 use std::sync::Arc;
-use std::time::Duration;
+
+use async_trait::async_trait;
+use prost::Message;
+use tokio_stream::wrappers::ReceiverStream;
 
 use api::appeals::v1 as pb;
 use platform::ServiceError;
 use platform::auth::Principal;
-use platform::watch::{LiveFeed, Next, heartbeat, resume_status};
-use prost::Message;
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
+use platform::watch::{LiveFeed, RecordPage, Seen, WatchSource, heartbeat};
 
 use crate::service::{Appeals, sees_everything};
 use crate::store::{self, LiveNotice};
 
 /// What the gRPC layer streams.
 pub type NoticeStream = ReceiverStream<Result<pb::WatchAppealsResponse, tonic::Status>>;
-
-/// How often a quiet watcher rereads the database for a notice whose publication was lost.
-const RESYNC: Duration = Duration::from_secs(10);
 
 /// Notices read from the database per query.
 const BATCH: u64 = 500;
@@ -48,106 +46,39 @@ pub async fn watch(
         None => store::last_sequence(&appeals.db).await?,
     };
     let player = (!sees_everything(&principal)).then(|| principal.subject.clone());
-    let (sender, receiver) = mpsc::channel(64);
-    tokio::spawn(async move {
-        let mut watcher = Watcher { appeals, sender, feed, player, last: start };
-        watcher.run().await;
-    });
-    Ok(ReceiverStream::new(receiver))
+    Ok(platform::watch::stream::spawn(Notices { appeals, player }, feed, Vec::new(), start))
 }
 
-struct Watcher {
+/// The notices, as one principal sees them.
+struct Notices {
     appeals: Arc<Appeals>,
-    sender: mpsc::Sender<Result<pb::WatchAppealsResponse, tonic::Status>>,
-    feed: LiveFeed,
     /// The player whose notices these are; `None` for staff and the committee, who see all.
     player: Option<String>,
-    /// The last sequence number seen, sent or not.
-    last: u64,
 }
 
-/// The watcher's client went away.
-struct Gone;
+fn response(event: pb::AppealEvent) -> pb::WatchAppealsResponse {
+    pb::WatchAppealsResponse { event: Some(event), heartbeat: None }
+}
 
-impl Watcher {
-    async fn run(&mut self) {
-        if self.catch_up().await.is_err() {
-            return;
-        }
-        let mut resync = tokio::time::interval(RESYNC);
-        resync.tick().await;
-        loop {
-            let step = tokio::select! {
-                () = self.sender.closed() => return,
-                next = self.feed.next() => match next {
-                    // The live feed was lost and could not be made again.
-                    Err(error) => {
-                        let _ = self.sender.send(Err(resume_status(&error, self.last))).await;
-                        return;
-                    }
-                    Ok(Next::CatchUp) => self.catch_up().await,
-                    Ok(Next::Heartbeat) => self.beat().await,
-                    Ok(Next::Message(payload)) => self.forward(&payload).await,
-                },
-                _ = resync.tick() => self.catch_up().await,
-            };
-            if step.is_err() {
-                return;
-            }
-        }
+#[async_trait]
+impl WatchSource for Notices {
+    type Item = pb::WatchAppealsResponse;
+
+    async fn record_after(&mut self, after: u64) -> Result<RecordPage<Self::Item>, ServiceError> {
+        let batch = store::events_after(&self.appeals.db, after, BATCH, self.player.as_deref()).await?;
+        let seen = batch.into_iter().map(|(event, visible)| (event.sequence, visible.then(|| response(event))));
+        Ok(RecordPage::limited(seen.collect(), BATCH))
     }
 
-    /// Forwards a live notice if it is the next one; otherwise reads the database.
-    async fn forward(&mut self, payload: &[u8]) -> Result<(), Gone> {
-        let Ok(LiveNotice { event: Some(event), audience }) = LiveNotice::decode(payload) else {
-            return self.catch_up().await;
+    fn published(&mut self, payload: &[u8]) -> Option<Vec<Seen<Self::Item>>> {
+        let LiveNotice { event: Some(event), audience } = LiveNotice::decode(payload).ok()? else {
+            return None;
         };
-        if event.sequence <= self.last {
-            return Ok(());
-        }
-        if event.sequence != self.last + 1 {
-            return self.catch_up().await;
-        }
-        self.last = event.sequence;
         let visible = self.player.as_ref().is_none_or(|player| audience.contains(player));
-        if visible { self.send(event).await } else { Ok(()) }
+        Some(vec![(event.sequence, visible.then(|| response(event)))])
     }
 
-    /// Sends every notice after the last one seen, from the database.
-    async fn catch_up(&mut self) -> Result<(), Gone> {
-        loop {
-            let batch = match store::events_after(&self.appeals.db, self.last, BATCH, self.player.as_deref()).await {
-                Ok(batch) => batch,
-                Err(error) => {
-                    let _ = self.sender.send(Err(error.into())).await;
-                    return Err(Gone);
-                }
-            };
-            let full = batch.len() as u64 == BATCH;
-            for (event, visible) in batch {
-                self.last = event.sequence;
-                if visible {
-                    self.send(event).await?;
-                }
-            }
-            if !full {
-                return Ok(());
-            }
-        }
-    }
-
-    async fn send(&mut self, event: pb::AppealEvent) -> Result<(), Gone> {
-        self.sender
-            .send(Ok(pb::WatchAppealsResponse { event: Some(event), heartbeat: None }))
-            .await
-            .map_err(|_| Gone)?;
-        self.feed.sent();
-        Ok(())
-    }
-
-    /// A heartbeat on a quiet stream, carrying the last sequence seen (sent or not).
-    async fn beat(&mut self) -> Result<(), Gone> {
-        let beat = pb::WatchAppealsResponse { event: None, heartbeat: Some(heartbeat(self.last)) };
-        self.sender.send(Ok(beat)).await.map_err(|_| Gone)
+    fn heartbeat(&self, last: u64) -> Self::Item {
+        pb::WatchAppealsResponse { event: None, heartbeat: Some(heartbeat(last)) }
     }
 }

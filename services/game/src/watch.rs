@@ -1,26 +1,24 @@
 //! WatchTable: a table's events, filtered for one principal, in sequence, without gaps or
-//! repeats. The watcher subscribes to the table's live channel first, then reads the journal
-//! after the sequence it resumes from (or sends a snapshot), then forwards live events, skipping
-//! those already sent; a gap in the live events, or falling behind the channel, sends it back to
-//! the journal. When the live store drops the subscription the watcher subscribes again and reads
-//! the journal from its last sequence; if it cannot, the stream ends UNAVAILABLE, naming the
-//! sequence to resume after. A quiet stream carries heartbeats ([`platform::watch`]).
+//! repeats, on the platform's one watch loop ([`platform::watch::stream`]): the watcher
+//! subscribes to the table's live channel first, then sends the table as the principal may see
+//! it (or resumes after the sequence the client names), then the journal after it, then live
+//! events, going back to the journal after any gap.
 
 use std::sync::Arc;
 
+use async_trait::async_trait;
 use prost::Message;
-use tokio::sync::mpsc;
 use tonic::Status;
 
 use api::game::v1 as game;
 use platform::ServiceError;
 use platform::auth::Principal;
-use platform::watch::{LiveFeed, Next, heartbeat, resume_status};
+use platform::watch::{LiveFeed, RecordPage, Seen, WatchSource, heartbeat};
 
 use crate::engine::{Engine, channel};
 use crate::render::filter_event;
 use crate::store;
-use crate::stored::EventBatch;
+use crate::stored::{EventBatch, StoredEvent};
 
 /// Events read from the journal at a time.
 const PAGE: u64 = 500;
@@ -39,132 +37,66 @@ pub async fn watch(
         return Err(ServiceError::invalid("table_id", "missing; the table is required"));
     }
     // Subscribe before reading anything, so no event falls between the read and the live feed.
-    let live = LiveFeed::subscribe(engine.live.clone(), &channel(&table_id), engine.heartbeat).await?;
-    let (sender, receiver) = mpsc::channel(64);
-    let mut watcher = Watcher { engine, principal, table_id, sender, live, last: 0 };
-    match after {
-        Some(after) => watcher.last = after,
-        None => watcher.snapshot().await?,
-    }
-    tokio::spawn(async move {
-        if let Err(status) = watcher.run().await {
-            let _ = watcher.sender.send(Err(status)).await;
+    let feed = LiveFeed::subscribe(engine.live.clone(), &channel(&table_id), engine.heartbeat).await?;
+    let (first, last) = match after {
+        Some(after) => (Vec::new(), after),
+        None => {
+            let loaded = engine.load_fresh(&table_id).await?;
+            let view = loaded.view(&principal);
+            let snapshot = game::TableEvent {
+                sequence: loaded.last_sequence,
+                occurred_at: None,
+                deal_id: view.deal_id.clone(),
+                version: loaded.version,
+                event: Some(game::table_event::Event::Snapshot(view)),
+            };
+            (vec![response(snapshot)], loaded.last_sequence)
         }
-    });
-    Ok(tokio_stream::wrappers::ReceiverStream::new(receiver))
+    };
+    Ok(platform::watch::stream::spawn(TableEvents { engine, principal, table_id }, feed, first, last))
 }
 
-struct Watcher {
+fn response(event: game::TableEvent) -> game::WatchTableResponse {
+    game::WatchTableResponse { event: Some(event), heartbeat: None }
+}
+
+/// One table's journal and channel, as one principal sees them.
+struct TableEvents {
     engine: Arc<Engine>,
     principal: Principal,
     table_id: String,
-    sender: mpsc::Sender<Result<game::WatchTableResponse, Status>>,
-    live: LiveFeed,
-    /// The last sequence number sent.
-    last: u64,
 }
 
-/// The watcher went away.
-struct Gone;
-
-impl From<Gone> for ServiceError {
-    fn from(_: Gone) -> Self {
-        ServiceError::Unavailable("the watcher went away".to_owned())
+impl TableEvents {
+    fn seen(&self, sequence: u64, stored: &StoredEvent) -> Seen<game::WatchTableResponse> {
+        let mut event = filter_event(stored, &self.principal);
+        event.sequence = sequence;
+        (sequence, Some(response(event)))
     }
 }
 
-impl From<Gone> for Status {
-    fn from(_: Gone) -> Self {
-        Status::cancelled("the watcher went away")
-    }
-}
+#[async_trait]
+impl WatchSource for TableEvents {
+    type Item = game::WatchTableResponse;
 
-impl Watcher {
-    async fn send(&mut self, event: game::TableEvent) -> Result<(), Gone> {
-        let sequence = event.sequence;
-        self.sender
-            .send(Ok(game::WatchTableResponse { event: Some(event), heartbeat: None }))
-            .await
-            .map_err(|_| Gone)?;
-        self.live.sent();
-        self.last = self.last.max(sequence);
-        Ok(())
+    async fn record_after(&mut self, after: u64) -> Result<RecordPage<Self::Item>, ServiceError> {
+        let page = store::events_after(&self.engine.db, &self.table_id, after, PAGE).await?;
+        let events = page.iter().map(|(sequence, stored)| self.seen(*sequence, stored)).collect();
+        Ok(RecordPage::limited(events, PAGE))
     }
 
-    /// The table as this principal may see it, carrying the last sequence it reflects.
-    async fn snapshot(&mut self) -> Result<(), ServiceError> {
-        let loaded = self.engine.load_fresh(&self.table_id).await?;
-        let view = loaded.view(&self.principal);
-        let event = game::TableEvent {
-            sequence: loaded.last_sequence,
-            occurred_at: None,
-            deal_id: view.deal_id.clone(),
-            version: loaded.version,
-            event: Some(game::table_event::Event::Snapshot(view)),
-        };
-        self.send(event).await?;
-        self.last = loaded.last_sequence;
-        Ok(())
+    fn published(&mut self, payload: &[u8]) -> Option<Vec<Seen<Self::Item>>> {
+        let batch = EventBatch::decode(payload).ok()?;
+        Some(
+            batch
+                .events
+                .iter()
+                .map(|stored| self.seen(stored.event.as_ref().map_or(0, |e| e.sequence), stored))
+                .collect(),
+        )
     }
 
-    /// Sends every journaled event after the last one sent.
-    async fn catch_up(&mut self) -> Result<(), ServiceError> {
-        loop {
-            let page = store::events_after(&self.engine.db, &self.table_id, self.last, PAGE).await?;
-            let full = page.len() as u64 == PAGE;
-            for (sequence, stored) in page {
-                if sequence <= self.last {
-                    continue;
-                }
-                let mut event = filter_event(&stored, &self.principal);
-                event.sequence = sequence;
-                self.send(event).await?;
-            }
-            if !full {
-                return Ok(());
-            }
-        }
-    }
-
-    /// Forwards the live events until the client goes away; an error is the status that ends
-    /// the stream.
-    async fn run(&mut self) -> Result<(), Status> {
-        self.catch_up().await?;
-        loop {
-            let next = tokio::select! {
-                next = self.live.next() => next,
-                () = self.sender.closed() => return Ok(()),
-            };
-            match next {
-                // The live feed was lost and could not be made again.
-                Err(error) => return Err(resume_status(&error, self.last)),
-                Ok(Next::CatchUp) => self.catch_up().await?,
-                Ok(Next::Heartbeat) => {
-                    let beat = game::WatchTableResponse { event: None, heartbeat: Some(heartbeat(self.last)) };
-                    if self.sender.send(Ok(beat)).await.is_err() {
-                        return Ok(());
-                    }
-                }
-                Ok(Next::Message(bytes)) => {
-                    let batch = EventBatch::decode(bytes.as_ref())
-                        .map_err(|e| ServiceError::internal(format!("live event of table {}: {e}", self.table_id)))?;
-                    for stored in batch.events {
-                        let sequence = stored.event.as_ref().map_or(0, |e| e.sequence);
-                        if sequence <= self.last {
-                            continue;
-                        }
-                        if sequence != self.last + 1 {
-                            // A gap: the journal has what the live feed skipped.
-                            self.catch_up().await?;
-                            if sequence <= self.last {
-                                continue;
-                            }
-                        }
-                        let event = filter_event(&stored, &self.principal);
-                        self.send(event).await?;
-                    }
-                }
-            }
-        }
+    fn heartbeat(&self, last: u64) -> Self::Item {
+        game::WatchTableResponse { event: None, heartbeat: Some(heartbeat(last)) }
     }
 }

@@ -6,6 +6,7 @@
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
+use async_trait::async_trait;
 use bytes::Bytes;
 use prost::Message;
 use tokio::sync::mpsc;
@@ -14,7 +15,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use api::membership::v1 as pb;
 use platform::ServiceError;
 use platform::live::{CasOutcome, SharedLiveStore};
-use platform::watch::{LiveFeed, Next, heartbeat, resume_status};
+use platform::watch::{LiveFeed, RecordPage, Seen, WatchSource, heartbeat};
 
 use crate::commands::Plan;
 use crate::journal::Entry;
@@ -343,15 +344,14 @@ impl Engine {
     }
 
     /// The room's events after `after` (or a snapshot first, without it), then every new one as
-    /// it happens: subscribed before reading the record, forwarded by sequence so that nothing is
-    /// missed or repeated, and re-read from the record after any gap.
+    /// it happens, on the platform's one watch loop ([`platform::watch::stream`]).
     pub async fn watch_room(
         self: &Arc<Self>,
         after: Option<u64>,
     ) -> Result<ReceiverStream<Result<pb::WatchRoomResponse, tonic::Status>>, ServiceError> {
-        let subscription = LiveFeed::subscribe(self.live.clone(), &self.channel, self.heartbeat).await?;
+        let feed = LiveFeed::subscribe(self.live.clone(), &self.channel, self.heartbeat).await?;
         let state = self.current().await?;
-        let (initial, last) = match after {
+        let (first, last) = match after {
             None => {
                 let snapshot = pb::RoomEvent {
                     sequence: state.room_events,
@@ -362,7 +362,7 @@ impl Engine {
                         next_opening_draw_seed_commitment: state.opening_commitment(),
                     })),
                 };
-                (vec![snapshot], state.room_events)
+                (vec![RoomEvents::wrap(snapshot)], state.room_events)
             }
             Some(after) if after > state.room_events => {
                 return Err(ServiceError::invalid(
@@ -370,23 +370,9 @@ impl Engine {
                     format!("{after} is past the room's last event, {}", state.room_events),
                 ));
             }
-            Some(after) => (self.store.room_events_after(after).await?, after),
+            Some(after) => (Vec::new(), after),
         };
-        let engine = self.clone();
-        let source = EventSource {
-            initial,
-            last,
-            live: Box::new(|p: &Published| p.room_events.clone()),
-            backlog: Box::new(move |after| {
-                let engine = engine.clone();
-                Box::pin(async move { engine.store.room_events_after(after).await })
-            }),
-            sequence: |e: &pb::RoomEvent| e.sequence,
-            ends: |_| false,
-            wrap: |e| pb::WatchRoomResponse { event: Some(e), heartbeat: None },
-            beat: |last| pb::WatchRoomResponse { event: None, heartbeat: Some(heartbeat(last)) },
-        };
-        Ok(source.spawn(subscription))
+        Ok(platform::watch::stream::spawn(RoomEvents { engine: self.clone() }, feed, first, last))
     }
 
     /// A table's events after `after` (or its snapshot first), then every new one, as
@@ -396,7 +382,7 @@ impl Engine {
         table_id: &str,
         after: Option<u64>,
     ) -> Result<ReceiverStream<Result<pb::WatchTableResponse, tonic::Status>>, ServiceError> {
-        let subscription = LiveFeed::subscribe(self.live.clone(), &self.channel, self.heartbeat).await?;
+        let feed = LiveFeed::subscribe(self.live.clone(), &self.channel, self.heartbeat).await?;
         let state = self.current().await?;
         let table = match state.open_table(table_id).and_then(|n| state.table(n)) {
             Some(table) => table.clone(),
@@ -404,7 +390,8 @@ impl Engine {
                 self.store.table(table_id).await?.ok_or_else(|| ServiceError::not_found(format!("table {table_id}")))?
             }
         };
-        let (initial, last) = match after {
+        let mut source = TableEvents { engine: self.clone(), table_id: table_id.to_owned() };
+        let (first, last) = match after {
             None => {
                 let snapshot = pb::TableEvent {
                     sequence: table.version,
@@ -412,7 +399,7 @@ impl Engine {
                     table_id: table_id.to_owned(),
                     event: Some(pb::table_event::Event::Snapshot(table.clone())),
                 };
-                (vec![snapshot], table.version)
+                (vec![TableEvents::wrap(snapshot)], table.version)
             }
             Some(after) if after > table.version => {
                 return Err(ServiceError::invalid(
@@ -420,134 +407,97 @@ impl Engine {
                     format!("{after} is past the table's last event, {}", table.version),
                 ));
             }
-            Some(after) => (self.store.table_events_after(table_id, after).await?, after),
+            Some(after) => (Vec::new(), after),
         };
-        let closed = table.status == pb::TableStatus::Closed as i32;
-        let engine = self.clone();
-        let id = table_id.to_owned();
-        let live_id = table_id.to_owned();
-        let source = EventSource {
-            initial,
-            last,
-            live: Box::new(move |p: &Published| {
-                p.table_events.iter().filter(|e| e.table_id == live_id).cloned().collect()
-            }),
-            backlog: Box::new(move |after| {
-                let engine = engine.clone();
-                let id = id.clone();
-                Box::pin(async move { engine.store.table_events_after(&id, after).await })
-            }),
-            sequence: |e: &pb::TableEvent| e.sequence,
-            ends: |e: &pb::TableEvent| matches!(e.event, Some(pb::table_event::Event::TableClosed(_))),
-            wrap: |e| pb::WatchTableResponse { event: Some(e), heartbeat: None },
-            beat: |last| pb::WatchTableResponse { event: None, heartbeat: Some(heartbeat(last)) },
-        };
-        if closed {
+        if table.status == pb::TableStatus::Closed as i32 {
             // A closed table changes no more: what the record holds is all there is.
-            let (tx, rx) = mpsc::channel(source.initial.len().max(1));
-            for event in source.initial {
-                let _ = tx.try_send(Ok(pb::WatchTableResponse { event: Some(event), heartbeat: None }));
+            let mut sent = first;
+            if let Some(mut after) = after {
+                loop {
+                    let page = source.record_after(after).await?;
+                    after = page.events.last().map_or(after, |(sequence, _)| *sequence);
+                    let more = page.more && !page.events.is_empty();
+                    sent.extend(page.events.into_iter().filter_map(|(_, event)| event));
+                    if !more {
+                        break;
+                    }
+                }
+            }
+            let (tx, rx) = mpsc::channel(sent.len().max(1));
+            for event in sent {
+                let _ = tx.try_send(Ok(event));
             }
             return Ok(ReceiverStream::new(rx));
         }
-        Ok(source.spawn(subscription))
+        Ok(platform::watch::stream::spawn(source, feed, first, last))
     }
 }
 
-/// Picks one stream's events out of a published entry.
-type Live<E> = Box<dyn Fn(&Published) -> Vec<E> + Send + Sync>;
+/// Room events read from the record at a time.
+const PAGE: u64 = 500;
 
-/// Reads one stream's events after a number from the record.
-type Backlog<E> = Box<
-    dyn Fn(u64) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Vec<E>, ServiceError>> + Send>>
-        + Send
-        + Sync,
->;
-
-/// One watcher's events: what to send first, how to read the record, and how to pick this
-/// stream's events out of a published entry.
-struct EventSource<E, W> {
-    initial: Vec<E>,
-    last: u64,
-    live: Live<E>,
-    backlog: Backlog<E>,
-    sequence: fn(&E) -> u64,
-    ends: fn(&E) -> bool,
-    wrap: fn(E) -> W,
-    /// A heartbeat carrying the last sequence sent.
-    beat: fn(u64) -> W,
+/// The room's events: its journal's room events, and those in each published entry.
+struct RoomEvents {
+    engine: Arc<Engine>,
 }
 
-impl<E: Send + 'static, W: Send + 'static> EventSource<E, W> {
-    /// Sends the initial events, then the live ones, reading the record after any gap, lag or
-    /// lost subscription; ends UNAVAILABLE (naming the sequence to resume after) when the live
-    /// feed is lost for good.
-    fn spawn(self, mut feed: LiveFeed) -> ReceiverStream<Result<W, tonic::Status>> {
-        let (tx, rx) = mpsc::channel(64);
-        tokio::spawn(async move {
-            let EventSource { initial, mut last, live, backlog, sequence, ends, wrap, beat } = self;
-            // The snapshot, or the backlog after the watcher's last event.
-            for event in initial {
-                last = last.max(sequence(&event));
-                let end = ends(&event);
-                if tx.send(Ok(wrap(event))).await.is_err() || end {
-                    return;
-                }
-                feed.sent();
-            }
-            loop {
-                let next = tokio::select! {
-                    next = feed.next() => next,
-                    () = tx.closed() => return,
-                };
-                let (fresh, resync) = match next {
-                    Err(error) => {
-                        let _ = tx.send(Err(resume_status(&error, last))).await;
-                        return;
-                    }
-                    Ok(Next::Heartbeat) => {
-                        if tx.send(Ok(beat(last))).await.is_err() {
-                            return;
-                        }
-                        continue;
-                    }
-                    Ok(Next::CatchUp) => (Vec::new(), true),
-                    Ok(Next::Message(bytes)) => match Published::decode(bytes.as_ref()) {
-                        Ok(published) => (live(&published), false),
-                        Err(e) => {
-                            tracing::warn!(error = %e, "unreadable published event; re-reading the record");
-                            (Vec::new(), true)
-                        }
-                    },
-                };
-                // A live event past the next number means some were not published (or not yet
-                // received): the record has them, committed before they were published.
-                let resync = resync || fresh.first().is_some_and(|e| sequence(e) > last + 1);
-                let events = if resync {
-                    match backlog(last).await {
-                        Ok(events) => events,
-                        Err(e) => {
-                            let _ = tx.send(Err(e.into())).await;
-                            return;
-                        }
-                    }
-                } else {
-                    fresh
-                };
-                for event in events {
-                    // Anything at or below `last` was sent already.
-                    if sequence(&event) <= last {
-                        continue;
-                    }
-                    last = sequence(&event);
-                    let end = ends(&event);
-                    if tx.send(Ok(wrap(event))).await.is_err() || end {
-                        return;
-                    }
-                    feed.sent();
-                }
-            }
-        });
-        ReceiverStream::new(rx)
+impl RoomEvents {
+    fn wrap(event: pb::RoomEvent) -> pb::WatchRoomResponse {
+        pb::WatchRoomResponse { event: Some(event), heartbeat: None }
+    }
+}
+
+#[async_trait]
+impl WatchSource for RoomEvents {
+    type Item = pb::WatchRoomResponse;
+
+    async fn record_after(&mut self, after: u64) -> Result<RecordPage<Self::Item>, ServiceError> {
+        let events = self.engine.store.room_events_after(after, PAGE).await?;
+        Ok(RecordPage::limited(events.into_iter().map(|e| (e.sequence, Some(Self::wrap(e)))).collect(), PAGE))
+    }
+
+    fn published(&mut self, payload: &[u8]) -> Option<Vec<Seen<Self::Item>>> {
+        let published = Published::decode(payload).ok()?;
+        Some(published.room_events.into_iter().map(|e| (e.sequence, Some(Self::wrap(e)))).collect())
+    }
+
+    fn heartbeat(&self, last: u64) -> Self::Item {
+        pb::WatchRoomResponse { event: None, heartbeat: Some(heartbeat(last)) }
+    }
+}
+
+/// One table's events: numbered per table, picked out of the room's published entries.
+struct TableEvents {
+    engine: Arc<Engine>,
+    table_id: String,
+}
+
+impl TableEvents {
+    fn wrap(event: pb::TableEvent) -> pb::WatchTableResponse {
+        pb::WatchTableResponse { event: Some(event), heartbeat: None }
+    }
+}
+
+#[async_trait]
+impl WatchSource for TableEvents {
+    type Item = pb::WatchTableResponse;
+
+    async fn record_after(&mut self, after: u64) -> Result<RecordPage<Self::Item>, ServiceError> {
+        let events = self.engine.store.table_events_after(&self.table_id, after, PAGE).await?;
+        Ok(RecordPage::limited(events.into_iter().map(|e| (e.sequence, Some(Self::wrap(e)))).collect(), PAGE))
+    }
+
+    fn published(&mut self, payload: &[u8]) -> Option<Vec<Seen<Self::Item>>> {
+        let published = Published::decode(payload).ok()?;
+        let mine = published.table_events.into_iter().filter(|e| e.table_id == self.table_id);
+        Some(mine.map(|e| (e.sequence, Some(Self::wrap(e)))).collect())
+    }
+
+    fn heartbeat(&self, last: u64) -> Self::Item {
+        pb::WatchTableResponse { event: None, heartbeat: Some(heartbeat(last)) }
+    }
+
+    fn ends(&self, item: &Self::Item) -> bool {
+        matches!(item.event.as_ref().and_then(|e| e.event.as_ref()), Some(pb::table_event::Event::TableClosed(_)))
     }
 }

@@ -266,23 +266,30 @@ impl Store {
         Ok(())
     }
 
-    /// Room events after `after`, in order.
-    pub async fn room_events_after(&self, after: u64) -> Result<Vec<pb::RoomEvent>, ServiceError> {
+    /// Up to `limit` room events after `after`, in order.
+    pub async fn room_events_after(&self, after: u64, limit: u64) -> Result<Vec<pb::RoomEvent>, ServiceError> {
         let rows = room_events::Entity::find()
             .filter(room_events::Column::Room.eq(&self.room))
             .filter(room_events::Column::Sequence.gt(after as i64))
             .order_by_asc(room_events::Column::Sequence)
+            .limit(limit)
             .all(&self.db)
             .await?;
         rows.iter().map(|row| decode("room event", &row.event)).collect()
     }
 
-    /// Events of `table_id` after `after`, in order.
-    pub async fn table_events_after(&self, table_id: &str, after: u64) -> Result<Vec<pb::TableEvent>, ServiceError> {
+    /// Up to `limit` events of `table_id` after `after`, in order.
+    pub async fn table_events_after(
+        &self,
+        table_id: &str,
+        after: u64,
+        limit: u64,
+    ) -> Result<Vec<pb::TableEvent>, ServiceError> {
         let rows = table_events::Entity::find()
             .filter(table_events::Column::TableId.eq(table_id))
             .filter(table_events::Column::Sequence.gt(after as i64))
             .order_by_asc(table_events::Column::Sequence)
+            .limit(limit)
             .all(&self.db)
             .await?;
         rows.iter().map(|row| decode("table event", &row.event)).collect()

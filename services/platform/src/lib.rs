@@ -14,8 +14,8 @@
 //! - [`live`]: live state in Redis (or in process) with versioned compare-and-set and fan-out;
 //! - [`store`]: the platform's own tables (idempotency keys, the outbox) and their one use;
 //! - [`client`]: channels to other services that carry trace context and a token;
-//! - [`watch`]: what every watch stream shares: a live feed that outlives its subscription, and
-//!   heartbeats.
+//! - [`watch`]: the one watch loop every stream runs: a live feed that outlives its subscription,
+//!   catching up from the record after any gap, and heartbeats.
 
 pub mod app;
 pub mod auth;

@@ -18,17 +18,17 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
+use async_trait::async_trait;
 use bytes::Bytes;
 use prost::Message;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
-use tokio::sync::mpsc;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use tonic::Status;
 
 use crate::entity::event;
 use platform::ServiceError;
 use platform::db::Db;
 use platform::live::{CasOutcome, SharedLiveStore};
-use platform::watch::{LiveFeed, Next, resume_status};
+use platform::watch::{LiveFeed, RecordPage, Seen, WatchSource};
 
 /// The events of one commit, as published on a stream's channel.
 #[derive(Clone, PartialEq, Message)]
@@ -56,10 +56,6 @@ pub struct FeedHead {
     #[prost(uint64, tag = "1")]
     pub last_sequence: u64,
 }
-
-/// How often an idle watcher checks the feed head, in case a publish was lost (the live store
-/// was down when a change committed).
-const RESYNC_EVERY: Duration = Duration::from_secs(5);
 
 /// How many compare-and-set attempts a publish makes against racing publishers.
 const PUBLISH_ATTEMPTS: usize = 5;
@@ -147,12 +143,13 @@ impl Feed {
     }
 }
 
-/// The events of `stream` after `after`, from Postgres, in order.
-pub async fn events_after(db: &Db, stream: &str, after: u64) -> Result<Vec<(u64, Vec<u8>)>, ServiceError> {
+/// Up to `limit` events of `stream` after `after`, from Postgres, in order.
+pub async fn events_after(db: &Db, stream: &str, after: u64, limit: u64) -> Result<Vec<(u64, Vec<u8>)>, ServiceError> {
     let rows = event::Entity::find()
         .filter(event::Column::StreamId.eq(stream))
         .filter(event::Column::Sequence.gt(i64::try_from(after).unwrap_or(i64::MAX)))
         .order_by_asc(event::Column::Sequence)
+        .limit(limit)
         .all(db)
         .await?;
     Ok(rows.into_iter().map(|r| (u64::try_from(r.sequence).unwrap_or(0), r.payload)).collect())
@@ -189,7 +186,8 @@ pub struct Watch<T> {
     pub beat: fn(u64) -> T,
 }
 
-/// Starts a watch (see the module docs); the stream ends when the client goes away.
+/// Starts a watch (see the module docs) on the platform's one watch loop
+/// ([`platform::watch::stream`]); the stream ends when the client goes away.
 pub async fn watch<T: Send + 'static>(
     feed: Feed,
     db: Db,
@@ -198,121 +196,61 @@ pub async fn watch<T: Send + 'static>(
     // Subscribe first: anything committed after this is on the channel, anything before is in
     // Postgres; the overlap is skipped by sequence.
     let live = LiveFeed::subscribe(feed.live.clone(), &channel(&watch.stream), feed.heartbeat).await?;
-    let (tx, rx) = mpsc::channel(64);
-    tokio::spawn(async move {
-        let Watch { stream, after, snapshot, decode, beat } = watch;
-        let mut watcher = Watcher { feed, db, stream, decode, beat, tx, live, last: 0 };
-        if let Err(Stop::Failed(status)) = watcher.run(after, snapshot).await {
-            let _ = watcher.tx.send(Err(status)).await;
+    let Watch { stream, after, snapshot, decode, beat } = watch;
+    let (first, last) = match after {
+        Some(after) => (Vec::new(), after),
+        None => {
+            let (sequence, first) = snapshot.await?;
+            (vec![first], sequence)
         }
-    });
-    Ok(tokio_stream::wrappers::ReceiverStream::new(rx))
+    };
+    let source = ScoreEvents { feed, db, stream, decode, beat };
+    Ok(platform::watch::stream::spawn(source, live, first, last))
 }
 
-/// Why a watch stopped.
-enum Stop {
-    /// The client went away.
-    Gone,
-    /// The stream ends with this status.
-    Failed(Status),
-}
+/// Events read from Postgres at a time.
+const PAGE: u64 = 500;
 
-impl From<ServiceError> for Stop {
-    fn from(error: ServiceError) -> Self {
-        Stop::Failed(error.into())
-    }
-}
-
-/// One watcher (see the module docs).
-struct Watcher<T> {
+/// One score stream: its events in Postgres and on its channel, decoded for one principal.
+struct ScoreEvents<T> {
     feed: Feed,
     db: Db,
     stream: String,
     decode: Decode<T>,
     beat: fn(u64) -> T,
-    tx: mpsc::Sender<Result<T, Status>>,
-    live: LiveFeed,
-    /// The last sequence seen, sent or left out for this principal.
-    last: u64,
 }
 
-impl<T: Send + 'static> Watcher<T> {
-    async fn send(&mut self, item: T) -> Result<(), Stop> {
-        self.tx.send(Ok(item)).await.map_err(|_| Stop::Gone)?;
-        self.live.sent();
-        Ok(())
+#[async_trait]
+impl<T: Send + 'static> WatchSource for ScoreEvents<T> {
+    type Item = T;
+
+    async fn record_after(&mut self, after: u64) -> Result<RecordPage<T>, ServiceError> {
+        let events = events_after(&self.db, &self.stream, after, PAGE).await?;
+        let seen = events
+            .into_iter()
+            .map(|(sequence, payload)| Ok((sequence, (self.decode)(sequence, &payload)?)))
+            .collect::<Result<Vec<_>, ServiceError>>()?;
+        Ok(RecordPage::limited(seen, PAGE))
     }
 
-    /// Sends the event at `sequence`, unless it is not this principal's to see.
-    async fn forward(&mut self, sequence: u64, payload: &[u8]) -> Result<(), Stop> {
-        if let Some(item) = (self.decode)(sequence, payload)? {
-            self.send(item).await?;
-        }
-        self.last = sequence;
-        Ok(())
+    fn published(&mut self, payload: &[u8]) -> Option<Vec<Seen<T>>> {
+        let batch = FeedBatch::decode(payload).ok()?;
+        batch
+            .events
+            .into_iter()
+            .map(|event| Some((event.sequence, (self.decode)(event.sequence, &event.payload).ok()?)))
+            .collect()
     }
 
-    /// Sends what Postgres has after the last sequence seen.
-    async fn catch_up(&mut self) -> Result<(), Stop> {
-        for (sequence, payload) in events_after(&self.db, &self.stream, self.last).await? {
-            if sequence > self.last {
-                self.forward(sequence, &payload).await?;
-            }
-        }
-        Ok(())
+    fn heartbeat(&self, last: u64) -> T {
+        (self.beat)(last)
     }
 
-    async fn run(&mut self, after: Option<u64>, snapshot: Snapshot<T>) -> Result<(), Stop> {
-        self.last = match after {
-            Some(after) => after,
-            None => {
-                let (sequence, first) = snapshot.await?;
-                self.send(first).await?;
-                sequence
-            }
-        };
-        self.catch_up().await?;
-        let mut resync = tokio::time::interval(RESYNC_EVERY);
-        resync.tick().await;
-        loop {
-            tokio::select! {
-                () = self.tx.closed() => return Err(Stop::Gone),
-                next = self.live.next() => match next {
-                    // The live feed was lost and could not be made again.
-                    Err(error) => return Err(Stop::Failed(resume_status(&error, self.last))),
-                    Ok(Next::Heartbeat) => {
-                        let beat = (self.beat)(self.last);
-                        self.tx.send(Ok(beat)).await.map_err(|_| Stop::Gone)?;
-                    }
-                    Ok(Next::CatchUp) => self.catch_up().await?,
-                    Ok(Next::Message(payload)) => {
-                        let Ok(batch) = FeedBatch::decode(payload.as_ref()) else { continue };
-                        for event in batch.events {
-                            if event.sequence <= self.last {
-                                continue;
-                            }
-                            if event.sequence > self.last + 1 {
-                                // A gap: something was published out of order or lost.
-                                self.catch_up().await?;
-                                if event.sequence <= self.last {
-                                    continue;
-                                }
-                            }
-                            self.forward(event.sequence, &event.payload).await?;
-                        }
-                    }
-                },
-                _ = resync.tick() => {
-                    let behind = match self.feed.head(&self.stream).await {
-                        Some(head) => head > self.last,
-                        // No head: the live store was flushed or is down; ask Postgres.
-                        None => last_sequence(&self.db, &self.stream).await.is_ok_and(|stored| stored > self.last),
-                    };
-                    if behind {
-                        self.catch_up().await?;
-                    }
-                }
-            }
+    async fn behind(&mut self, last: u64) -> bool {
+        match self.feed.head(&self.stream).await {
+            Some(head) => head > last,
+            // No head: the live store was flushed or is down; ask Postgres.
+            None => last_sequence(&self.db, &self.stream).await.is_ok_and(|stored| stored > last),
         }
     }
 }

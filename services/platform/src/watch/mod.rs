@@ -14,6 +14,8 @@
 //! without telling either end. A watcher that has sent nothing for the heartbeat interval
 //! ([`crate::config::StreamsConfig::heartbeat_interval_ms`]) gets [`Next::Heartbeat`] and sends a
 //! [`api::common::v1::Heartbeat`] carrying the sequence to resume after; clients skip it.
+//!
+//! [`stream`] is the one watch loop every service's streams run on top of the feed.
 
 use std::pin::Pin;
 use std::time::Duration;
@@ -24,6 +26,10 @@ use futures::stream::BoxStream;
 use tokio::time::{Instant, Sleep};
 
 use crate::live::{ChannelMessage, LiveError, SharedLiveStore};
+
+pub mod stream;
+
+pub use stream::{RecordPage, Seen, WatchSource};
 
 /// The heartbeat interval unless configured: well inside the usual 60-second idle timeouts.
 pub const DEFAULT_HEARTBEAT: Duration = Duration::from_secs(15);
