@@ -7,19 +7,21 @@
 //! worker may both try, and `ApplyAdjustment` is idempotent by ruling and appeal id, so only the
 //! records are guarded) and records the ruling or decision with the score version, its notice,
 //! and the stored answer. A refusal drops the pending ruling or clears the parked decision; a
-//! failure to reach the scoring service leaves the row for [`Appeals::deliver_due`], which the
-//! worker runs, with a growing delay between attempts.
+//! failure to reach the scoring service leaves the row for the platform's outbox worker
+//! ([`platform::outbox`]), which tries again with a growing delay and sets aside a row that keeps
+//! failing as a dead letter.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::time::Duration;
 
 use api::appeals::v1 as pb;
 use api::scoring::v1 as scoring_pb;
+use async_trait::async_trait;
 use chrono::Utc;
 use platform::ServiceError;
-use sea_orm::sea_query::{Expr, ExprTrait};
-use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, TransactionTrait};
+use platform::outbox::{Courier, Delivery, Outbox};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, TransactionTrait};
 use tracing::Instrument;
 
 use crate::entity::{appeal, outbox, ruling};
@@ -28,6 +30,8 @@ use crate::scoring::{is_refusal, peer_error};
 use crate::service::{Appeals, insert_parties};
 use crate::store::{self, NewEvent};
 
+/// The outbox rows this service writes.
+pub const SOURCE: &str = "appeals";
 /// An adjusted score from a ruling; the aggregate is the ruling.
 pub const TOPIC_RULING: &str = "scoring.ApplyAdjustment/ruling";
 /// An appeal decision that changes the score; the aggregate is the appeal.
@@ -40,12 +44,6 @@ pub enum Delivered {
     Ruling(Box<pb::RecordRulingResponse>),
     /// The appeal, now decided.
     Decision(Box<pb::DecideAppealResponse>),
-}
-
-/// How long to wait before trying a delivery again after `attempts` failures: 2, 4, 8 ... seconds,
-/// at most five minutes.
-fn backoff(attempts: i32) -> chrono::Duration {
-    chrono::Duration::seconds(Ord::min(2_i64.saturating_pow(attempts.clamp(1, 30).unsigned_abs()), 300))
 }
 
 impl Appeals {
@@ -67,7 +65,7 @@ impl Appeals {
         self.deliver_row(row).instrument(span).await
     }
 
-    async fn deliver_row(&self, row: outbox::Model) -> Result<Delivered, ServiceError> {
+    pub(crate) async fn deliver_row(&self, row: outbox::Model) -> Result<Delivered, ServiceError> {
         let call: scoring_pb::ApplyAdjustmentRequest = decode("outbox payload", &row.payload)?;
         let applied = match self.scoring.apply_adjustment(call.clone()).await {
             Ok(applied) => applied,
@@ -95,17 +93,10 @@ impl Appeals {
         result
     }
 
-    /// Counts a failed attempt and sets when to try again.
+    /// Counts a failed attempt and sets when to try again (or sets the row aside as a dead
+    /// letter), as the platform's worker does.
     async fn note_failure(&self, row: &outbox::Model, error: &str) -> Result<(), ServiceError> {
-        outbox::Entity::update_many()
-            .col_expr(outbox::Column::Attempts, Expr::col(outbox::Column::Attempts).add(1))
-            .col_expr(outbox::Column::LastError, Expr::value(error.to_owned()))
-            .col_expr(outbox::Column::NextAttemptAt, Expr::value(Utc::now() + backoff(row.attempts + 1)))
-            .filter(outbox::Column::Id.eq(row.id))
-            .filter(outbox::Column::DeliveredAt.is_null())
-            .exec(&self.db)
-            .await?;
-        tracing::warn!(outbox = row.id, topic = %row.topic, aggregate = %row.aggregate_id, %error, "delivery to scoring failed; will retry");
+        platform::outbox::note_failure(&self.db, row, error, &self.outbox).await?;
         Ok(())
     }
 
@@ -343,36 +334,34 @@ impl Appeals {
             .collect())
     }
 
-    /// Delivers every owed call whose time has come: what the worker runs.
-    pub async fn deliver_due(&self) -> Result<usize, ServiceError> {
-        let due = outbox::Entity::find()
-            .filter(outbox::Column::Source.eq("appeals"))
-            .filter(outbox::Column::DeliveredAt.is_null())
-            .filter(outbox::Column::NextAttemptAt.lte(Utc::now()))
-            .order_by_asc(outbox::Column::Id)
-            .limit(100)
-            .all(&self.db)
-            .await?;
-        let mut delivered = 0;
-        for row in due {
-            match self.deliver(row.id).await {
-                Ok(_) => delivered += 1,
-                Err(error) => tracing::info!(outbox = row.id, %error, "owed call not delivered"),
-            }
-        }
-        Ok(delivered)
+    /// Delivers every owed call whose time has come, as the worker does in each round.
+    pub async fn deliver_due(self: &Arc<Self>) -> Result<usize, ServiceError> {
+        Ok(worker(self).deliver_due().await?)
     }
 }
 
-/// Runs [`Appeals::deliver_due`] every `interval` until `stop` is dropped (the service was).
-pub async fn worker(appeals: Arc<Appeals>, interval: Duration, mut stop: tokio::sync::watch::Receiver<()>) {
-    loop {
-        tokio::select! {
-            changed = stop.changed() => if changed.is_err() { return },
-            () = tokio::time::sleep(interval) => {}
-        }
-        if let Err(error) = appeals.deliver_due().await {
-            tracing::warn!(%error, "appeals outbox sweep failed");
-        }
+/// Sends the appeals service's rows to the scoring service: [`Appeals::deliver`], which settles
+/// the row itself (records what the call completed, drops what scoring refused, or notes the
+/// failure), in transactions of its own.
+pub struct ScoringCourier {
+    appeals: Arc<Appeals>,
+}
+
+#[async_trait]
+impl Courier for ScoringCourier {
+    fn source(&self) -> &'static str {
+        SOURCE
     }
+
+    async fn deliver(&self, row: &outbox::Model) -> Delivery {
+        if let Err(error) = self.appeals.deliver_row(row.clone()).await {
+            tracing::info!(outbox = row.id, %error, "owed call not delivered");
+        }
+        Delivery::Settled
+    }
+}
+
+/// The platform's outbox worker over the appeals service's rows.
+pub fn worker(appeals: &Arc<Appeals>) -> Outbox<ScoringCourier> {
+    Outbox::new(appeals.db.clone(), ScoringCourier { appeals: appeals.clone() }, appeals.outbox.clone())
 }

@@ -17,13 +17,13 @@ use crate::watch::{NoticeStream, watch};
 #[derive(Debug, Clone)]
 pub struct AppealsGrpc {
     appeals: Arc<Appeals>,
-    _worker: Arc<tokio::sync::watch::Sender<()>>,
+    _worker: Arc<()>,
 }
 
 impl AppealsGrpc {
-    /// Serves `appeals`; `worker` is the sender whose drop stops its delivery worker.
-    pub fn new(appeals: Arc<Appeals>, worker: tokio::sync::watch::Sender<()>) -> Self {
-        AppealsGrpc { appeals, _worker: Arc::new(worker) }
+    /// Serves `appeals`; `worker` is what keeps its delivery worker running until dropped.
+    pub fn new(appeals: Arc<Appeals>, worker: Arc<()>) -> Self {
+        AppealsGrpc { appeals, _worker: worker }
     }
 
     /// The caller, after noting a committee member (see `store::note_committee_member`).

@@ -103,9 +103,14 @@ pub async fn service(
             Arc::new(scoring::GrpcScoreKeeper::new(peers.clone())),
             interval * 2,
         )
-        .with_heartbeat(resources.config.streams.heartbeat_interval()),
+        .with_heartbeat(resources.config.streams.heartbeat_interval())
+        .with_outbox(platform::outbox::OutboxSettings {
+            poll_interval_ms: interval.as_millis() as u64,
+            ..service::outbox_defaults()
+        }),
     );
-    let (stop, stopped) = tokio::sync::watch::channel(());
-    tokio::spawn(delivery::worker(appeals.clone(), interval, stopped));
-    Ok(AppealsServiceServer::new(AppealsGrpc::new(appeals, stop)))
+    // The worker runs while the service does: it holds the only strong reference to `alive`.
+    let alive = Arc::new(());
+    delivery::worker(&appeals).spawn(Arc::downgrade(&alive), Arc::new(tokio::sync::Notify::new()));
+    Ok(AppealsServiceServer::new(AppealsGrpc::new(appeals, alive)))
 }

@@ -40,6 +40,7 @@ use crate::records::{
 };
 use crate::scoring::ScoreKeeper;
 use crate::store::{self, NewEvent};
+use platform::outbox::OutboxSettings;
 
 /// The appeals service's state: its database, its live channel, and the scoring service.
 pub struct Appeals {
@@ -53,6 +54,14 @@ pub struct Appeals {
     committee_seen: Mutex<HashSet<String>>,
     /// How long a watch stream stays quiet before it sends a heartbeat.
     pub(crate) heartbeat: Duration,
+    /// How the outbox worker, and a request that delivers its own call, treat failures.
+    pub(crate) outbox: OutboxSettings,
+}
+
+/// The appeals service's outbox settings unless configured: a call that failed within its
+/// request waits 2 seconds before the worker tries it again, doubling up to five minutes.
+pub fn outbox_defaults() -> OutboxSettings {
+    OutboxSettings { poll_interval_ms: 5000, initial_backoff_ms: 2000, max_backoff_ms: 300_000, ..Default::default() }
 }
 
 impl std::fmt::Debug for Appeals {
@@ -110,7 +119,14 @@ impl Appeals {
             worker_grace,
             committee_seen: Mutex::new(HashSet::new()),
             heartbeat: platform::watch::DEFAULT_HEARTBEAT,
+            outbox: outbox_defaults(),
         }
+    }
+
+    /// The same service, its owed calls delivered with `settings`.
+    pub fn with_outbox(mut self, settings: OutboxSettings) -> Appeals {
+        self.outbox = settings;
+        self
     }
 
     /// The same service, its watch streams sending a heartbeat after `heartbeat` of quiet.
@@ -305,6 +321,7 @@ impl Appeals {
             delivered_at: Set(None),
             // Whoever delivers it (this request, a retry, the worker) continues this trace.
             trace_context: Set(platform::telemetry::capture_trace_context()),
+            dead_lettered_at: Set(None),
             ..Default::default()
         })
         .exec(txn)

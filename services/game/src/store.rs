@@ -306,6 +306,7 @@ pub async fn commit(db: &Db, commit: Commit) -> Result<(), CommitError> {
             created_at: Set(at),
             delivered_at: Set(None),
             trace_context: Set(commit.trace_context),
+            dead_lettered_at: Set(None),
         })
         .exec(&txn)
         .await?;

@@ -12,6 +12,7 @@
 //! - [`contract`]: the same contract for what tonic answers itself (unreadable requests) and for panics;
 //! - [`db`]: Postgres or SQLite through sea-orm, migrated at start-up;
 //! - [`live`]: live state in Redis (or in process) with versioned compare-and-set and fan-out;
+//! - [`outbox`]: the one outbox worker: claiming, backoff with jitter, dead letters, retention;
 //! - [`store`]: the platform's own tables (idempotency keys, the outbox) and their one use;
 //! - [`client`]: channels to other services that carry trace context and a token;
 //! - [`watch`]: the one watch loop every stream runs: a live feed that outlives its subscription,
@@ -28,6 +29,7 @@ pub mod error;
 pub mod health;
 pub mod lineup;
 pub mod live;
+pub mod outbox;
 pub mod page;
 pub mod server;
 pub mod store;

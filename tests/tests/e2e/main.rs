@@ -11,6 +11,7 @@ mod game;
 mod live_store;
 mod membership;
 mod migrations;
+mod outbox;
 mod paging;
 mod replay;
 mod scoring;

@@ -17,7 +17,7 @@ pub struct Model {
     pub aggregate_id: String,
     /// The encoded request.
     pub payload: Vec<u8>,
-    /// Delivery attempts so far (also the row's version: a worker claims a row by moving it on).
+    /// Failed delivery attempts so far.
     pub attempts: i32,
     /// Why the last attempt failed, or the refusal that ended it.
     pub last_error: Option<String>,
@@ -29,6 +29,8 @@ pub struct Model {
     pub delivered_at: Option<DateTimeWithTimeZone>,
     /// The W3C trace context of the request that wrote it; its delivery continues that trace.
     pub trace_context: Option<String>,
+    /// When it was set aside after failing too often (`crate::outbox`); cleared to try again.
+    pub dead_lettered_at: Option<DateTimeWithTimeZone>,
 }
 
 /// No relations.
