@@ -111,9 +111,9 @@ fn budget_of(request: &http::Request<Body>) -> Option<String> {
     }
 }
 
-/// The metadata key gRPC clients read for how long to wait before retrying (gRPC's retry
-/// design, "server pushback").
-pub const RETRY_PUSHBACK_KEY: &str = "grpc-retry-pushback-ms";
+// The metadata key gRPC clients read for how long to wait before retrying (gRPC's retry design,
+// "server pushback"); UNAVAILABLE carries it too, so it is the platform's.
+pub use platform::error::RETRY_PUSHBACK_KEY;
 
 impl Service<http::Request<Body>> for RateLimit {
     type Response = http::Response<Body>;
@@ -191,7 +191,7 @@ pub fn proxy(upstreams: Upstreams) -> GrpcService {
             *request.headers_mut() = metadata.into_headers();
             match channel.clone().oneshot(request).await {
                 Ok(response) => Ok::<_, Infallible>(response),
-                Err(e) => Ok(tonic::Status::unavailable(format!("{path}: upstream unavailable: {e}")).into_http()),
+                Err(e) => Ok(platform::error::unavailable(format!("{path}: upstream unavailable: {e}")).into_http()),
             }
         }
     }))

@@ -110,9 +110,25 @@ impl From<ServiceError> for Status {
                 }
                 status
             }
+            ServiceError::Unavailable(message) => unavailable(bounded(message)),
             other => Status::new(other.code(), bounded(other.to_string())),
         }
     }
+}
+
+/// The metadata key that tells a client how long to wait before retrying (gRPC's own name for it).
+pub const RETRY_PUSHBACK_KEY: &str = "grpc-retry-pushback-ms";
+
+/// How long a client should wait before retrying after UNAVAILABLE: the breakers' default
+/// cool-down, after which the dependency is probed again (docs/failures.md).
+pub const UNAVAILABLE_RETRY_AFTER_MS: u64 = 1000;
+
+/// UNAVAILABLE with `message`, carrying the retry delay: a dependency is away, and the client
+/// retries with the same idempotency key after [`UNAVAILABLE_RETRY_AFTER_MS`].
+pub fn unavailable(message: impl Into<String>) -> Status {
+    let mut status = Status::unavailable(message);
+    status.metadata_mut().insert(RETRY_PUSHBACK_KEY, UNAVAILABLE_RETRY_AFTER_MS.into());
+    status
 }
 
 impl From<sea_orm::DbErr> for ServiceError {
@@ -309,7 +325,9 @@ mod tests {
         assert_eq!(Status::from(ServiceError::not_found("table 7")).code(), Code::NotFound);
         assert_eq!(Status::from(ServiceError::Conflict("stale".into())).code(), Code::Aborted);
         assert_eq!(Status::from(ServiceError::PermissionDenied("no".into())).code(), Code::PermissionDenied);
-        assert_eq!(Status::from(ServiceError::Unavailable("redis".into())).code(), Code::Unavailable);
+        let away = Status::from(ServiceError::Unavailable("redis".into()));
+        assert_eq!(away.code(), Code::Unavailable);
+        assert_eq!(away.metadata().get(RETRY_PUSHBACK_KEY).and_then(|v| v.to_str().ok()), Some("1000"));
     }
 
     /// A Postgres error with a given SQLSTATE, as sqlx reports one.

@@ -108,7 +108,7 @@ impl LiveFeed {
 /// watch again after `last`, the sequence to resume after (house rule: a dependency away is
 /// UNAVAILABLE at once, with what to do about it).
 pub fn resume_status(error: &LiveError, last: u64) -> tonic::Status {
-    tonic::Status::unavailable(format!(
+    crate::error::unavailable(format!(
         "the live feed was lost and cannot be resumed now ({error}); watch again with after_sequence = {last} \
          to resume without a gap"
     ))
