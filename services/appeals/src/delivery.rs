@@ -62,6 +62,8 @@ impl Appeals {
             i64::from(row.attempts) + 1,
             row.trace_context.as_deref(),
         );
+        // This attempt counts, should it fail (a worker's claim counts its own).
+        let row = outbox::Model { attempts: row.attempts + 1, ..row };
         self.deliver_row(row).instrument(span).await
     }
 

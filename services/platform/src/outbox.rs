@@ -1,8 +1,8 @@
 //! The one outbox worker: delivers the calls a service owes another (rows of `outbox`, written in
 //! the transaction of the change that owes them) until the other service acknowledges them.
 //!
-//! - **Claiming.** A round claims the rows due with one statement that moves their next attempt
-//!   past a lease, so no other worker takes them while this one delivers. On Postgres the rows are
+//! - **Claiming.** A round claims the rows due with one statement that counts the attempt and
+//!   moves the next one past a lease, so no other worker takes them while this one delivers. On Postgres the rows are
 //!   picked `FOR UPDATE SKIP LOCKED`: several processes' workers share the rows due without
 //!   waiting on one another. SQLite has one writer at a time, so its single statement is claim
 //!   enough.
@@ -78,7 +78,7 @@ impl OutboxSettings {
     /// then between half of it and all of it, at random.
     pub fn backoff(&self, failures: u32) -> Duration {
         let doubling = failures.clamp(1, 20) - 1;
-        let full = self.initial_backoff_ms.saturating_mul(1 << doubling).min(self.max_backoff_ms);
+        let full = Ord::min(self.initial_backoff_ms.saturating_mul(1 << doubling), self.max_backoff_ms);
         let jittered = rand::random_range(full / 2..=full);
         Duration::from_millis(jittered)
     }
@@ -137,6 +137,7 @@ impl<C: Courier> Outbox<C> {
 
     /// Claims the rows due now (see the module docs).
     pub async fn claim(&self) -> Result<Vec<outbox::Model>, DbErr> {
+        use sea_orm::sea_query::ExprTrait as _;
         let due = Query::select()
             .column(outbox::Column::Id)
             .from(outbox::Entity)
@@ -150,6 +151,7 @@ impl<C: Courier> Outbox<C> {
             .to_owned();
         outbox::Entity::update_many()
             .col_expr(outbox::Column::NextAttemptAt, Expr::value(after(Duration::from_millis(self.settings.lease_ms))))
+            .col_expr(outbox::Column::Attempts, Expr::col(outbox::Column::Attempts).add(1))
             .filter(outbox::Column::Id.in_subquery(due))
             .exec_with_returning(&self.db)
             .await
@@ -257,13 +259,14 @@ async fn close(db: &Db, row: &outbox::Model, refusal: Option<String>) -> Result<
     Ok(())
 }
 
-/// Counts a failed attempt at `row` and sets when to try again, or sets it aside as a dead
-/// letter once it has failed `max_attempts` times. What a worker does after a [`Delivery::Retry`],
-/// and what a service that tries a call within its request does when the call fails.
+/// Notes that the attempt `row.attempts` counts failed, and sets when to try again, or sets the
+/// row aside as a dead letter once `max_attempts` attempts have been made. What a worker does
+/// after a [`Delivery::Retry`] (its claim counted the attempt), and what a service that tries a
+/// call within its request does when the call fails (it counts that attempt in `row` first).
 pub async fn note_failure(db: &Db, row: &outbox::Model, reason: &str, settings: &OutboxSettings) -> Result<(), DbErr> {
-    let failures = u32::try_from(row.attempts).unwrap_or(0).saturating_add(1);
+    let failures = Ord::max(u32::try_from(row.attempts).unwrap_or(0), 1);
     let mut update = outbox::Entity::update_many()
-        .col_expr(outbox::Column::Attempts, Expr::value(i32::try_from(failures).unwrap_or(i32::MAX)))
+        .col_expr(outbox::Column::Attempts, Expr::value(Ord::max(row.attempts, 1)))
         .col_expr(outbox::Column::LastError, Expr::value(reason.to_owned()))
         .filter(outbox::Column::Id.eq(row.id))
         .filter(outbox::Column::DeliveredAt.is_null());
@@ -374,6 +377,7 @@ mod tests {
         assert_eq!(outbox.deliver_due().await.unwrap(), 1);
         let delivered = row(&db, id).await;
         assert!(delivered.delivered_at.is_some() && delivered.last_error.is_none(), "{delivered:?}");
+        assert_eq!(delivered.attempts, 2, "every attempt counts, the successful one too");
         assert!(row(&db, other).await.delivered_at.is_none(), "another service's rows are its own");
         // A row claimed by one worker is leased: another worker does not take it meanwhile.
         let leased = owe(&db, "test", now()).await;

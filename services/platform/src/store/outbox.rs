@@ -17,7 +17,7 @@ pub struct Model {
     pub aggregate_id: String,
     /// The encoded request.
     pub payload: Vec<u8>,
-    /// Failed delivery attempts so far.
+    /// Delivery attempts so far (a worker counts one as it claims the row).
     pub attempts: i32,
     /// Why the last attempt failed, or the refusal that ended it.
     pub last_error: Option<String>,
