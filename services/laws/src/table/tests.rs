@@ -1,6 +1,9 @@
 use super::*;
-use crate::cards::CardSet;
-use crate::play::Play;
+use crate::cards::{CardSet, Suit, SuitSet};
+use crate::contract::Vulnerability;
+use crate::irregularities::play::Designation;
+use crate::play::{Play, PlayError};
+use crate::score::honors::{Honors, HonorsClaim, honors_claim};
 use crate::seat::Side;
 
 /// North: S AKQJ H T98 D 765 C 432; East: S T98 H 765 D 432 C AKQJ; South: S 765 H 432 D AKQJ
