@@ -64,19 +64,7 @@ fn a_digital_deal_played_out_ends_with_its_tricks_and_the_honors_held() {
 #[test]
 fn digital_tables_record_only_matters_of_judgement() {
     let table = start(Code::Club, Mode::Digital);
-    let fact = |kind| Fact {
-        kind,
-        offender: Seat::East,
-        call: Some("1H".parse().unwrap()),
-        card: None,
-        trick: None,
-        deliberate: false,
-        designation: None,
-        also_visible: Vec::new(),
-        misinformed: None,
-        relates_to: None,
-        description: "hesitation".into(),
-    };
+    let fact = |kind| Fact { description: "hesitation".into(), ..call_fact(kind, Seat::East, "1H") };
     let err =
         table.apply(&Action::Irregularity { fact: fact(FactKind::InsufficientBid), pointed_out_by: None }).unwrap_err();
     assert_eq!(err, TableError::DigitalFact { kind: FactKind::InsufficientBid });

@@ -67,17 +67,8 @@ fn law_31_a_bid_out_of_rotation_is_recorded_and_rectified() {
         &table,
         Action::Irregularity {
             fact: Fact {
-                kind: FactKind::CallOutOfRotation,
-                offender: Seat::South,
-                call: Some("1H".parse().unwrap()),
-                card: None,
-                trick: None,
-                deliberate: false,
-                designation: None,
-                also_visible: Vec::new(),
-                misinformed: None,
-                relates_to: None,
                 description: "South bid before his partner, the dealer".into(),
+                ..call_fact(FactKind::CallOutOfRotation, Seat::South, "1H")
             },
             pointed_out_by: Some(Seat::West),
         },
@@ -94,19 +85,7 @@ fn law_31_a_bid_out_of_rotation_is_recorded_and_rectified() {
     let fresh = start(Code::Duplicate, Mode::Recorded);
     let err = fresh
         .apply(&Action::Irregularity {
-            fact: Fact {
-                kind: FactKind::CallOutOfRotation,
-                offender: Seat::North,
-                call: Some("1H".parse().unwrap()),
-                card: None,
-                trick: None,
-                deliberate: false,
-                designation: None,
-                also_visible: Vec::new(),
-                misinformed: None,
-                relates_to: None,
-                description: String::new(),
-            },
+            fact: call_fact(FactKind::CallOutOfRotation, Seat::North, "1H"),
             pointed_out_by: None,
         })
         .unwrap_err();

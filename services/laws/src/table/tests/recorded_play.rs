@@ -28,19 +28,7 @@ fn law_50_a_defenders_exposed_honor_is_a_major_penalty_card_and_declarer_chooses
     let (table, events) = apply(
         &table,
         Action::Irregularity {
-            fact: Fact {
-                kind: FactKind::ExposedCard,
-                offender: Seat::West,
-                call: None,
-                card: Some("HK".parse().unwrap()),
-                trick: None,
-                deliberate: false,
-                designation: None,
-                also_visible: Vec::new(),
-                misinformed: None,
-                relates_to: None,
-                description: "dropped".into(),
-            },
+            fact: Fact { description: "dropped".into(), ..play_fact(FactKind::ExposedCard, Seat::West, "HK") },
             pointed_out_by: Some(Seat::North),
         },
     );
