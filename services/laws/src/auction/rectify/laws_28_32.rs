@@ -90,26 +90,31 @@ impl Auction {
                 Effect::Contingent(Contingency::ComparableRulingOnNextCall { offender, withdrawn: call, law }),
             ]
         };
+        // Law 30 for a pass, 31 for a bid (or a pass treated as one), 32 for a double or redouble.
+        let number = if call.is_double_or_redouble() {
+            32
+        } else if as_bid {
+            31
+        } else {
+            30
+        };
+        let law = |section| self.cite(number, section, section);
+        if rho && number != 30 {
+            // Laws 31 and 32 at the right-hand opponent's turn wait for his call: the section,
+            // then the sections for his passing and not passing, lettered B by the rubber Laws
+            // and A by the duplicate Laws.
+            let (at_rho, if_pass, if_not_pass) =
+                if self.is_duplicate() { ("A", "A1", "A2") } else { ("B", "B1", "B2") };
+            return (law(at_rho), vec![on_rho(law(if_pass), law(if_not_pass))]);
+        }
         if self.is_duplicate() {
-            if call.is_double_or_redouble() {
-                return if rho {
-                    (Law::duplicate(32, "A"), vec![on_rho(Law::duplicate(32, "A1"), Law::duplicate(32, "A2"))])
-                } else {
-                    (Law::duplicate(32, "B"), comparable(Law::duplicate(32, "B")))
-                };
-            }
-            if as_bid {
-                return if rho {
-                    (Law::duplicate(31, "A"), vec![on_rho(Law::duplicate(31, "A1"), Law::duplicate(31, "A2"))])
-                } else {
-                    (Law::duplicate(31, "B"), comparable(Law::duplicate(31, "B")))
-                };
-            }
             return if rho {
                 let law = Law::duplicate(30, "A");
                 (law, vec![bar(offender, PassDuration::NextTurn, law), self.damage(offender)])
             } else {
-                (Law::duplicate(30, "B1"), comparable(Law::duplicate(30, "B1")))
+                // The other sections (30B1, 31B, 32B) leave the call to a ruling on comparability.
+                let law = law(if number == 30 { "B1" } else { "B" });
+                (law, comparable(law))
             };
         }
 
@@ -132,42 +137,34 @@ impl Auction {
                 }
             }
             RecordedCall::Double | RecordedCall::Redouble => {
-                if rho {
-                    (Law::rubber(32, "B"), vec![on_rho(Law::rubber(32, "B1"), Law::rubber(32, "B2"))])
-                } else {
-                    let law = Law::rubber(32, "A");
-                    let mut effects = vec![bar(partner, PassDuration::RestOfAuction, law)];
-                    if let Some((bid_entry, _, bid)) = self.last_bid_entry() {
-                        effects.push(Effect::Restriction(Restriction::MayNotDoubleOrRedoubleBid {
-                            seat: offender,
-                            bid,
-                            entry: bid_entry,
-                            law,
-                        }));
-                    }
-                    effects.extend([
-                        Effect::LeadPenalty { offender, rule: LeadPenaltyRule::Rubber26B, law },
-                        ui,
-                        self.damage(offender),
-                    ]);
-                    (law, effects)
+                let law = Law::rubber(32, "A");
+                let mut effects = vec![bar(partner, PassDuration::RestOfAuction, law)];
+                if let Some((bid_entry, _, bid)) = self.last_bid_entry() {
+                    effects.push(Effect::Restriction(Restriction::MayNotDoubleOrRedoubleBid {
+                        seat: offender,
+                        bid,
+                        entry: bid_entry,
+                        law,
+                    }));
                 }
+                effects.extend([
+                    Effect::LeadPenalty { offender, rule: LeadPenaltyRule::Rubber26B, law },
+                    ui,
+                    self.damage(offender),
+                ]);
+                (law, effects)
             }
             RecordedCall::Bid { .. } => {
-                if rho {
-                    (Law::rubber(31, "B"), vec![on_rho(Law::rubber(31, "B1"), Law::rubber(31, "B2"))])
-                } else {
-                    let law = Law::rubber(31, "A");
-                    (
-                        law,
-                        vec![
-                            bar(partner, PassDuration::RestOfAuction, law),
-                            Effect::Contingent(Contingency::LeadPenaltyOnNextCall { offender, changed: call, law }),
-                            ui,
-                            self.damage(offender),
-                        ],
-                    )
-                }
+                let law = Law::rubber(31, "A");
+                (
+                    law,
+                    vec![
+                        bar(partner, PassDuration::RestOfAuction, law),
+                        Effect::Contingent(Contingency::LeadPenaltyOnNextCall { offender, changed: call, law }),
+                        ui,
+                        self.damage(offender),
+                    ],
+                )
             }
         }
     }
