@@ -2,7 +2,6 @@
 
 use crate::auction::Auction;
 use crate::cards::Card;
-use crate::irregularities::Chooser;
 use crate::irregularities::auction::{AuctionOption, CallRequirement, Effect, OptionKind, PassDuration};
 use crate::law::Law;
 use crate::seat::Seat;
@@ -35,12 +34,9 @@ impl Auction {
         if !dup {
             options.push(self.waive_option(Vec::new()));
             if self.turn() == lho && !self.is_closed() {
-                options.push(Self::option(
-                    OptionKind::AcceptByCalling,
-                    Chooser::OffendersLho,
-                    Some(lho),
+                options.push(Self::accept_by_calling(
+                    lho,
                     Law::rubber(15, "B"),
-                    CallRequirement::AnyCall,
                     vec![Effect::CallMade { seat: lho, call: None }],
                 ));
             }

@@ -87,12 +87,9 @@ impl Auction {
             ));
             if let (true, Some(replacement)) = (second_stands, second_call.legal()) {
                 let law = Law::duplicate(25, "B1");
-                options.push(Self::option(
-                    OptionKind::AcceptByCalling,
-                    Chooser::OffendersLho,
-                    Some(lho),
+                options.push(Self::accept_by_calling(
+                    lho,
                     law,
-                    CallRequirement::AnyCall,
                     vec![
                         self.cancel_effect(first, law),
                         self.stands_effect(second),
@@ -160,12 +157,9 @@ impl Auction {
             // Law 15B: the left-hand opponent's call after the change forfeits the penalty; the
             // call last made stands.
             let law = Law::rubber(15, "B");
-            options.push(Self::option(
-                OptionKind::AcceptByCalling,
-                Chooser::OffendersLho,
-                Some(lho),
+            options.push(Self::accept_by_calling(
+                lho,
                 law,
-                CallRequirement::AnyCall,
                 vec![
                     self.cancel_effect(first, law),
                     self.stands_effect(second),

@@ -37,14 +37,7 @@ impl Auction {
         }
         accept.push(Effect::CallMade { seat: lho, call: None });
         let mut options = vec![
-            Self::option(
-                OptionKind::AcceptByCalling,
-                Chooser::OffendersLho,
-                Some(lho),
-                self.cite(27, "", "A1"),
-                CallRequirement::AnyCall,
-                accept,
-            ),
+            Self::accept_by_calling(lho, self.cite(27, "", "A1"), accept),
             Self::option(
                 OptionKind::RejectInsufficientBid,
                 Chooser::OffendersLho,
@@ -78,12 +71,9 @@ impl Auction {
         let partner = offender.partner();
         let law = Law::duplicate(27, "B4");
         vec![
-            Self::option(
-                OptionKind::AcceptByCalling,
-                Chooser::OffendersLho,
-                Some(lho),
+            Self::accept_by_calling(
+                lho,
                 Law::duplicate(27, "A1"),
-                CallRequirement::AnyCall,
                 vec![self.stands_effect(second), Effect::CallMade { seat: lho, call: None }],
             ),
             Self::option(

@@ -20,12 +20,9 @@ impl Auction {
         let call = self.entries[entry].call;
         let position = TurnOf::of(offender, turn_of).unwrap_or(TurnOf::Partner);
         let dup = self.is_duplicate();
-        let mut options = vec![Self::option(
-            OptionKind::AcceptByCalling,
-            Chooser::OffendersLho,
-            Some(lho),
+        let mut options = vec![Self::accept_by_calling(
+            lho,
             self.cite(29, "A", "A"),
-            CallRequirement::AnyCall,
             vec![self.stands_effect(entry), Effect::CallMade { seat: lho, call: None }],
         )];
         if position == TurnOf::RightHandOpponent {

@@ -4,7 +4,6 @@
 //! duplicate Laws 36A-39B) or rectified.
 
 use crate::auction::Auction;
-use crate::irregularities::Chooser;
 use crate::irregularities::auction::{
     AfterCloseRole, AuctionOption, CallRequirement, Effect, FinalCall, LeadPenaltyRule, OptionKind, PassDuration,
     RecordedCall,
@@ -84,12 +83,9 @@ impl Auction {
         }
         enforce.push(self.damage(offender));
         let mut options = vec![
-            Self::option(
-                OptionKind::AcceptByCalling,
-                Chooser::OffendersLho,
-                Some(lho),
+            Self::accept_by_calling(
+                lho,
                 condone_law,
-                CallRequirement::AnyCall,
                 vec![
                     self.cancel_from_effect(entry, condone_law),
                     Effect::ChoiceCallCancelled { seat: lho, law: condone_law },
@@ -205,14 +201,7 @@ impl Auction {
         }
         enforce.extend([self.damage(offender), substitute.clone()]);
         let mut options = vec![
-            Self::option(
-                OptionKind::AcceptByCalling,
-                Chooser::OffendersLho,
-                Some(lho),
-                condone_law,
-                CallRequirement::AnyCall,
-                condone,
-            ),
+            Self::accept_by_calling(lho, condone_law, condone),
             Self::option(OptionKind::Enforce, self.enforcer(), None, sections.cancel, CallRequirement::None, enforce),
         ];
         if !dup {
@@ -229,12 +218,9 @@ impl Auction {
         let cancel_law = self.cite(39, "", "A");
         let cancel = self.cancel_effect(entry, cancel_law);
         let condone_law = self.condoned(Inadmissible::AfterClose);
-        let mut options = vec![Self::option(
-            OptionKind::AcceptByCalling,
-            Chooser::OffendersLho,
-            Some(lho),
+        let mut options = vec![Self::accept_by_calling(
+            lho,
             condone_law,
-            CallRequirement::AnyCall,
             vec![
                 self.cancel_from_effect(entry, cancel_law),
                 Effect::ChoiceCallCancelled { seat: lho, law: cancel_law },

@@ -243,6 +243,20 @@ impl Auction {
         }
     }
 
+    /// The option of the offender's left-hand opponent who condones the irregularity by
+    /// calling (rubber Law 15B and the Laws that apply it; duplicate Laws 25B1, 27A1, 29A and
+    /// 36A-39B): any call of his, under `law`, with `effects`.
+    fn accept_by_calling(lho: Seat, law: Law, effects: Vec<Effect>) -> AuctionOption {
+        Self::option(
+            OptionKind::AcceptByCalling,
+            Chooser::OffendersLho,
+            Some(lho),
+            law,
+            CallRequirement::AnyCall,
+            effects,
+        )
+    }
+
     /// Rubber Law 15A: both members of the non-offending side waive the penalty; what the Law
     /// does regardless of penalty (cancelling a call that can never stand) still happens.
     fn waive_option(&self, effects: Vec<Effect>) -> AuctionOption {
