@@ -1,5 +1,6 @@
 //! The Rules for Club Procedure as the membership service will drive them: making a fourth at
-//! another table, with or without an announced return (rule F).
+//! another table, with or without an announced return (rule F). Apart because rule F touches
+//! two tables at once.
 // Tests may unwrap: a panic here is a failed test, with the value in the message.
 #![allow(clippy::unwrap_used)]
 

@@ -1,6 +1,7 @@
 //! The Rules for Club Procedure (Laws of Rubber Bridge 2014, Part VIII) as the membership
 //! service will drive them: who is a member of which table (rules A, C, D), the room's journal,
-//! and the refusals.
+//! and the refusals. Apart from the rubbers because these scenarios change who belongs to a
+//! table.
 // Tests may unwrap: a panic here is a failed test, with the value in the message.
 #![allow(clippy::unwrap_used)]
 

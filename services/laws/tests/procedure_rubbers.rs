@@ -1,6 +1,7 @@
 //! The Rules for Club Procedure as the membership service will drive them: the draw for each
-//! rubber and who may play it (rule B), who goes out (rule E), and the partnerships of the
-//! club options (Appendix 4 B and H3).
+//! rubber and who may play it (rule B), who goes out (rule E), and the partnerships of the club
+//! options (Appendix 4 B and H3). Apart from membership because these scenarios play rubbers at
+//! tables already formed.
 // Tests may unwrap: a panic here is a failed test, with the value in the message.
 #![allow(clippy::unwrap_used)]
 

@@ -1,5 +1,6 @@
-//! Why the auction refuses a call or a rectification ([`AuctionError`]): each refusal names
-//! the Law that refuses it.
+//! Why the auction refuses a call or a rectification ([`AuctionError`]): each refusal names the
+//! Law that refuses it. One list, apart from the code that raises them, so a caller sees every
+//! refusal and its Law.
 
 use crate::contract::{Bid, Call};
 use crate::irregularities::auction::{CallRequirement, DoubleFault, Irregularity, OptionKind, RecordedCall};

@@ -1,7 +1,8 @@
 //! Queries on the legal auction (whose turn, the last bid, what Law 19 forbids, the
-//! restrictions in force) and the one statement of the in-turn rules: how the Laws judge a
-//! call by the player in turn, shared by digital play (which refuses an irregularity) and
-//! recorded play (which opens it), and the checks on the call a rectification choice carries.
+//! restrictions in force) and the one statement of the in-turn rules: how the Laws judge a call
+//! by the player in turn, shared by digital play (which refuses an irregularity) and recorded
+//! play (which opens it), and the checks on the call a rectification choice carries. Apart
+//! because digital play, recorded play and the rectifications all ask these questions.
 
 use crate::cards::SuitSet;
 use crate::contract::{Bid, Call};

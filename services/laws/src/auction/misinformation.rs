@@ -1,6 +1,7 @@
 //! A call changed because of misinformation from an opponent (duplicate Law 21B; rubber and
 //! Club Law 21), or the misinformation found too late to change it (Law 21B3). Digital and
-//! recorded play alike: the explanations are human at either table.
+//! recorded play alike: the explanations are human at either table. Apart from the rest of
+//! recorded play because Law 21 applies at a digital table too.
 
 use crate::cards::SuitSet;
 use crate::irregularities::auction::{RecordedCall, ReservedAdjustment};

@@ -1,5 +1,6 @@
 //! How the auction ended (Law 22): passed out, or the contract with what its irregularities
 //! carry into the play (Law 26 lead penalties, Law 24 penalty cards, adjustments reserved).
+//! Apart because it reads the whole record once, when the auction hands over to the play.
 
 use crate::cards::{Suit, SuitSet};
 use crate::contract::{Call, Contract, DeclaredContract, Doubling};

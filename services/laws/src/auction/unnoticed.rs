@@ -1,7 +1,9 @@
 //! Recorded play: a double or redouble Law 19 does not permit, made in turn, that nobody
 //! noticed. It stands as the players saw it until attention is drawn to it: during the auction
 //! period Law 36 rectifies it (rubber Laws 35A and 36); after the opening lead was faced
-//! duplicate Law 36C scores the contract as if it had not been made.
+//! duplicate Law 36C scores the contract as if it had not been made. Apart from the other
+//! recorded calls because such a call stands until attention is drawn to it, possibly after the
+//! auction.
 
 use crate::contract::{Call, Contract, DeclaredContract, Doubling};
 use crate::irregularities::auction::{RecordedCall, Restriction};

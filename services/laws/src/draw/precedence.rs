@@ -1,5 +1,6 @@
 //! What a draw for precedence decides (Rules for Club Procedure C-E): the order among players
-//! of equal rank, the highest card first.
+//! of equal rank, the highest card first. Apart from the partnership draw because the club's
+//! rules, not Law 3, call for it.
 
 use crate::cards::Card;
 

@@ -1,5 +1,6 @@
 //! Why the room refuses an event ([`ProcedureError`]): each message names what was wrong and
-//! the rule.
+//! the rule. One list, apart from the code that raises them, so a caller sees every refusal and
+//! its rule.
 
 use crate::draw::{DrawError, PlayerId};
 use crate::law::{CitesLaw, Law};

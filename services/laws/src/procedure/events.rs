@@ -1,6 +1,7 @@
-//! What happens in the room, as the membership service journals it: [`ProcedureEvent`], and
-//! how a rubber's partnerships are settled ([`PartnershipSource`]). The room is rebuilt by
-//! replaying them through [`super::Room::apply`].
+//! What happens in the room, as the membership service journals it: [`ProcedureEvent`], and how
+//! a rubber's partnerships are settled ([`PartnershipSource`]). The room is rebuilt by
+//! replaying them through [`super::Room::apply`]. Apart from the room because they are the
+//! journal's entries, stored by the service.
 
 use crate::deal::GameForm;
 use crate::draw::{DrawnCard, Partnerships, PlayerId};

@@ -1,6 +1,6 @@
 //! Making a fourth (rule F): a member who, on request, makes a fourth at another table keeps
 //! his own membership if he announces his return, and goes back as soon as his place can be
-//! filled.
+//! filled. Apart from membership because rule F touches two tables at once.
 
 use crate::draw::PlayerId;
 

@@ -1,6 +1,7 @@
 //! Who is a member of which table (rules A, C, D): entering and leaving the room, forming a
-//! table, applying to one, the waiting list filling vacancies, a member joining or leaving
-//! with everything that follows (rules E and F), and a table closed by the club.
+//! table, applying to one, the waiting list filling vacancies, a member joining or leaving with
+//! everything that follows (rules E and F), and a table closed by the club. Apart from the
+//! rubbers because membership changes between rubbers and during them alike.
 
 use crate::deal::GameForm;
 use crate::draw::{DrawnCard, PlayerId};

@@ -1,5 +1,6 @@
-//! What an event did ([`Outcome`]): what the membership service tells the players and the
-//! desk, each naming the rule or Law it applies.
+//! What an event did ([`Outcome`]): what the membership service tells the players and the desk,
+//! each naming the rule or Law it applies. Apart so that everything an event can report reads
+//! in one place.
 
 use crate::draw::{Partnerships, PlayerId};
 use crate::law::Law;

@@ -1,6 +1,7 @@
 //! Rubbers at a table: the draw for the next rubber and who may play it (rule B), the line-up
 //! it settles (rule E), the partnerships (Law 3; Appendix 4 B and H3) and the end of the
-//! rubber, with the consecutive-rubber counts and breaker restrictions it clears.
+//! rubber, with the consecutive-rubber counts and breaker restrictions it clears. Apart from
+//! membership because these change a table's rubbers, never who belongs to it.
 
 use crate::draw::{DrawnCard, PartnershipDraw, PivotSchedule, PlayerId};
 

@@ -1,5 +1,6 @@
-//! Why a table refuses an action ([`TableError`]) and how a caller reports it
-//! ([`ErrorKind`]): every refusal names its Law where a Law refuses.
+//! Why a table refuses an action ([`TableError`]) and how a caller reports it ([`ErrorKind`]):
+//! every refusal names its Law where a Law refuses. One list, apart from the state machine, so
+//! a caller sees every refusal and how to report it.
 
 use crate::auction::AuctionError;
 use crate::irregularities::Chooser;

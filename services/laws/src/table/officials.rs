@@ -1,6 +1,7 @@
-//! The official at the table: who he is under the code in force (the Arbiter of the Club
-//! Laws, the Director of duplicate), the calls for him, and the stop on calls and plays while
-//! he deals with the table (Club Law 13; duplicate Law 9B2).
+//! The official at the table: who he is under the code in force (the Arbiter of the Club Laws,
+//! the Director of duplicate), the calls for him, and the stop on calls and plays while he
+//! deals with the table (Club Law 13; duplicate Law 9B2). Apart because any action may summon
+//! him, and calls and plays stop while he is at the table.
 
 use crate::law::{Code, Law};
 use crate::seat::Seat;

@@ -1,5 +1,6 @@
 //! Applying the option chosen: its effects in order, then the calls it makes, then the
-//! left-hand opponent's held call offered back (duplicate Law 25A6; Law 21B2).
+//! left-hand opponent's held call offered back (duplicate Law 25A6; Law 21B2). Apart from the
+//! options so that what an option lists and what applying it does each read in one place.
 
 use crate::auction::{Auction, AuctionError, CallEntry, CallStatus, ExposedCards};
 use crate::irregularities::auction::{

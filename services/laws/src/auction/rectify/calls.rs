@@ -1,7 +1,8 @@
 //! Recording a call: judged against rotation, sufficiency, Law 19 and the restrictions in
 //! force; opened as a pending irregularity with its stage, or made. Also the bookkeeping every
 //! rectification shares: calls that stand (with Law 34), restrictions, lead penalties due and
-//! adjustments reserved.
+//! adjustments reserved. Apart from the options of each Law because every Law starts from the
+//! call recorded here.
 
 use crate::auction::{Auction, AuctionError, CallEntry, CallStatus, ExposedCards, InTurn};
 use crate::cards::Card;

@@ -1,7 +1,8 @@
 //! Contingencies: rectifications that wait on a later call (the right-hand opponent's call
 //! after a call out of rotation at his turn, the offender's next call for Law 26, a ruling on
-//! comparability), resolved after every action once nothing is pending, and the lead
-//! penalties still waiting when the auction closes.
+//! comparability), resolved after every action once nothing is pending, and the lead penalties
+//! still waiting when the auction closes. Apart because they fire after the option chosen, on
+//! calls made later.
 
 use crate::auction::{Auction, CallStatus};
 use crate::contract::Call;

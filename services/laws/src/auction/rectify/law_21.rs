@@ -1,5 +1,6 @@
 //! Law 21B (rubber and Club Law 21): a call changed because of misinformation, and the
-//! judgement whether it could have been influenced by it.
+//! judgement whether it could have been influenced by it. Apart from Law 25 because the change
+//! awaits a judgement of the misinformation, not a penalty.
 
 use crate::auction::{Auction, Family};
 use crate::irregularities::Chooser;

@@ -1,5 +1,6 @@
 //! Duplicate Law 23: whether a call that replaced a withdrawn call is comparable, which the
-//! Director rules when Laws 25, 30, 31 or 32 call for it.
+//! Director rules when Laws 25, 30, 31 or 32 call for it. Apart because Laws 25 and 30-32 call
+//! for the same ruling.
 
 use crate::auction::Auction;
 use crate::irregularities::Chooser;

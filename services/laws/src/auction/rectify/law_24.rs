@@ -1,4 +1,5 @@
-//! Law 24: cards exposed or led during the auction.
+//! Law 24: cards exposed or led during the auction. Apart because what is irregular is cards,
+//! not a call: no call is cancelled.
 
 use crate::auction::Auction;
 use crate::cards::Card;

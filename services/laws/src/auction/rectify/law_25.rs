@@ -1,6 +1,7 @@
 //! Law 25: a change of call, unintended (25A) or not (rubber 25B; duplicate 25B1-B2), and the
 //! left-hand opponent's call over it that he may withdraw (duplicate Law 25A6; Law 21B2 alike
-//! after a change because of misinformation).
+//! after a change because of misinformation). Apart because the call changed is the offender's
+//! own, standing or held aside.
 
 use crate::auction::Auction;
 use crate::contract::Call;

@@ -1,6 +1,7 @@
 //! Law 27: an insufficient bid. Its acceptance or not, the replacements the offender may make
-//! with their rectifications (rubber Law 27A-D; duplicate Law 27B1-B4, the Club Law's
-//! Arbiter), and the premature replacements of duplicate Law 27C and rubber footnote 9.
+//! with their rectifications (rubber Law 27A-D; duplicate Law 27B1-B4, the Club Law's Arbiter),
+//! and the premature replacements of duplicate Law 27C and rubber footnote 9. Apart because its
+//! options are the most numerous and differ most between the codes.
 
 use crate::auction::{Auction, Family};
 use crate::contract::{Bid, Call};

@@ -1,6 +1,8 @@
 //! Laws 28-32: calls out of rotation. The call at the turn of the player in turn's partner or
 //! left-hand opponent, or at the right-hand opponent's turn (Law 28B), accepted (Law 29A) or
 //! cancelled with the rectification of Laws 30 (pass), 31 (bid) and 32 (double or redouble).
+//! One module for the five Laws because they share one stage: a call out of rotation, accepted
+//! or cancelled.
 
 use crate::auction::Auction;
 use crate::irregularities::Chooser;

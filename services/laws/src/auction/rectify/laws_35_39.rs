@@ -1,7 +1,9 @@
-//! Laws 35-39: inadmissible calls. A double or redouble Law 19 does not permit (Law 36), a
-//! call by a player required to pass (Law 37), a bid of more than seven (Law 38), a call after
-//! the auction closed (Law 39); each condoned by the left-hand opponent's call (rubber Law 35,
-//! duplicate Laws 36A-39B) or rectified.
+//! Laws 35-39: inadmissible calls. A double or redouble Law 19 does not permit (Law 36), a call
+//! by a player required to pass (Law 37), a bid of more than seven (Law 38), a call after the
+//! auction closed (Law 39); each condoned by the left-hand opponent's call (rubber Law 35,
+//! duplicate Laws 36A-39B) or rectified. One module because the Laws share their shape: the
+//! left-hand opponent condones, or the rectification is enforced (or, in rubber bridge,
+//! waived).
 
 use crate::auction::Auction;
 use crate::irregularities::auction::{

@@ -1,6 +1,7 @@
-//! A call as a player really made it ([`RecordedCall`]) and what the Laws ask of it: whose
-//! turn it was ([`TurnOf`]), why Law 19 forbids a double ([`DoubleFault`]), who called after
-//! the close ([`AfterCloseRole`]) and what it specifies (Laws 26 and 27).
+//! A call as a player really made it ([`RecordedCall`]) and what the Laws ask of it: whose turn
+//! it was ([`TurnOf`]), why Law 19 forbids a double ([`DoubleFault`]), who called after the
+//! close ([`AfterCloseRole`]) and what it specifies (Laws 26 and 27). Apart from the
+//! irregularities because every call recorded is one, irregular or not.
 
 use std::fmt;
 

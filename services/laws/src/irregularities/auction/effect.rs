@@ -1,6 +1,7 @@
 //! What an option does ([`Effect`]): calls cancelled or made, restrictions, lead penalties
 //! (with the rule that fixes them, [`LeadPenaltyRule`]) and rectifications that wait on a later
-//! call ([`Contingency`]). The auction applies exactly the effects an option lists.
+//! call ([`Contingency`]). The auction applies exactly the effects an option lists. Apart from
+//! the options so that an effect can be read, and applied, on its own.
 
 use std::fmt;
 

@@ -1,5 +1,6 @@
 //! An auction irregularity as it happened: its kind with the facts that decide its
-//! rectification, who committed it and the Law that governs it.
+//! rectification, who committed it and the Law that governs it. Apart from the options because
+//! the irregularity is the fact, the options what the Laws make of it.
 
 use std::fmt;
 

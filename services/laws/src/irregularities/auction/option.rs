@@ -1,5 +1,6 @@
 //! The options the Laws give ([`AuctionOption`]), by stable name ([`OptionKind`]) with the call
 //! a choice of each must carry ([`CallRequirement`]), and the choice made ([`AuctionChoice`]).
+//! Apart from the effects they list because the option names are part of the service contract.
 
 use std::fmt;
 

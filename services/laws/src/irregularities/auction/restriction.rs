@@ -1,5 +1,6 @@
-//! What a rectification leaves in force on later calls ([`Restriction`]) and the adjustments
-//! it reserves for the end of play ([`ReservedAdjustment`]).
+//! What a rectification leaves in force on later calls ([`Restriction`]) and the adjustments it
+//! reserves for the end of play ([`ReservedAdjustment`]). Apart because they outlive the option
+//! that imposed them.
 
 use std::fmt;
 

@@ -1,4 +1,5 @@
-//! How declarer called for a card from dummy ([`Designation`], Law 46).
+//! How declarer called for a card from dummy ([`Designation`], Law 46). Apart because a
+//! designation is recorded as a fact of its own, before any decision.
 
 use std::fmt;
 

@@ -1,5 +1,6 @@
 //! What choosing an option does ([`Effect`]), as data, so the service can show exactly what
-//! will happen before anyone chooses.
+//! will happen before anyone chooses. Apart from the options so that an effect can be shown,
+//! and enforced, on its own.
 
 use std::fmt;
 

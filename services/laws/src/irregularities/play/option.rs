@@ -1,6 +1,7 @@
 //! What a chooser may send back ([`PlayOption`]): accepting or refusing a lead, a lead
 //! restriction ([`LeadChoice`]), a requirement on a defender's play ([`PlayRequirement`]), and
-//! the other choices the play's Laws give.
+//! the other choices the play's Laws give. Apart from their effects because an option is what a
+//! client sends back: plain data.
 
 use std::fmt;
 

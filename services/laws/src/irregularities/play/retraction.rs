@@ -1,5 +1,6 @@
 //! Why a played card is taken back ([`Retraction`]): the grounds of Laws 45 and 47 a table
-//! records as a fact.
+//! records as a fact. Apart from the situations because a retraction is recorded as a fact, not
+//! decided.
 
 use std::fmt;
 

@@ -1,5 +1,6 @@
-//! Sets of suits and of seats, as the play's decisions name them ("one or more of such
-//! suits", the players who may answer a decision).
+//! Sets of suits and of seats, as the play's decisions name them ("one or more of such suits",
+//! the players who may answer a decision). Apart because options, effects and situations all
+//! use them.
 
 use std::fmt;
 

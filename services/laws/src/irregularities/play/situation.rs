@@ -1,5 +1,6 @@
 //! What a pending decision is about ([`Situation`]): an irregularity of the play, or a point
-//! where an earlier irregularity gives declarer a choice.
+//! where an earlier irregularity gives declarer a choice. Apart from the options because a
+//! situation is what happened, the options what may be done.
 
 use std::fmt;
 

@@ -1,5 +1,6 @@
 //! Digital tables: the server dealt, so the engines refuse what the Laws forbid, only matters
 //! of judgement are recorded, and each player sees his own cards, dummy's and what is face up.
+//! Apart from the recorded tables because the server, not the table, refuses here.
 
 use super::*;
 

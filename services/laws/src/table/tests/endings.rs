@@ -1,5 +1,6 @@
 //! How a deal ends: a claim decided by the official (duplicate Law 70), a concession agreed
-//! (Law 69), a result entered (Laws 22, 81) or the deal abandoned.
+//! (Law 69), a result entered (Laws 22, 81) or the deal abandoned. Apart because every way of
+//! ending is checked against the outcome it gives.
 
 use super::*;
 

@@ -1,5 +1,6 @@
 //! A call changed because of misinformation (duplicate Law 21B; rubber and Club Law 21), and
-//! misinformation found too late to change it (Law 21B3).
+//! misinformation found too late to change it (Law 21B3). Apart because the change is allowed
+//! at digital and recorded tables alike.
 
 use super::*;
 

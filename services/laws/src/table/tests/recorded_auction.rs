@@ -1,5 +1,6 @@
 //! Recorded tables during the auction: irregular calls as facts, the decisions they bring and
-//! the official they summon (Laws 22, 27, 31, 36).
+//! the official they summon (Laws 22, 27, 31, 36). Apart from the play's facts because they
+//! drive the auction engine.
 
 use super::*;
 

@@ -1,5 +1,6 @@
-//! Recorded tables during the play: leads out of turn, exposed cards, revokes, designations
-//! and retractions as facts, with the decisions they bring (Laws 45-64, 67).
+//! Recorded tables during the play: leads out of turn, exposed cards, revokes, designations and
+//! retractions as facts, with the decisions they bring (Laws 45-64, 67). Apart from the
+//! auction's facts because they drive the play engine.
 
 use super::*;
 
