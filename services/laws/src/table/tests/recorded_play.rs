@@ -1,0 +1,307 @@
+//! Recorded tables during the play: leads out of turn, exposed cards, revokes, designations and
+//! retractions as facts, with the decisions they bring (Laws 45-64, 67). Apart from the
+//! auction's facts because they drive the play engine.
+
+use super::*;
+
+#[test]
+fn law_54_declarer_accepts_an_opening_lead_out_of_turn_by_becoming_dummy() {
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    // West leads out of turn: East was on lead.
+    let (table, events) = card(&table, Seat::West, "HA");
+    assert!(events.contains(&Event::IrregularityRecorded { id: 1 }));
+    assert_eq!(table.irregularities()[0].fact.kind, FactKind::OpeningLeadOutOfTurn);
+    assert!(!table.play().unwrap().dummy_visible());
+    // The card led out of turn lies face up for everyone.
+    assert!(table.visible_hands(Viewer::Spectator).contains(&(Seat::West, CardSet::EMPTY.with("HA".parse().unwrap()))));
+    let (table, _) = choose(&table, "accept_lead_and_become_dummy", None, Actor::Seat(Seat::North));
+    assert_eq!(table.contract().unwrap().declarer, Seat::South, "Law 54A: his partner becomes declarer");
+    assert!(table.play().unwrap().dummy_visible());
+    assert_eq!(table.next_to_act(), Some(Seat::North), "the new dummy's card is next");
+}
+
+#[test]
+fn law_50_a_defenders_exposed_honor_is_a_major_penalty_card_and_declarer_chooses_partners_lead() {
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let (table, _) = card(&table, Seat::South, "C8");
+    // West drops the HK: an honor, so a major penalty card whether or not deliberate (Law 50).
+    let (table, events) = apply(
+        &table,
+        Action::Irregularity {
+            fact: Fact { description: "dropped".into(), ..play_fact(FactKind::ExposedCard, Seat::West, "HK") },
+            pointed_out_by: Some(Seat::North),
+        },
+    );
+    assert!(events.contains(&Event::ObligationsChanged));
+    let penalty = table.penalty_cards();
+    assert_eq!(penalty.len(), 1);
+    assert_eq!(penalty[0].kind, crate::penalty::PenaltyCardKind::Major);
+    assert_eq!(table.irregularities()[0].law.number, 49);
+    // Everyone sees the penalty card.
+    assert!(
+        table
+            .visible_hands(Viewer::Player(Seat::East))
+            .iter()
+            .any(|(seat, cards)| *seat == Seat::West && cards.contains("HK".parse().unwrap()))
+    );
+    // West must play it at the first legal opportunity: he can follow to clubs, so he does.
+    let (table, _) = card(&table, Seat::West, "C5");
+    let (table, _) = card(&table, Seat::North, "C2");
+    // East won with the ace and leads: his partner has a major penalty card (Law 50, Law 51),
+    // so declarer chooses about East's lead.
+    let decision = table.open_decision().unwrap();
+    assert_eq!(decision.law.number, 50);
+    assert!(decision.options.iter().any(|o| o.name == "require_lead"));
+    // East leads before declarer has chosen ("The defender may not lead until declarer has
+    // indicated his choice"): the card is a penalty card of East's (Law 49), recorded as an
+    // irregularity, and declarer's choice is still open.
+    let (table, _) = card(&table, Seat::East, "CK");
+    let premature = table.irregularities().last().unwrap();
+    assert_eq!(
+        (premature.fact.kind, premature.fact.offender, premature.law),
+        (FactKind::PrematurePlay, Seat::East, Law::rubber(50, ""))
+    );
+    assert!(table.penalty_cards().iter().any(|pc| pc.owner == Seat::East && pc.card == "CK".parse().unwrap()));
+    assert_eq!(table.open_decision().map(|d| d.id), Some(decision.id));
+    let (table, _) = choose(&table, "require_lead", None, Actor::Seat(Seat::North));
+    let obligations = table.obligations();
+    assert!(obligations.iter().any(|o| o.kind == ObligationKind::LeadRequired && o.seat == Seat::East));
+}
+
+#[test]
+fn law_64_an_established_revoke_transfers_a_trick_after_play() {
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let (table, _) = card(&table, Seat::South, "C8");
+    // West holds clubs and plays a heart: a revoke, a fact nobody has noticed yet.
+    let (table, events) = card(&table, Seat::West, "HJ");
+    assert!(!events.iter().any(|e| matches!(e, Event::IrregularityRecorded { .. })), "a revoke is hidden");
+    let (table, _) = card(&table, Seat::North, "C2");
+    // East (the offender's partner) leads to the next trick: the revoke is established (Law 63).
+    let (table, _) = card(&table, Seat::East, "CK");
+    let (table, _) = apply(
+        &table,
+        Action::Irregularity {
+            fact: Fact {
+                kind: FactKind::Revoke,
+                offender: Seat::West,
+                call: None,
+                card: None,
+                trick: Some(1),
+                deliberate: false,
+                designation: None,
+                also_visible: Vec::new(),
+                misinformed: None,
+                relates_to: None,
+                description: String::new(),
+            },
+            pointed_out_by: Some(Seat::North),
+        },
+    );
+    assert_eq!(table.irregularities()[0].law, Law::rubber(64, ""));
+    let table = play_out(table);
+    let outcome = table.outcome().unwrap();
+    assert!(outcome.tricks_transferred >= 1, "Law 64: at least one trick transferred");
+    let play = table.play().unwrap();
+    let Some(DealResult::Played { tricks, .. }) = outcome.result else { panic!() };
+    assert_eq!(tricks, play.tricks_won(Side::NorthSouth) + outcome.tricks_transferred);
+}
+
+#[test]
+fn duplicate_law_45c4b_a_change_of_designation_is_a_fact_whose_decision_is_the_opponents() {
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let (table, _) = card(&table, Seat::South, "CT");
+    let (table, _) = card(&table, Seat::West, "C5");
+    // Declarer said "ten" meaning the nine, a slip of the tongue: the fact names the card
+    // designated instead, and the hand is the card's holder (dummy).
+    let fact = play_fact(FactKind::ChangeOfDesignation, Seat::North, "C9");
+    let (table, events) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(Seat::North) });
+    assert!(events.contains(&Event::CardWithdrawn { trick: 0, seat: Seat::South, card: "CT".parse().unwrap() }));
+    assert!(events.contains(&Event::CardPlayed { trick: 0, seat: Seat::South, card: "C9".parse().unwrap() }));
+    assert_eq!(table.irregularities()[0].law, Law::duplicate(47, "C"));
+    let decision = table.open_decision().unwrap();
+    assert_eq!(decision.irregularity, Some(1), "the decision is linked to the fact");
+    assert_eq!(decision.law, Law::duplicate(45, "C4(b)"));
+    assert!(decision.options.iter().all(|o| o.name == "withdraw_after_change" && o.chooser_seats == [Seat::West]));
+    assert!(decision.options.iter().all(|o| o.official_cards.is_empty()), "every card named is on the table");
+    // Declarer may not choose for West.
+    let (id, index) = (decision.id, decision.options.len() - 1);
+    let err = table.apply(&Action::Choose {
+        decision: id,
+        option: index,
+        call: None,
+        by: Actor::Seat(Seat::North),
+        relates_to: None,
+    });
+    assert!(matches!(err, Err(TableError::NotEntitled { .. })), "{err:?}");
+    // The Director is at the table (Law 9B2); once he has dealt with it West withdraws his five.
+    let call = table.open_official_calls().next().unwrap().id;
+    let (table, _) = apply(&table, Action::ResolveOfficialCall { call, note: "Law 45C4(b)".into() });
+    let (table, events) = apply(
+        &table,
+        Action::Choose { decision: id, option: index, call: None, by: Actor::Seat(Seat::West), relates_to: None },
+    );
+    assert!(events.contains(&Event::CardWithdrawn { trick: 0, seat: Seat::West, card: "C5".parse().unwrap() }));
+    assert_eq!(table.next_to_act(), Some(Seat::West));
+    assert!(table.penalty_cards().is_empty());
+}
+
+#[test]
+fn law_46_an_incomplete_designation_is_deemed_or_completed_by_the_player_the_law_names() {
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let designation =
+        |d| Fact { designation: Some(d), card: None, ..play_fact(FactKind::IncompleteDesignation, Seat::North, "C2") };
+    // "Low": dummy's lowest club is played (Law 46B1(c)).
+    let (low, events) =
+        apply(&table, Action::Irregularity { fact: designation(Designation::Low), pointed_out_by: None });
+    assert!(events.contains(&Event::CardPlayed { trick: 0, seat: Seat::South, card: "C8".parse().unwrap() }));
+    assert_eq!(low.irregularities()[0].law, Law::duplicate(46, "B1(c)"));
+    // "Play anything": either defender designates dummy's card (Law 46B5).
+    let (anything, _) =
+        apply(&table, Action::Irregularity { fact: designation(Designation::Anything), pointed_out_by: None });
+    let decision = anything.open_decision().unwrap();
+    assert!(decision.options.iter().all(|o| o.name == "designate_from_dummy"));
+    assert!(decision.options.iter().all(|o| o.chooser_seats == [Seat::East, Seat::West]));
+    // A complete designation of dummy's card is no irregularity.
+    let err = table
+        .apply(&Action::Irregularity {
+            fact: designation(Designation::Card("C9".parse().unwrap())),
+            pointed_out_by: None,
+        })
+        .unwrap_err();
+    assert!(matches!(err, TableError::NotAnIrregularity { .. }), "{err}");
+    let missing = table
+        .apply(&Action::Irregularity {
+            fact: Fact { designation: None, ..designation(Designation::Low) },
+            pointed_out_by: None,
+        })
+        .unwrap_err();
+    assert!(matches!(missing, TableError::MissingDetail { .. }), "{missing}");
+}
+
+#[test]
+fn law_47e1_a_lead_out_of_turn_the_opponents_asked_for_is_retracted_and_its_decision_lapses() {
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let (table, _) = card(&table, Seat::South, "CT");
+    let (table, _) = card(&table, Seat::West, "C5");
+    let (table, _) = card(&table, Seat::North, "C2");
+    // West leads at East's turn: declarer's decision (Law 56).
+    let (table, _) = card(&table, Seat::West, "HA");
+    let lead = table.open_decision().unwrap().id;
+    // The fact names the card retracted: another of West's cards is not it.
+    let wrong = play_fact(FactKind::MisinformedOfTurn, Seat::North, "HK");
+    let err = table.apply(&Action::Irregularity { fact: wrong, pointed_out_by: None }).unwrap_err();
+    assert!(matches!(err, TableError::Play(PlayError::RetractionRefused { .. })), "{err}");
+    // North had told West it was his lead: the card is retracted without penalty (Law 47D).
+    let fact = play_fact(FactKind::MisinformedOfTurn, Seat::North, "HA");
+    let (table, events) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(Seat::East) });
+    assert!(events.contains(&Event::RectificationChosen { id: lead }), "the decision lapses");
+    let lapsed = table.decisions().iter().find(|d| d.id == lead).unwrap();
+    assert_eq!(lapsed.settled.unwrap().option, None);
+    assert_eq!(table.irregularities().last().unwrap().law, Law::rubber(47, "D"));
+    assert!(table.penalty_cards().is_empty());
+    assert_eq!(table.next_to_act(), Some(Seat::East));
+    // A digital table refuses the fact (the server says whose turn it is), but records a card
+    // retracted after an opponent's mistaken explanation, a matter of judgement (Law 47D).
+    let digital = start(Code::Rubber, Mode::Digital);
+    let err = digital
+        .apply(&Action::Irregularity {
+            fact: play_fact(FactKind::MisinformedOfTurn, Seat::North, "HA"),
+            pointed_out_by: None,
+        })
+        .unwrap_err();
+    assert_eq!(err, TableError::DigitalFact { kind: FactKind::MisinformedOfTurn });
+    let digital = four_spades(digital);
+    let lead = digital.play().unwrap().legal_cards().iter().next().unwrap();
+    let (digital, _) = apply(&digital, Action::Play { seat: Seat::East, card: lead });
+    let fact = Fact { card: Some(lead), ..play_fact(FactKind::RetractionAfterMisexplanation, Seat::South, "HA") };
+    let (digital, events) = apply(&digital, Action::Irregularity { fact, pointed_out_by: Some(Seat::East) });
+    assert!(events.contains(&Event::CardWithdrawn { trick: 0, seat: Seat::East, card: lead }));
+    assert_eq!(digital.irregularities()[0].law, Law::rubber(47, "D"));
+    assert_eq!(digital.next_to_act(), Some(Seat::East));
+}
+
+#[test]
+fn law_58b_cards_played_together_from_dummy_are_a_fact_and_the_defender_who_played_may_change() {
+    // Duplicate Law 58B3: "After an offending player withdraws a visible card, an opponent who
+    // subsequently played to that trick may withdraw his play and substitute another card".
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let (table, _) = card(&table, Seat::South, "C8");
+    let (table, _) = card(&table, Seat::West, "C5");
+    // Dummy's eight and nine had come out together; declarer designates the nine.
+    let fact =
+        Fact { also_visible: vec!["C9".parse().unwrap()], ..play_fact(FactKind::SimultaneousCards, Seat::North, "C9") };
+    let (table, events) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(Seat::West) });
+    assert!(events.contains(&Event::CardWithdrawn { trick: 0, seat: Seat::South, card: "C8".parse().unwrap() }));
+    assert!(events.contains(&Event::CardPlayed { trick: 0, seat: Seat::South, card: "C9".parse().unwrap() }));
+    assert_eq!(table.irregularities()[0].law, Law::duplicate(58, "B2"));
+    assert!(table.penalty_cards().is_empty(), "dummy's cards are never penalty cards");
+    let decision = table.open_decision().unwrap();
+    assert_eq!(decision.law, Law::duplicate(58, "B3"));
+    assert!(decision.options.iter().all(|o| o.chooser_seats == [Seat::West]));
+    // Without the other visible cards the fact is incomplete.
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let fact = play_fact(FactKind::SimultaneousCards, Seat::East, "CA");
+    let err = table.apply(&Action::Irregularity { fact, pointed_out_by: None });
+    assert!(matches!(err, Err(TableError::MissingDetail { .. })), "{err:?}");
+}
+
+#[test]
+fn duplicate_law_47e2a_an_opening_lead_retracted_before_dummy_faced_hides_dummy_again() {
+    // Law 47E2(a): "An opening lead may not be retracted after dummy has faced any card."
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let (led, _) = card(&table, Seat::East, "CA");
+    let sees_dummy =
+        |t: &DealInProgress| t.visible_hands(Viewer::Player(Seat::West)).iter().any(|(seat, _)| *seat == Seat::South);
+    assert!(sees_dummy(&led));
+    // Declarer's explanation was mistaken; corrected before dummy spread his cards.
+    let fact = play_fact(FactKind::OpeningLeadRetractedBeforeDummyFaced, Seat::North, "CA");
+    let (back, events) = apply(&led, Action::Irregularity { fact: fact.clone(), pointed_out_by: Some(Seat::East) });
+    assert!(events.contains(&Event::CardWithdrawn { trick: 0, seat: Seat::East, card: "CA".parse().unwrap() }));
+    assert_eq!(back.irregularities()[0].law, Law::duplicate(47, "E2(a)"));
+    assert!(!sees_dummy(&back), "dummy is face down again");
+    // The Director, summoned (Law 9B1(a)), has dealt with it; East leads again.
+    let call = back.open_official_calls().next().unwrap().id;
+    let (back, _) = apply(&back, Action::ResolveOfficialCall { call, note: "Law 47E2(a)".into() });
+    assert_eq!(back.next_to_act(), Some(Seat::East));
+    assert!(back.penalty_cards().is_empty());
+    // Once dummy has played, too late (the Director may adjust, Law 47E2(b)).
+    let (played, _) = card(&led, Seat::South, "CT");
+    let err = played.apply(&Action::Irregularity { fact: fact.clone(), pointed_out_by: None }).unwrap_err();
+    assert!(err.to_string().contains("47E2(a)"), "{err}");
+    // A digital table shows dummy with the lead: the fact is refused there.
+    let digital = four_spades(start(Code::Duplicate, Mode::Digital));
+    let lead = digital.play().unwrap().legal_cards().iter().next().unwrap();
+    let (digital, _) = apply(&digital, Action::Play { seat: Seat::East, card: lead });
+    let fact = Fact { card: Some(lead), ..fact };
+    let err = digital.apply(&Action::Irregularity { fact, pointed_out_by: None }).unwrap_err();
+    assert_eq!(err, TableError::DigitalFact { kind: FactKind::OpeningLeadRetractedBeforeDummyFaced });
+}
+
+#[test]
+fn duplicate_law_45e_a_fifth_card_is_a_fact_naming_its_trick() {
+    // Law 45E1: "A fifth card contributed to a trick by a defender becomes a penalty card".
+    let table = four_spades(start(Code::Duplicate, Mode::Recorded));
+    let table = [(Seat::East, "CA"), (Seat::South, "CT"), (Seat::West, "C5"), (Seat::North, "C2")]
+        .iter()
+        .fold(table, |t, (seat, c)| card(&t, *seat, c).0);
+    let fact = Fact { trick: Some(1), ..play_fact(FactKind::ExtraCardToTrick, Seat::West, "C7") };
+    let (table, _) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(Seat::North) });
+    assert_eq!(table.irregularities()[0].law, Law::duplicate(45, "E1"));
+    let penalty = table.penalty_cards();
+    assert_eq!((penalty[0].card, penalty[0].owner), ("C7".parse().unwrap(), Seat::West));
+    // The trick is needed.
+    let err = table
+        .apply(&Action::Irregularity {
+            fact: play_fact(FactKind::ExtraCardToTrick, Seat::West, "C6"),
+            pointed_out_by: None,
+        })
+        .unwrap_err();
+    assert!(matches!(err, TableError::MissingDetail { .. }), "{err:?}");
+}
