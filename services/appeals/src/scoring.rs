@@ -96,7 +96,7 @@ impl ScoreKeeper for GrpcScoreKeeper {
 
     #[tracing::instrument(skip(self))]
     async fn session(&self, session_id: &str) -> Result<pb::Session, ServiceError> {
-        let request = pb::GetSessionRequest { session_id: session_id.to_owned() };
+        let request = pb::GetSessionRequest { session_id: session_id.to_owned(), ..Default::default() };
         let response = self
             .client()?
             .get_session(request)
@@ -115,6 +115,7 @@ impl ScoreKeeper for GrpcScoreKeeper {
                 session_id: session_id.to_owned(),
                 board_number,
                 page: Some(api::common::v1::PageRequest { page_size: 500, page_token }),
+                ..Default::default()
             };
             let page = client
                 .list_board_results(request)

@@ -50,16 +50,28 @@ impl Sessions {
         let row = Self::row(&txn, &key.session_id).await?;
         let definition = session_proto(&row)?;
         Self::check_key(&definition, key)?;
-        let stored = Self::results(&txn, &key.session_id).await?;
         let encoded = result.encode_to_vec();
         let idem_key = format!("deal:{}", request.deal_id);
         let teams = definition.scoring_method == spb::ScoringMethod::TeamImps as i32;
         let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
+        let on_board = Self::board_rows(&txn, &key.session_id, board).await?;
+        // What the result may clash with: its board, and the deal wherever it was recorded, in
+        // the order the session keeps them.
+        let mut candidates: Vec<&board_result::Model> = on_board.iter().collect();
+        let same_deal = board_result::Entity::find()
+            .filter(board_result::Column::SessionId.eq(key.session_id.as_str()))
+            .filter(board_result::Column::DealId.eq(request.deal_id.as_str()))
+            .all(&txn)
+            .await?;
+        candidates.extend(same_deal.iter().filter(|m| m.board_number != board));
+        candidates.sort_by(|a, b| {
+            (a.board_number, a.recorded_at, &a.result_id).cmp(&(b.board_number, b.recorded_at, &b.result_id))
+        });
         // A board the director scored as not played at this table (an adjusted score) may be
         // played after all: its table result is recorded, and the adjusted score stays in force
         // until a ruling restores the table result.
-        let late = stored.iter().find(|m| key_of(m) == *key && m.table_result.is_none()).cloned();
-        for existing in stored.iter().filter(|m| late.as_ref().is_none_or(|l| l.result_id != m.result_id)) {
+        let late = on_board.iter().find(|m| key_of(m) == *key && m.table_result.is_none()).cloned();
+        for existing in candidates.into_iter().filter(|m| late.as_ref().is_none_or(|l| l.result_id != m.result_id)) {
             let same_deal = existing.deal_id.as_deref() == Some(request.deal_id.as_str());
             let same_key = key_of(existing) == *key;
             let same_result = existing.table_result.as_deref() == Some(encoded.as_slice());
@@ -123,7 +135,6 @@ impl Sessions {
             _ => None,
         };
         let recorded_at = time::now();
-        let insert = late.is_none();
         let model = match late {
             Some(late) => {
                 board_result::Model { deal_id: Some(request.deal_id.clone()), table_result: Some(encoded), ..late }
@@ -159,14 +170,13 @@ impl Sessions {
         };
         let change = Change {
             row: model.clone(),
-            insert,
             version,
             operation: "record",
             idem_key: Some(idem_key),
             hands,
             also: Vec::new(),
         };
-        let committed = self.commit(txn, &row, definition, stored, change).await?;
+        let committed = self.commit(txn, &row, definition, on_board, change).await?;
         let mine = committed
             .results
             .iter()
@@ -221,8 +231,9 @@ impl Sessions {
         check_board_correction(period, request.approved_after_correction_period).map_err(ServiceError::rule)?;
         let definition = session_proto(&row)?;
         Self::check_key(&definition, key)?;
-        let stored = Self::results(&txn, &key.session_id).await?;
-        let mut model = stored.iter().find(|m| key_of(m) == *key).cloned().ok_or_else(|| {
+        let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
+        let on_board = Self::board_rows(&txn, &key.session_id, board).await?;
+        let mut model = on_board.iter().find(|m| key_of(m) == *key).cloned().ok_or_else(|| {
             ServiceError::not_found(format!(
                 "a result on board {} for {} v {}",
                 key.board_number, key.north_south_contestant_id, key.east_west_contestant_id
@@ -250,16 +261,9 @@ impl Sessions {
             recorded_at: Some(time::timestamp(time::now())),
             ..Default::default()
         };
-        let change = Change {
-            row: model.clone(),
-            insert: false,
-            version,
-            operation: "correct",
-            idem_key: None,
-            hands: None,
-            also: Vec::new(),
-        };
-        let committed = self.commit(txn, &row, definition, stored, change).await?;
+        let change =
+            Change { row: model.clone(), version, operation: "correct", idem_key: None, hands: None, also: Vec::new() };
+        let committed = self.commit(txn, &row, definition, on_board, change).await?;
         let mine = committed
             .results
             .iter()
@@ -304,18 +308,15 @@ impl Sessions {
         let row = Self::row(&txn, &key.session_id).await?;
         let definition = session_proto(&row)?;
         Self::check_key(&definition, key)?;
-        let stored = Self::results(&txn, &key.session_id).await?;
+        let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
+        let on_board = Self::board_rows(&txn, &key.session_id, board).await?;
         let idem_key = format!("ruling:{}/{}", request.ruling_id, request.appeal_id);
         if let Some(first) = Self::version_by_key(&txn, &key.session_id, &idem_key).await? {
-            let results = stored
-                .iter()
-                .filter(|m| u32::try_from(m.board_number).ok() == Some(key.board_number))
-                .map(result_proto)
-                .collect::<Result<Vec<_>, _>>()?;
+            let results = on_board.iter().map(result_proto).collect::<Result<Vec<_>, _>>()?;
             return Ok((results, first, Vec::new()));
         }
         let now = time::now();
-        let mut model = match stored.iter().find(|m| key_of(m) == *key) {
+        let mut model = match on_board.iter().find(|m| key_of(m) == *key) {
             Some(existing) => existing.clone(),
             None if adjustment.is_some() => board_result::Model {
                 // An adjusted score for a board the table could not play (Law 12C2).
@@ -345,7 +346,6 @@ impl Sessions {
                 .into());
             }
         };
-        let insert = !stored.iter().any(|m| m.result_id == model.result_id);
         if adjustment.is_none() && model.table_result.is_none() {
             return Err(ServiceError::FailedPrecondition(format!(
                 "board {} has no table result to restore: it was not played at this table",
@@ -382,9 +382,8 @@ impl Sessions {
             recorded_at: Some(time::timestamp(now)),
         };
         let operation = if adjustment.is_some() { "adjust" } else { "restore" };
-        let change =
-            Change { row: model, insert, version, operation, idem_key: Some(idem_key), hands: None, also: Vec::new() };
-        let committed = self.commit(txn, &row, definition, stored, change).await?;
+        let change = Change { row: model, version, operation, idem_key: Some(idem_key), hands: None, also: Vec::new() };
+        let committed = self.commit(txn, &row, definition, on_board, change).await?;
         Ok((committed.results, committed.version, committed.events))
     }
 
@@ -453,9 +452,9 @@ impl Sessions {
             )
             .into());
         }
-        let stored = Self::results(&txn, &request.session_id).await?;
         let board = i32::try_from(request.board_number).unwrap_or(i32::MAX);
-        let on_board: Vec<&board_result::Model> = stored.iter().filter(|m| m.board_number == board).collect();
+        let stored = Self::board_rows(&txn, &request.session_id, board).await?;
+        let on_board: Vec<&board_result::Model> = stored.iter().collect();
         for (i, given) in request.forms.iter().enumerate() {
             if !on_board.iter().any(|m| m.ns_contestant == given.north_south_contestant_id) {
                 return Err(ServiceError::invalid(
@@ -501,8 +500,7 @@ impl Sessions {
             recorded_at: Some(time::timestamp(time::now())),
             ..Default::default()
         };
-        let change =
-            Change { row: main, insert: false, version, operation: "foul", idem_key: None, hands: None, also: changed };
+        let change = Change { row: main, version, operation: "foul", idem_key: None, hands: None, also: changed };
         let committed = self.commit(txn, &row, definition, stored, change).await?;
         Ok((committed.results, committed.version, committed.events))
     }

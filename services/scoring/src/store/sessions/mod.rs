@@ -77,11 +77,18 @@ pub(super) fn session_proto(row: &session::Model) -> Result<spb::Session, Servic
     Ok(definition)
 }
 
-/// The standings as stored with the session.
+/// The standings as stored with the session, and (pairs sessions) each pair's tally, from which
+/// a change to one board moves them ([`rescore`]).
 #[derive(Clone, PartialEq, Message)]
 pub(super) struct StoredStandings {
     #[prost(message, repeated, tag = "1")]
-    pub(super) standings: Vec<spb::Standing>,
+    standings: Vec<spb::Standing>,
+    #[prost(message, repeated, tag = "2")]
+    tallies: Vec<rescore::StoredTally>,
+    /// Whether `tallies` is kept: false for a session stored before they were, which is scored
+    /// whole once to make them.
+    #[prost(bool, tag = "3")]
+    tallied: bool,
 }
 
 pub(super) fn key_of(row: &board_result::Model) -> pb::BoardResultKey {
@@ -147,7 +154,7 @@ impl Sessions {
             status: Set(spb::SessionStatus::Open as i32),
             version: Set(0),
             last_sequence: Set(0),
-            standings: Set(StoredStandings::default().encode_to_vec()),
+            standings: Set(StoredStandings { tallied: true, ..Default::default() }.encode_to_vec()),
             scores_published_at: Set(None),
             correction_period_ends_at: Set(None),
             created_at: Set(created_at),

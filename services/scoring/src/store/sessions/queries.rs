@@ -20,6 +20,9 @@ impl Sessions {
             query =
                 query.filter(board_result::Column::BoardNumber.eq(i32::try_from(request.board_number).unwrap_or(0)));
         }
+        if !request.north_south_contestant_id.is_empty() {
+            query = query.filter(board_result::Column::NsContestant.eq(request.north_south_contestant_id.as_str()));
+        }
         if let Visibility::Boards(boards) = &visibility {
             query = query.filter(board_result::Column::BoardNumber.is_in(boards.iter().map(|b| *b as i32)));
         }

@@ -86,3 +86,48 @@ impl Sessions {
         .await
     }
 }
+
+/// A board rescored: its version and its results, all of them or only those that moved.
+pub(super) fn board_event(
+    session_id: &str,
+    sequence: u64,
+    occurred_at: Option<prost_types::Timestamp>,
+    version: Option<spb::ScoreVersion>,
+    board: i32,
+    results: Vec<spb::BoardResult>,
+    only_moved: bool,
+) -> Vec<u8> {
+    spb::SessionEvent {
+        sequence,
+        occurred_at,
+        session_id: session_id.to_owned(),
+        event: Some(spb::session_event::Event::BoardRescored(spb::BoardRescored {
+            version,
+            board_number: u32::try_from(board).unwrap_or(0),
+            results,
+            only_moved,
+        })),
+    }
+    .encode_to_vec()
+}
+
+/// The standings rows that moved with a version.
+pub(super) fn standings_event(
+    session_id: &str,
+    sequence: u64,
+    occurred_at: Option<prost_types::Timestamp>,
+    version: u64,
+    moved: Vec<spb::Standing>,
+) -> Vec<u8> {
+    spb::SessionEvent {
+        sequence,
+        occurred_at,
+        session_id: session_id.to_owned(),
+        event: Some(spb::session_event::Event::StandingsChanged(spb::StandingsChanged {
+            version,
+            standings: moved,
+            only_moved: true,
+        })),
+    }
+    .encode_to_vec()
+}
