@@ -25,6 +25,30 @@ pub trait ScoreKeeper: Send + Sync + 'static {
     /// Every result on one board of a session.
     async fn board_results(&self, session_id: &str, board_number: u32) -> Result<Vec<pb::BoardResult>, ServiceError>;
 
+    /// A duplicate session as a ruling on one of its boards needs it: that board alone among its
+    /// boards and movement, and only the contestants named (its kind and publication as ever).
+    async fn session_for_board(
+        &self,
+        session_id: &str,
+        board_number: u32,
+        contestant_ids: &[String],
+    ) -> Result<pb::Session, ServiceError> {
+        let mut session = self.session(session_id).await?;
+        session.boards.retain(|b| b.number == board_number);
+        session.movement.retain(|m| m.board_number == board_number);
+        session.contestants.retain(|c| contestant_ids.contains(&c.contestant_id));
+        Ok(session)
+    }
+
+    /// The result of one table on one board, if there is one.
+    async fn board_result(
+        &self,
+        key: &api::common::v1::BoardResultKey,
+    ) -> Result<Option<pb::BoardResult>, ServiceError> {
+        let results = self.board_results(&key.session_id, key.board_number).await?;
+        Ok(results.into_iter().find(|r| r.key.as_ref() == Some(key)))
+    }
+
     /// Applies an adjusted score or an appeal decision. The error is the scoring service's
     /// status, so that the caller can tell a refusal (the request will never succeed) from a
     /// failure to reach it ([`is_refusal`]).
@@ -96,13 +120,59 @@ impl ScoreKeeper for GrpcScoreKeeper {
 
     #[tracing::instrument(skip(self))]
     async fn session(&self, session_id: &str) -> Result<pb::Session, ServiceError> {
-        let request = pb::GetSessionRequest { session_id: session_id.to_owned() };
+        let request = pb::GetSessionRequest { session_id: session_id.to_owned(), ..Default::default() };
         let response = self
             .client()?
             .get_session(request)
             .await
             .map_err(|status| peer_error(&format!("session {session_id}"), &status))?;
         response.into_inner().session.ok_or_else(|| ServiceError::internal("GetSession answered without a session"))
+    }
+
+    /// Asks for the board and the contestants only: a session of a thousand tables is not sent
+    /// whole for one ruling.
+    #[tracing::instrument(skip(self))]
+    async fn session_for_board(
+        &self,
+        session_id: &str,
+        board_number: u32,
+        contestant_ids: &[String],
+    ) -> Result<pb::Session, ServiceError> {
+        let request = pb::GetSessionRequest {
+            session_id: session_id.to_owned(),
+            board_number,
+            contestant_ids: contestant_ids.to_vec(),
+        };
+        let response = self
+            .client()?
+            .get_session(request)
+            .await
+            .map_err(|status| peer_error(&format!("session {session_id}"), &status))?;
+        response.into_inner().session.ok_or_else(|| ServiceError::internal("GetSession answered without a session"))
+    }
+
+    /// Asks for the one table's result, not the board's every result.
+    #[tracing::instrument(skip(self))]
+    async fn board_result(
+        &self,
+        key: &api::common::v1::BoardResultKey,
+    ) -> Result<Option<pb::BoardResult>, ServiceError> {
+        let request = pb::ListBoardResultsRequest {
+            session_id: key.session_id.clone(),
+            board_number: key.board_number,
+            page: Some(api::common::v1::PageRequest { page_size: 1, page_token: String::new() }),
+            north_south_contestant_id: key.north_south_contestant_id.clone(),
+        };
+        let results = self
+            .client()?
+            .list_board_results(request)
+            .await
+            .map_err(|status| {
+                peer_error(&format!("board {} of session {}", key.board_number, key.session_id), &status)
+            })?
+            .into_inner()
+            .results;
+        Ok(results.into_iter().find(|r| r.key.as_ref() == Some(key)))
     }
 
     #[tracing::instrument(skip(self))]
@@ -115,6 +185,7 @@ impl ScoreKeeper for GrpcScoreKeeper {
                 session_id: session_id.to_owned(),
                 board_number,
                 page: Some(api::common::v1::PageRequest { page_size: 500, page_token }),
+                north_south_contestant_id: String::new(),
             };
             let page = client
                 .list_board_results(request)

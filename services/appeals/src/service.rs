@@ -427,7 +427,8 @@ impl Appeals {
                 Ok((deal, Parties { form, players, contestants: None }, pad.scorepad_id))
             }
             (Some(Target::BoardResult(at)), common::TableKind::Duplicate) => {
-                let session = self.scoring.session(&at.session_id).await?;
+                let named = [at.north_south_contestant_id.clone(), at.east_west_contestant_id.clone()];
+                let session = self.scoring.session_for_board(&at.session_id, at.board_number, &named).await?;
                 if !session.boards.iter().any(|b| b.number == at.board_number) {
                     return Err(ServiceError::invalid(
                         "deal.score_target.board_result.board_number",
@@ -483,9 +484,8 @@ impl Appeals {
                         ));
                     }
                 }
-                let results = self.scoring.board_results(&at.session_id, at.board_number).await?;
-                let result = results.iter().find(|r| r.key.as_ref() == Some(at));
-                match result {
+                let result = self.scoring.board_result(at).await?;
+                match result.as_ref() {
                     None if adjusted => {
                         return Err(ServiceError::FailedPrecondition(format!(
                             "board {} of session {} has no result for {} against {} to adjust; an adjusted score \

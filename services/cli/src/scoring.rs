@@ -360,7 +360,7 @@ pub async fn session(client: &mut Client, command: Session) -> anyhow::Result<()
     match command {
         Session::Show { session_id } => {
             let session = client
-                .get_session(spb::GetSessionRequest { session_id: session_id.clone() })
+                .get_session(spb::GetSessionRequest { session_id: session_id.clone(), ..Default::default() })
                 .await?
                 .into_inner()
                 .session

@@ -162,7 +162,7 @@ fn kind_name(kind: i32) -> &'static str {
 /// so it sees every board's hands.
 pub async fn session(peers: &Peers, session_id: &str) -> Result<scoring::Session, ServiceError> {
     let what = format!("session {session_id}");
-    let request = scoring::GetSessionRequest { session_id: session_id.to_owned() };
+    let request = scoring::GetSessionRequest { session_id: session_id.to_owned(), ..Default::default() };
     ask("scoring", &what, ScoringServiceClient::new(peers.scoring()?).get_session(request))
         .await
         .map_err(|e| match e {

@@ -252,7 +252,10 @@ impl ScoringService for Scoring {
     ) -> Result<Response<spb::GetSessionResponse>, Status> {
         let principal = principal(&request)?;
         let id = required_id("session_id", &request.get_ref().session_id)?;
-        ok(spb::GetSessionResponse { session: Some(self.sessions.get(id, &principal).await?) })
+        let mut session = self.sessions.get(id, &principal).await?;
+        let request = request.get_ref();
+        crate::session::narrow(&mut session, request.board_number, &request.contestant_ids);
+        ok(spb::GetSessionResponse { session: Some(session) })
     }
 
     async fn list_sessions(

@@ -12,7 +12,7 @@
 //! to the board's full top. At teams the form is not used: Law 87C sends a fouled board to Law
 //! 86B2 (adjusted scores).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use api::common::v1 as pb;
 use api::convert::ProtoEnum;
@@ -20,10 +20,10 @@ use api::convert::score::board_result;
 use api::scoring::v1 as spb;
 use laws::deal::Board;
 use laws::rulings::{AdjustedScore, ArtificialScore, SideAdjustment, WeightedScore};
+use laws::score::board::{BoardScores, BoardTable, SideResult, SideScore, Standings};
 use laws::score::duplicate::BoardResult;
 use laws::score::imps::DatumRule;
-use laws::score::matchpoints::top;
-use laws::score::session::{Method, PairId, PairResult, Session, TableResult, TableScore};
+use laws::score::session::{Method, PairId, PairResult, Session, SessionError, TableResult, TableScore};
 use laws::score::teams::TeamMatch;
 use laws::{Deal, Seat, Side, Vulnerability};
 use platform::ServiceError;
@@ -207,6 +207,8 @@ pub struct Scored {
     pub values: Vec<(spb::ScoreValues, spb::ScoreValues)>,
     /// The standings, best first.
     pub standings: Vec<spb::Standing>,
+    /// Each pair's tally (pairs sessions; teams are scored whole, see [`score`]).
+    pub tallies: Option<Standings>,
 }
 
 /// The session's scoring method in the laws crate's terms (Law 78), for a pairs session.
@@ -220,13 +222,26 @@ pub fn method(session: &spb::Session, datum: ButlerDatum) -> Result<Method, Serv
     }
 }
 
+/// The session narrowed to what a reader asked for: one board (its conditions and movement) if
+/// `board_number` is not 0, and the contestants named if any are. What the reader may see is
+/// settled before: narrowing only leaves out.
+pub fn narrow(session: &mut spb::Session, board_number: u32, contestant_ids: &[String]) {
+    if board_number != 0 {
+        session.boards.retain(|b| b.number == board_number);
+        session.movement.retain(|m| m.board_number == board_number);
+    }
+    if !contestant_ids.is_empty() {
+        session.contestants.retain(|c| contestant_ids.contains(&c.contestant_id));
+    }
+}
+
 /// The board's conditions as the session has them (Law 2).
 pub fn board_of(session: &spb::Session, number: u32) -> Option<&spb::Board> {
     session.boards.iter().find(|b| b.number == number)
 }
 
 /// The contestant's position in the session, as the laws crate numbers pairs.
-fn pair_ids(session: &spb::Session) -> HashMap<&str, PairId> {
+pub fn pair_ids(session: &spb::Session) -> HashMap<&str, PairId> {
     session.contestants.iter().enumerate().map(|(i, c)| (c.contestant_id.as_str(), PairId(i as u32 + 1))).collect()
 }
 
@@ -452,72 +467,117 @@ fn score_teams(session: &spb::Session, rows: &[Row]) -> Result<Scored, ServiceEr
             boards_played: p.boards,
         })
         .collect();
-    Ok(Scored { values, standings })
+    Ok(Scored { values, standings, tallies: None })
 }
 
-/// A pairs session (Law 78A, 78B, 78C; Law 12C2(c)).
+/// A pairs session (Law 78A, 78B, 78C; Law 12C2(c)): every board scored on its own and the
+/// pairs' tallies summed over them, as a change to one board is scored ([`score_board`]).
 fn score_pairs(session: &spb::Session, rows: &[Row], datum: ButlerDatum) -> Result<Scored, ServiceError> {
-    let vulnerability = vulnerabilities(session)?;
-    let laws = laws_session(session, rows, datum)?;
-    let method = laws.method();
-    let scored = laws.score();
-    let mut tables_on_board: HashMap<u32, usize> = HashMap::new();
-    for row in rows {
-        *tables_on_board.entry(row.board).or_default() += 1;
+    let method = method(session, datum)?;
+    let mut by_board: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    for (i, row) in rows.iter().enumerate() {
+        by_board.entry(row.board).or_default().push(i);
     }
-    let mut values = Vec::with_capacity(rows.len());
-    let mut points_by_pair: HashMap<PairId, f64> = HashMap::new();
-    let mut top_by_pair: HashMap<PairId, u32> = HashMap::new();
-    for (row, board) in rows.iter().zip(&scored.boards) {
-        let vulnerability = vulnerability.get(&row.board).copied().unwrap_or_default();
-        let adjusted = row.adjustment.as_ref().map(adjusted).transpose()?;
-        let nominal_top = top(tables_on_board[&row.board]);
-        let mut side_values = |side: Side| {
-            let points = side_points(row, adjusted.as_ref(), side, vulnerability);
-            let (pair, value, units) = match side {
-                Side::NorthSouth => (board.ns, board.ns_value, board.ns_units),
-                Side::EastWest => (board.ew, board.ew_value, board.ew_units),
-            };
-            if let Some(points) = points {
-                *points_by_pair.entry(pair).or_default() += points;
-            }
-            *top_by_pair.entry(pair).or_default() += nominal_top;
-            let mut v = spb::ScoreValues {
-                points: points.map(|p| pb::TotalPoints { hundredths: hundredths(p) }),
-                ..Default::default()
-            };
-            match method {
-                Method::Matchpoints => {
-                    let (units, top) = units.unwrap_or((value / 100.0 * f64::from(nominal_top), nominal_top));
-                    v.matchpoints = Some(pb::Matchpoints { hundredths: hundredths(units) });
-                    v.top = Some(pb::Matchpoints { hundredths: i64::from(top) * 100 });
-                    v.percentage = Some(basis_points(value));
-                }
-                Method::CrossImps | Method::Butler(_) => v.imps = Some(pb::Imps { hundredths: hundredths(value) }),
-                Method::TotalPoints => {}
-            }
-            v
+    let mut tallies = Standings::new();
+    let mut scored = Vec::with_capacity(by_board.len());
+    for (board, indices) in by_board {
+        let on_board: Vec<&Row> = indices.iter().map(|i| &rows[*i]).collect();
+        let scores = score_board(session, datum, board, &on_board)?;
+        tallies.replace(None, &scores);
+        scored.push((indices, scores));
+    }
+    let mut values = vec![Default::default(); rows.len()];
+    for (indices, scores) in &scored {
+        for (i, v) in indices.iter().zip(board_values(method, &tallies, scores)) {
+            values[*i] = v;
+        }
+    }
+    let standings = standings(session, method, &tallies);
+    Ok(Scored { values, standings, tallies: Some(tallies) })
+}
+
+/// One board's rows scored on their own (Law 78; Law 87B within each form), in the order given.
+pub fn score_board(
+    session: &spb::Session,
+    datum: ButlerDatum,
+    board: u32,
+    rows: &[&Row],
+) -> Result<BoardScores, ServiceError> {
+    let method = method(session, datum)?;
+    let vulnerability = match board_of(session, board) {
+        Some(b) => Vulnerability::from_proto("vulnerability", b.vulnerability)?,
+        None => return Err(ServiceError::rule(SessionError::UnknownBoard(board))),
+    };
+    let ids = pair_ids(session);
+    let pair = |id: &str, field: &str| {
+        ids.get(id)
+            .copied()
+            .ok_or_else(|| ServiceError::invalid(field, format!("{id:?} is not a contestant of this session")))
+    };
+    let tables = rows
+        .iter()
+        .map(|row| {
+            Ok(BoardTable {
+                ns: pair(&row.ns, "key.north_south_contestant_id")?,
+                ew: pair(&row.ew, "key.east_west_contestant_id")?,
+                score: table_score(row)?,
+                form: row.form,
+            })
+        })
+        .collect::<Result<Vec<_>, ServiceError>>()?;
+    laws::score::board::score_board(method, board, vulnerability, &tables).map_err(ServiceError::rule)
+}
+
+/// Each table's values per side on a scored board, artificial awards valued from the pairs'
+/// tallies as they now stand (Law 12C2(c)).
+pub fn board_values(
+    method: Method,
+    tallies: &Standings,
+    scores: &BoardScores,
+) -> Vec<(spb::ScoreValues, spb::ScoreValues)> {
+    let side_values = |side: &SideResult| {
+        let value = tallies.value(method, side);
+        let mut v = spb::ScoreValues {
+            points: side.points.map(|p| pb::TotalPoints { hundredths: hundredths(p) }),
+            ..Default::default()
         };
-        values.push((side_values(Side::NorthSouth), side_values(Side::EastWest)));
-    }
+        match method {
+            Method::Matchpoints => {
+                let nominal_top = scores.nominal_top;
+                let (units, top) = match side.score {
+                    SideScore::Compared { units: Some(units), .. } => units,
+                    _ => (value / 100.0 * f64::from(nominal_top), nominal_top),
+                };
+                v.matchpoints = Some(pb::Matchpoints { hundredths: hundredths(units) });
+                v.top = Some(pb::Matchpoints { hundredths: i64::from(top) * 100 });
+                v.percentage = Some(basis_points(value));
+            }
+            Method::CrossImps | Method::Butler(_) => v.imps = Some(pb::Imps { hundredths: hundredths(value) }),
+            Method::TotalPoints => {}
+        }
+        v
+    };
+    scores.tables.iter().map(|t| (side_values(&t.ns), side_values(&t.ew))).collect()
+}
+
+/// The standings as the contract shows them, best first (Law 78).
+pub fn standings(session: &spb::Session, method: Method, tallies: &Standings) -> Vec<spb::Standing> {
     let ids: Vec<&str> = session.contestants.iter().map(|c| c.contestant_id.as_str()).collect();
-    let standings = scored
-        .ranking
+    tallies
+        .ranking(method)
         .iter()
         .map(|p: &PairResult| {
+            let tally = tallies.tally(p.pair).copied().unwrap_or_default();
             let mut score = spb::ScoreValues {
-                points: Some(pb::TotalPoints {
-                    hundredths: hundredths(points_by_pair.get(&p.pair).copied().unwrap_or(0.0)),
-                }),
+                points: Some(pb::TotalPoints { hundredths: hundredths(tally.points.get()) }),
                 ..Default::default()
             };
             match method {
                 Method::Matchpoints => {
                     score.percentage = Some(basis_points(p.score));
                     score.matchpoints = p.matchpoints.map(|m| pb::Matchpoints { hundredths: hundredths(m) });
-                    score.top = Some(pb::Matchpoints {
-                        hundredths: i64::from(top_by_pair.get(&p.pair).copied().unwrap_or(0)) * 100,
-                    });
+                    score.top =
+                        Some(pb::Matchpoints { hundredths: i64::try_from(tally.top).unwrap_or(i64::MAX / 100) * 100 });
                 }
                 Method::CrossImps | Method::Butler(_) => {
                     score.imps = Some(pb::Imps { hundredths: hundredths(p.score) })
@@ -527,13 +587,17 @@ fn score_pairs(session: &spb::Session, rows: &[Row], datum: ButlerDatum) -> Resu
             spb::Standing {
                 rank: p.rank,
                 tied: p.tied,
-                contestant_id: ids.get(p.pair.0 as usize - 1).map(|s| (*s).to_owned()).unwrap_or_default(),
+                contestant_id: contestant_of(&ids, p.pair),
                 score: Some(score),
                 boards_played: p.boards,
             }
         })
-        .collect();
-    Ok(Scored { values, standings })
+        .collect()
+}
+
+/// The contestant id of the laws crate's pair number ([`pair_ids`]).
+pub fn contestant_of(ids: &[&str], pair: PairId) -> String {
+    ids.get((pair.0 as usize).wrapping_sub(1)).map(|s| (*s).to_owned()).unwrap_or_default()
 }
 
 fn basis_points(percentage: f64) -> pb::Percentage {

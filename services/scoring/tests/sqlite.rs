@@ -213,7 +213,12 @@ async fn a_session_on_sqlite_is_scored_adjusted_and_ranked() {
     // The director sees every result; a player who has not played the board sees none.
     let results = sessions
         .list_results(
-            &spb::ListBoardResultsRequest { session_id: session.session_id.clone(), board_number: 7, page: None },
+            &spb::ListBoardResultsRequest {
+                session_id: session.session_id.clone(),
+                board_number: 7,
+                page: None,
+                ..Default::default()
+            },
             &principal("stranger", &[Role::Player]),
         )
         .await
@@ -221,7 +226,12 @@ async fn a_session_on_sqlite_is_scored_adjusted_and_ranked() {
     assert!(results.results.is_empty());
     let results = sessions
         .list_results(
-            &spb::ListBoardResultsRequest { session_id: session.session_id.clone(), board_number: 0, page: None },
+            &spb::ListBoardResultsRequest {
+                session_id: session.session_id.clone(),
+                board_number: 0,
+                page: None,
+                ..Default::default()
+            },
             &principal("director", &[Role::Arbiter]),
         )
         .await

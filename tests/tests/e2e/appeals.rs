@@ -807,7 +807,12 @@ async fn an_appeal_by_a_non_player_or_after_the_time_limit_and_a_decision_withou
     // No score changed.
     let results = app
         .scoring("desk", &[Role::Desk])
-        .list_board_results(spb::ListBoardResultsRequest { session_id: id, board_number: 1, page: None })
+        .list_board_results(spb::ListBoardResultsRequest {
+            session_id: id,
+            board_number: 1,
+            page: None,
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner()

@@ -273,7 +273,7 @@ async fn read(app: &TestApp, model: &Model, session: &str, reader: &Reader, rng:
             }
         }
         5 => {
-            let request = spb::GetSessionRequest { session_id: session.to_owned() };
+            let request = spb::GetSessionRequest { session_id: session.to_owned(), ..Default::default() };
             let held = scores.get_session(request).await.unwrap().into_inner().session.unwrap();
             for board in held.boards.iter().filter(|b| b.deal.is_some()) {
                 assert!(
@@ -284,7 +284,12 @@ async fn read(app: &TestApp, model: &Model, session: &str, reader: &Reader, rng:
             }
         }
         _ => {
-            let request = spb::ListBoardResultsRequest { session_id: session.to_owned(), board_number: 0, page: None };
+            let request = spb::ListBoardResultsRequest {
+                session_id: session.to_owned(),
+                board_number: 0,
+                page: None,
+                ..Default::default()
+            };
             for result in scores.list_board_results(request).await.unwrap().into_inner().results {
                 let board = result.key.unwrap().board_number;
                 assert!(model.may_see_board(reader, board), "{}", leak(&format!("a result on board {board}")));

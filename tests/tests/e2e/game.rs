@@ -1511,7 +1511,12 @@ async fn a_duplicate_tables_result_reaches_its_session() {
     let view = table.play_out(true).await;
     let result = view.outcome.clone().unwrap().result;
     outbox_when(&app, &view.deal_id, |r| r.4).await;
-    let request = api::scoring::v1::ListBoardResultsRequest { session_id: session, board_number: 2, page: None };
+    let request = api::scoring::v1::ListBoardResultsRequest {
+        session_id: session,
+        board_number: 2,
+        page: None,
+        ..Default::default()
+    };
     let results = app.scoring("front-desk", &[Role::Desk]).list_board_results(request).await.unwrap().into_inner();
     let ours: Vec<_> = results.results.iter().filter(|r| r.deal_id == view.deal_id).collect();
     assert_eq!(ours.len(), 1);

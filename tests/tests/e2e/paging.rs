@@ -74,7 +74,12 @@ async fn every_list_refuses_a_token_it_did_not_give_and_pages_with_its_own() {
             token,
             scores.list_sessions(spb::ListSessionsRequest { page: page(token) }).await.map(drop),
         );
-        let results = spb::ListBoardResultsRequest { session_id: session.clone(), board_number: 0, page: page(token) };
+        let results = spb::ListBoardResultsRequest {
+            session_id: session.clone(),
+            board_number: 0,
+            page: page(token),
+            ..Default::default()
+        };
         refused("ListBoardResults", token, scores.list_board_results(results).await.map(drop));
         let versions = spb::ListScoreVersionsRequest {
             owner: Some(spb::list_score_versions_request::Owner::SessionId(session.clone())),

@@ -555,7 +555,7 @@ async fn a_board_s_cards_reach_only_its_table_and_the_director_until_every_table
         }
     }
     let mut pair3 = app.scoring(&ns3[0], &[Role::Player]);
-    let held = pair3.get_session(spb::GetSessionRequest { session_id: session });
+    let held = pair3.get_session(spb::GetSessionRequest { session_id: session, ..Default::default() });
     assert!(held.await.unwrap().into_inner().session.unwrap().boards.iter().any(|b| b.number == 1 && b.released));
 }
 

@@ -9,6 +9,7 @@
 //! - [`chicago`]: four-deal bridge (Rubber Bridge Appendix 4).
 //! - [`honors`]: honors (Law 81) from a known deal.
 //! - [`matchpoints`], [`imps`]: Law 78A and Law 78B comparisons of one board.
+//! - [`board`]: one board of a pairs session scored on its own, and each pair's running tally.
 //! - [`session`]: a duplicate session, matchpointed or IMPed and ranked, with Law 12
 //!   adjusted scores ([`crate::rulings`]).
 //! - [`teams`]: team matches scored by IMPs (Law 78B), a team's two tables netted.
@@ -16,6 +17,7 @@
 //! - [`correction`]: who may correct a recorded score, and until when (Law 78; duplicate
 //!   Law 79C).
 
+pub mod board;
 pub mod chicago;
 pub mod correction;
 pub mod duplicate;

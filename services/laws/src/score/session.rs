@@ -15,8 +15,10 @@
 //! - Law 12C2(c): average plus is the greater of 60% and the pair's percentage on its boards
 //!   without an artificial score; average minus the smaller of 40% and that percentage. At
 //!   IMPs the same with +3 and -3 IMPs and the pair's average IMPs per board. A pair with no
-//!   such board keeps 60/40 (+3/-3). Because this depends on every other board, the session
-//!   is always scored whole ([`Session::score`]), after any change, an appeal included.
+//!   such board keeps 60/40 (+3/-3). This is the only way one board depends on another: a
+//!   board is otherwise scored on its own ([`crate::score::board::score_board`]), and a pair's
+//!   session is the sum of its boards ([`crate::score::board::Standings`]), the awards valued
+//!   from it; [`Session::score`] is that same computation over every board.
 //! - Matchpoint sessions rank by the mean of the board percentages (each board counts
 //!   equally whatever the number of comparisons); IMP sessions by total IMPs. Cross-IMPs are
 //!   averaged per comparison so that they sit on the same scale as the +3/-3 of Law 12C2(b).
@@ -37,15 +39,15 @@
 //!   yet.) Teams are not grouped: Law 87C sends a fouled board at teams to Law 86B2 (adjusted
 //!   scores), see [`crate::score::teams`].
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
 use crate::contract::Vulnerability;
 use crate::law::{CitesLaw, Law};
 use crate::rulings::{AdjustedScore, ArtificialScore, SideAdjustment};
+use crate::score::board::{BoardScores, BoardTable, SideResult, SideScore, Standings, score_checked};
 use crate::score::duplicate::BoardResult;
-use crate::score::imps::{DatumRule, imps, imps_f64};
-use crate::score::matchpoints::top;
+use crate::score::imps::DatumRule;
 use crate::seat::Side;
 
 /// A pair's number in the session (Law 4: partnerships are fixed for a pairs session).
@@ -76,7 +78,7 @@ pub enum Method {
 impl Method {
     /// Whether a pair's session score is the sum of its boards (IMPs, total points) rather
     /// than the mean of its board percentages (matchpoints).
-    const fn sums(self) -> bool {
+    pub(crate) const fn sums(self) -> bool {
         !matches!(self, Method::Matchpoints)
     }
 }
@@ -347,124 +349,69 @@ impl Session {
 
     /// Scores the whole session (Law 78A or 78B, Law 12C2) and ranks the pairs. Each table is
     /// compared with the other tables of its board that played it in the same form (Law 87B).
+    /// It is [`score_board`] on every board and the boards' sum kept as [`Standings`], so that
+    /// a session kept board by board scores exactly as this.
     pub fn score(&self) -> SessionScore {
-        let mut boards: Vec<BoardScore> = self
-            .results
-            .iter()
-            .map(|r| BoardScore {
+        let (boards, standings) = self.score_boards();
+        let ranking = standings.ranking(self.method);
+        let mut out = Vec::with_capacity(self.results.len());
+        for (i, r) in self.results.iter().enumerate() {
+            let (board, local) = boards.index[i];
+            let table = &boards.scored[&board].tables[local];
+            let units = |side: &SideResult| match side.score {
+                SideScore::Compared { units, .. } => units,
+                SideScore::Artificial(_) => None,
+            };
+            out.push(BoardScore {
                 board: r.board,
                 ns: r.ns,
                 ew: r.ew,
-                ns_value: 0.0,
-                ew_value: 0.0,
-                ns_units: None,
-                ew_units: None,
-            })
-            .collect();
-        let mut artificial: Vec<[Option<ArtificialScore>; 2]> = vec![[None, None]; self.results.len()];
+                ns_value: standings.value(self.method, &table.ns),
+                ew_value: standings.value(self.method, &table.ew),
+                ns_units: units(&table.ns),
+                ew_units: units(&table.ew),
+            });
+        }
+        SessionScore { boards: out, ranking }
+    }
 
-        // Law 87B: the groups are the tables of one board that played it in one form.
-        let group_of = |i: usize| {
-            let r = &self.results[i];
-            (r.board, self.form(r.board, r.ns))
-        };
-        let mut by_board: Vec<usize> = (0..self.results.len()).collect();
-        by_board.sort_by_key(|i| group_of(*i));
-        let mut scratch = Scratch::default();
-        for group in by_board.chunk_by(|a, b| group_of(*a) == group_of(*b)) {
-            let vulnerability = self.boards.get(&self.results[group[0]].board).copied().unwrap_or_default();
-            for side in Side::ALL {
-                scratch.load(group, &self.results, side, vulnerability);
-                for (local, &index) in group.iter().enumerate() {
-                    let value = scratch.value(local, self.method);
-                    let out = &mut boards[index];
-                    let units = match (self.method, value) {
-                        (Method::Matchpoints, Some((_, units, top))) => Some((units, top)),
-                        _ => None,
-                    };
-                    let value = value.map(|(v, _, _)| v);
-                    match side {
-                        Side::NorthSouth => (out.ns_value, out.ns_units) = (value.unwrap_or(0.0), units),
-                        Side::EastWest => (out.ew_value, out.ew_units) = (value.unwrap_or(0.0), units),
-                    }
-                    artificial[index][side.index()] = scratch.artificial[local];
-                }
-            }
-        }
+    /// Every board scored on its own, and the pairs' tallies over them.
+    pub fn standings(&self) -> Standings {
+        self.score_boards().1
+    }
 
-        // Pairs: first their boards without artificial scores (Law 12C2(c) needs them), then
-        // the artificial scores, then the totals.
-        let mut pairs: HashMap<PairId, PairAccumulator> = HashMap::new();
-        let seats = |b: &BoardScore| [(b.ns, Side::NorthSouth), (b.ew, Side::EastWest)];
-        for (i, b) in boards.iter().enumerate() {
-            for (pair, side) in seats(b) {
-                let acc = pairs.entry(pair).or_default();
-                acc.boards += 1;
-                if artificial[i][side.index()].is_none() {
-                    acc.scored_boards += 1;
-                    acc.scored_sum += value_of(b, side);
-                }
-            }
+    fn score_boards(&self) -> (ScoredBoards, Standings) {
+        let mut tables: BTreeMap<u32, Vec<BoardTable>> = BTreeMap::new();
+        let mut index = Vec::with_capacity(self.results.len());
+        for r in &self.results {
+            let on_board = tables.entry(r.board).or_default();
+            index.push((r.board, on_board.len()));
+            on_board.push(BoardTable { ns: r.ns, ew: r.ew, score: r.score.clone(), form: self.form(r.board, r.ns) });
         }
-        let sums = self.method.sums();
-        for (i, b) in boards.iter_mut().enumerate() {
-            for (pair, side) in seats(b) {
-                if let Some(award) = artificial[i][side.index()] {
-                    let acc = &pairs[&pair];
-                    let own = (acc.scored_boards > 0).then(|| acc.scored_sum / f64::from(acc.scored_boards));
-                    let value = artificial_value(award, own, sums);
-                    match side {
-                        Side::NorthSouth => b.ns_value = value,
-                        Side::EastWest => b.ew_value = value,
-                    }
-                }
-            }
+        let mut standings = Standings::new();
+        let mut scored = BTreeMap::new();
+        for (board, on_board) in tables {
+            let vulnerability = self.boards.get(&board).copied().unwrap_or_default();
+            let board_scores = score_checked(self.method, vulnerability, &on_board);
+            standings.replace(None, &board_scores);
+            scored.insert(board, board_scores);
         }
-        let tables_on_board = {
-            let mut count: HashMap<u32, usize> = HashMap::new();
-            for r in &self.results {
-                *count.entry(r.board).or_default() += 1;
-            }
-            count
-        };
-        for b in &boards {
-            let nominal_top = f64::from(top(tables_on_board[&b.board]));
-            for (pair, side) in seats(b) {
-                if let Some(acc) = pairs.get_mut(&pair) {
-                    acc.total += value_of(b, side);
-                    acc.matchpoints += value_of(b, side) / 100.0 * nominal_top;
-                }
-            }
-        }
-        let mut ranking: Vec<PairResult> = pairs
-            .into_iter()
-            .map(|(pair, acc)| PairResult {
-                pair,
-                boards: acc.boards,
-                score: if sums { acc.total } else { acc.total / f64::from(acc.boards.max(1)) },
-                matchpoints: (!sums).then_some(acc.matchpoints),
-                rank: 0,
-                tied: false,
-            })
-            .collect();
-        assign_ranks(&mut ranking);
-        SessionScore { boards, ranking }
+        (ScoredBoards { scored, index }, standings)
     }
 }
 
-fn has_artificial(score: &TableScore) -> bool {
+/// Each board's scores, and where each result of the session is among them.
+struct ScoredBoards {
+    scored: BTreeMap<u32, BoardScores>,
+    index: Vec<(u32, usize)>,
+}
+
+pub(crate) fn has_artificial(score: &TableScore) -> bool {
     match score {
         TableScore::Result(_) => false,
         TableScore::Adjusted(a) => {
             Side::ALL.iter().any(|side| matches!(a.for_side(*side), SideAdjustment::Artificial(_)))
         }
-    }
-}
-
-fn value_of(b: &BoardScore, side: Side) -> f64 {
-    match side {
-        Side::NorthSouth => b.ns_value,
-        Side::EastWest => b.ew_value,
     }
 }
 
@@ -477,15 +424,6 @@ pub(crate) fn artificial_value(award: ArtificialScore, own: Option<f64>, imps: b
         (ArtificialScore::AverageMinus, Some(own)) => base.min(own),
         _ => base,
     }
-}
-
-#[derive(Debug, Default)]
-struct PairAccumulator {
-    boards: u32,
-    scored_boards: u32,
-    scored_sum: f64,
-    total: f64,
-    matchpoints: f64,
 }
 
 /// Sorts best first and gives tied scores the same rank.
@@ -502,135 +440,5 @@ pub(crate) fn assign_ranks(ranked: &mut [PairResult]) {
             p.tied = j - i > 1;
         }
         i = j;
-    }
-}
-
-/// One direction of one board, reused across boards to keep allocation down.
-#[derive(Default)]
-struct Scratch {
-    /// (score from this direction's side, weight), grouped by table.
-    components: Vec<(i32, f64)>,
-    /// Each table's range in `components` (empty for an artificial score).
-    ranges: Vec<(usize, usize)>,
-    artificial: Vec<Option<ArtificialScore>>,
-    /// Comparable components sorted by score, with the weight at or below each.
-    sorted: Vec<(i32, f64)>,
-    cumulative: Vec<f64>,
-    comparable_tables: usize,
-    datum: Option<f64>,
-}
-
-impl Scratch {
-    fn load(&mut self, group: &[usize], results: &[TableResult], side: Side, vulnerability: Vulnerability) {
-        self.components.clear();
-        self.ranges.clear();
-        self.artificial.clear();
-        for &index in group {
-            let start = self.components.len();
-            let mut award = None;
-            let mut push = |r: &BoardResult, w: f64| self.components.push((r.score_for(side, vulnerability), w));
-            match &results[index].score {
-                TableScore::Result(r) => push(r, 1.0),
-                TableScore::Adjusted(adjusted) => match adjusted.for_side(side) {
-                    SideAdjustment::Artificial(a) => award = Some(*a),
-                    SideAdjustment::Assigned(r) => push(r, 1.0),
-                    SideAdjustment::Weighted(w) => w.components().iter().for_each(|(r, w)| push(r, *w)),
-                },
-            }
-            self.ranges.push((start, self.components.len()));
-            self.artificial.push(award);
-        }
-        self.comparable_tables = self.artificial.iter().filter(|a| a.is_none()).count();
-        self.sorted.clear();
-        self.sorted.extend_from_slice(&self.components);
-        self.sorted.sort_unstable_by_key(|(s, _)| *s);
-        self.cumulative.clear();
-        let mut running = 0.0;
-        self.cumulative.push(0.0);
-        for (_, w) in &self.sorted {
-            running += w;
-            self.cumulative.push(running);
-        }
-        self.datum = None;
-    }
-
-    /// Weight of the comparable components scoring below `score`, and at or below it.
-    fn weight_below_and_at(&self, score: i32) -> (f64, f64) {
-        let below = self.sorted.partition_point(|(s, _)| *s < score);
-        let at_or_below = self.sorted.partition_point(|(s, _)| *s <= score);
-        (self.cumulative[below], self.cumulative[at_or_below])
-    }
-
-    fn table(&self, local: usize) -> &[(i32, f64)] {
-        let (start, end) = self.ranges[local];
-        &self.components[start..end]
-    }
-
-    /// The table's value in this direction: (value, matchpoint units, top); `None` when its
-    /// score here is artificial.
-    fn value(&mut self, local: usize, method: Method) -> Option<(f64, f64, u32)> {
-        if self.artificial[local].is_some() {
-            return None;
-        }
-        let others = self.comparable_tables - 1;
-        match method {
-            Method::Matchpoints => {
-                let own = self.table(local);
-                let mut units = 0.0;
-                for &(score, weight) in own {
-                    let (below, at_or_below) = self.weight_below_and_at(score);
-                    units += weight * (below + at_or_below);
-                    // Less the comparisons of the table with itself.
-                    for &(other, other_weight) in own {
-                        let cmp = match other.cmp(&score) {
-                            std::cmp::Ordering::Less => 2.0,
-                            std::cmp::Ordering::Equal => 1.0,
-                            std::cmp::Ordering::Greater => 0.0,
-                        };
-                        units -= weight * other_weight * cmp;
-                    }
-                }
-                let top = top(self.comparable_tables);
-                let percentage = if top == 0 { 50.0 } else { 100.0 * units / f64::from(top) };
-                Some((percentage, units, top))
-            }
-            Method::CrossImps => {
-                if others == 0 {
-                    return Some((0.0, 0.0, 0));
-                }
-                let mut total = 0.0;
-                for (other, _) in self.ranges.iter().enumerate().filter(|(o, _)| *o != local) {
-                    if self.artificial[other].is_some() {
-                        continue;
-                    }
-                    for &(a, wa) in self.table(local) {
-                        for &(b, wb) in self.table(other) {
-                            total += wa * wb * f64::from(imps(a - b));
-                        }
-                    }
-                }
-                Some((total / others as f64, 0.0, 0))
-            }
-            Method::TotalPoints => {
-                let points = self.table(local).iter().map(|(s, w)| f64::from(*s) * w).sum();
-                Some((points, 0.0, 0))
-            }
-            Method::Butler(rule) => {
-                let datum = match self.datum {
-                    Some(d) => d,
-                    None => {
-                        let expected: Vec<f64> = (0..self.ranges.len())
-                            .filter(|t| self.artificial[*t].is_none())
-                            .map(|t| self.table(t).iter().map(|(s, w)| f64::from(*s) * w).sum())
-                            .collect();
-                        let d = rule.datum(&expected).unwrap_or(0.0);
-                        self.datum = Some(d);
-                        d
-                    }
-                };
-                let value = self.table(local).iter().map(|(s, w)| w * f64::from(imps_f64(f64::from(*s) - datum))).sum();
-                Some((value, 0.0, 0))
-            }
-        }
     }
 }

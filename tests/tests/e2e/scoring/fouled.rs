@@ -113,6 +113,7 @@ async fn listed(client: &mut ScoringClient, session: &spb::Session) -> Vec<spb::
             session_id: session.session_id.clone(),
             board_number: 1,
             page: None,
+            ..Default::default()
         })
         .await
         .unwrap()

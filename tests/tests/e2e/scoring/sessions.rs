@@ -125,6 +125,7 @@ async fn board(client: &mut ScoringClient, session: &spb::Session, number: u32) 
             session_id: session.session_id.clone(),
             board_number: number,
             page: None,
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -465,7 +466,10 @@ async fn before_publication_a_player_sees_only_the_boards_he_has_played() {
 
     // p1a (pair 1) has played board 1, not board 2.
     let mut player = app.scoring("p1a", &[Role::Player]);
-    let seen = player.get_session(spb::GetSessionRequest { session_id: session.session_id.clone() }).await.unwrap();
+    let seen = player
+        .get_session(spb::GetSessionRequest { session_id: session.session_id.clone(), ..Default::default() })
+        .await
+        .unwrap();
     let hands: Vec<(u32, bool)> =
         seen.into_inner().session.unwrap().boards.iter().map(|b| (b.number, b.deal.is_some())).collect();
     assert_eq!(hands, vec![(1, true), (2, false)]);
@@ -474,6 +478,7 @@ async fn before_publication_a_player_sees_only_the_boards_he_has_played() {
             session_id: session.session_id.clone(),
             board_number: 0,
             page: None,
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -526,7 +531,10 @@ async fn before_publication_a_player_sees_only_the_boards_he_has_played() {
     assert_eq!(published.status, spb::SessionStatus::Published as i32);
     let (at, ends) = (published.scores_published_at.unwrap(), published.correction_period_ends_at.unwrap());
     assert_eq!(ends.seconds - at.seconds, 30 * 60, "Law 79C1: 30 minutes");
-    let seen = player.get_session(spb::GetSessionRequest { session_id: session.session_id.clone() }).await.unwrap();
+    let seen = player
+        .get_session(spb::GetSessionRequest { session_id: session.session_id.clone(), ..Default::default() })
+        .await
+        .unwrap();
     assert!(seen.into_inner().session.unwrap().boards.iter().all(|b| b.deal.is_some()));
 }
 
