@@ -174,6 +174,7 @@ impl Sessions {
         rescored_boards.insert(main_board, number);
         let mut versions = vec![(main.clone(), change.operation, change.idem_key.clone())];
         let mut updated: Vec<usize> = Vec::new();
+        let mut moved = vec![false; rescored.models.len()];
         for (i, (model, (ns, ew))) in rescored.models.iter_mut().zip(&rescored.values).enumerate() {
             let (ns, ew) = (ns.encode_to_vec(), ew.encode_to_vec());
             let is_change = changed.contains(model.result_id.as_str());
@@ -192,6 +193,7 @@ impl Sessions {
             model.ew_values = ew;
             model.version = i64::try_from(version).unwrap_or(i64::MAX);
             updated.push(i);
+            moved[i] = true;
         }
         let moved_standings = moved_rows(&stored.standings, &rescored.standings);
         let tallies = rescored.tallies.as_ref().map(store_tallies).unwrap_or_default();
@@ -211,7 +213,7 @@ impl Sessions {
             let version = versions.iter().find(|(v, _, _)| v.version == *version_number).map(|(v, _, _)| v.clone());
             let on_board = rescored.models.iter().enumerate().filter(|(_, m)| m.board_number == *board);
             let results = on_board
-                .filter(|(i, _)| whole_board || updated.contains(i))
+                .filter(|(i, _)| whole_board || moved[*i])
                 .map(|(_, m)| result_proto(m))
                 .collect::<Result<Vec<_>, _>>()?;
             sequence += 1;
