@@ -14,6 +14,7 @@ mod m20261122_000060_fouled_board;
 mod m20261126_000070_movement;
 mod m20261126_000080_rules_version;
 mod m20261127_000090_outbox_dead_letter;
+mod m20261127_000100_session_storage;
 
 /// Applies the migrations in order.
 pub struct Migrator;
@@ -32,6 +33,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000070_movement::Migration),
             Box::new(m20261126_000080_rules_version::Migration),
             Box::new(m20261127_000090_outbox_dead_letter::Migration),
+            Box::new(m20261127_000100_session_storage::Migration),
         ]
     }
 }

@@ -103,6 +103,46 @@ impl GrpcScoreKeeper {
     fn client(&self) -> Result<ScoringServiceClient<platform::app::PeerChannel>, ServiceError> {
         Ok(ScoringServiceClient::new(self.peers.scoring()?))
     }
+
+    /// Every result on a board, or only the one where `north_south` sat North-South.
+    async fn list_results(
+        &self,
+        session_id: &str,
+        board_number: u32,
+        north_south: &str,
+    ) -> Result<Vec<pb::BoardResult>, ServiceError> {
+        let mut client = self.client()?;
+        let mut results = Vec::new();
+        let mut page_token = String::new();
+        loop {
+            let request = pb::ListBoardResultsRequest {
+                session_id: session_id.to_owned(),
+                board_number,
+                page: Some(api::common::v1::PageRequest { page_size: 500, page_token }),
+                north_south_contestant_id: north_south.to_owned(),
+            };
+            let page = client
+                .list_board_results(request)
+                .await
+                .map_err(|status| peer_error(&format!("board {board_number} of session {session_id}"), &status))?
+                .into_inner();
+            results.extend(page.results);
+            match page.page.map(|p| p.next_page_token).filter(|t| !t.is_empty()) {
+                Some(next) => page_token = next,
+                None => return Ok(results),
+            }
+        }
+    }
+
+    async fn get_session(&self, request: pb::GetSessionRequest) -> Result<pb::Session, ServiceError> {
+        let session_id = request.session_id.clone();
+        let response = self
+            .client()?
+            .get_session(request)
+            .await
+            .map_err(|status| peer_error(&format!("session {session_id}"), &status))?;
+        response.into_inner().session.ok_or_else(|| ServiceError::internal("GetSession answered without a session"))
+    }
 }
 
 #[async_trait::async_trait]
@@ -120,13 +160,7 @@ impl ScoreKeeper for GrpcScoreKeeper {
 
     #[tracing::instrument(skip(self))]
     async fn session(&self, session_id: &str) -> Result<pb::Session, ServiceError> {
-        let request = pb::GetSessionRequest { session_id: session_id.to_owned(), ..Default::default() };
-        let response = self
-            .client()?
-            .get_session(request)
-            .await
-            .map_err(|status| peer_error(&format!("session {session_id}"), &status))?;
-        response.into_inner().session.ok_or_else(|| ServiceError::internal("GetSession answered without a session"))
+        self.get_session(pb::GetSessionRequest { session_id: session_id.to_owned(), ..Default::default() }).await
     }
 
     /// Asks for the board and the contestants only: a session of a thousand tables is not sent
@@ -143,12 +177,7 @@ impl ScoreKeeper for GrpcScoreKeeper {
             board_number,
             contestant_ids: contestant_ids.to_vec(),
         };
-        let response = self
-            .client()?
-            .get_session(request)
-            .await
-            .map_err(|status| peer_error(&format!("session {session_id}"), &status))?;
-        response.into_inner().session.ok_or_else(|| ServiceError::internal("GetSession answered without a session"))
+        self.get_session(request).await
     }
 
     /// Asks for the one table's result, not the board's every result.
@@ -157,47 +186,13 @@ impl ScoreKeeper for GrpcScoreKeeper {
         &self,
         key: &api::common::v1::BoardResultKey,
     ) -> Result<Option<pb::BoardResult>, ServiceError> {
-        let request = pb::ListBoardResultsRequest {
-            session_id: key.session_id.clone(),
-            board_number: key.board_number,
-            page: Some(api::common::v1::PageRequest { page_size: 1, page_token: String::new() }),
-            north_south_contestant_id: key.north_south_contestant_id.clone(),
-        };
-        let results = self
-            .client()?
-            .list_board_results(request)
-            .await
-            .map_err(|status| {
-                peer_error(&format!("board {} of session {}", key.board_number, key.session_id), &status)
-            })?
-            .into_inner()
-            .results;
+        let results = self.list_results(&key.session_id, key.board_number, &key.north_south_contestant_id).await?;
         Ok(results.into_iter().find(|r| r.key.as_ref() == Some(key)))
     }
 
     #[tracing::instrument(skip(self))]
     async fn board_results(&self, session_id: &str, board_number: u32) -> Result<Vec<pb::BoardResult>, ServiceError> {
-        let mut client = self.client()?;
-        let mut results = Vec::new();
-        let mut page_token = String::new();
-        loop {
-            let request = pb::ListBoardResultsRequest {
-                session_id: session_id.to_owned(),
-                board_number,
-                page: Some(api::common::v1::PageRequest { page_size: 500, page_token }),
-                north_south_contestant_id: String::new(),
-            };
-            let page = client
-                .list_board_results(request)
-                .await
-                .map_err(|status| peer_error(&format!("board {board_number} of session {session_id}"), &status))?
-                .into_inner();
-            results.extend(page.results);
-            match page.page.map(|p| p.next_page_token).filter(|t| !t.is_empty()) {
-                Some(next) => page_token = next,
-                None => return Ok(results),
-            }
-        }
+        self.list_results(session_id, board_number, "").await
     }
 
     #[tracing::instrument(skip_all, fields(ruling_id = %request.ruling_id, appeal_id = %request.appeal_id))]

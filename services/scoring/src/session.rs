@@ -2,9 +2,10 @@
 //! results and adjusted scores into the laws crate's [`Session`], and of its scores back into the
 //! contract's [`spb::ScoreValues`] and [`spb::Standing`].
 //!
-//! The session is always scored whole ([`Session::score`]): Law 12C2(c) makes an artificial
-//! score depend on the contestant's percentage on every other board, so any change anywhere may
-//! move it. Weighted and split scores and artificial awards are kept as what they are (stored as
+//! A pairs session is scored board by board ([`score_board`], [`board_values`]) with each pair's
+//! tally kept over its boards ([`Standings`], [`standings`]); [`score`] does the same over every
+//! board at once. Law 12C2(c) makes an average plus or minus follow the pair's percentage on its
+//! other boards: the tallies value it ([`Standings::value`]). Weighted and split scores and artificial awards are kept as what they are (stored as
 //! the contract's `Adjustment`), never as an invented contract.
 //!
 //! A fouled board (Law 87B) is scored in the groups the Director found, by the form each table

@@ -3,6 +3,7 @@
 
 mod calculators;
 mod fouled;
+mod incremental;
 mod scorepads;
 mod sessions;
 

@@ -4,11 +4,13 @@
 //! ```text
 //! scoring-load --server http://127.0.0.1:50051 --mode pads --rate 200 --seconds 30 --concurrency 16
 //! scoring-load --mode sessions --rate 100 --seconds 30 --pairs 40 --boards 27
+//! scoring-load --mode writes --sizes 100,1000,2500,5000 --board-tables 1000
 //! ```
 //! `pads`: rubber scorepads, each recording its next deal (RecordDealResult), a new pad when one
 //! finishes; each worker's pads are those of the rubbers its own table of four plays one after
 //! another in the membership service (a scorepad is kept only for a rubber membership started). `sessions`: duplicate sessions, each recording its tables' results board by board
-//! (RecordBoardResult), every result rescoring the whole session. The token is `--token` (or
+//! (RecordBoardResult), every result rescoring its board. `writes`: the cost of one write by the size
+//! of the session, and a ruling's latency to the standings ([`writes`]). The token is `--token` (or
 //! `BRIDGE_TOKEN`), or one minted with the local key file the server uses.
 
 use std::sync::Arc;
@@ -24,6 +26,8 @@ use clap::{Parser, ValueEnum};
 use platform::auth::{Role, TokenIssuer, load_or_create_local_secret};
 use tokio::sync::{Mutex, mpsc};
 
+mod writes;
+
 type Client = ScoringServiceClient<platform::app::PeerChannel>;
 
 /// What to load.
@@ -33,6 +37,8 @@ enum Mode {
     Pads,
     /// Duplicate sessions: RecordBoardResult.
     Sessions,
+    /// One write's cost by session size, and a ruling's latency (one client, no rate).
+    Writes,
 }
 
 /// Records results at a sustained rate and reports throughput and latency.
@@ -66,6 +72,15 @@ struct Args {
     /// Sessions mode: boards per session.
     #[arg(long, default_value_t = 27)]
     boards: u32,
+    /// Writes mode: the session sizes, in results; the first is the baseline.
+    #[arg(long, value_delimiter = ',', default_value = "100,1000,2500,5000")]
+    sizes: Vec<u32>,
+    /// Writes mode: tables on the board a ruling changes.
+    #[arg(long, default_value_t = 1000)]
+    board_tables: u32,
+    /// Writes mode: rulings timed.
+    #[arg(long, default_value_t = 20)]
+    rulings: u32,
 }
 
 /// A fixed pseudo-random sequence (64-bit LCG), so every run offers the same work.
@@ -202,6 +217,20 @@ struct Tally {
     errors: Vec<String>,
 }
 
+/// A token for `subject` signed with the server's local key.
+fn mint(args: &Args, subject: &str, role: Role) -> anyhow::Result<String> {
+    // Only an existing key: a new one would sign tokens the server refuses.
+    if !args.key_file.exists() {
+        bail!(
+            "no --token and no key at {}: pass --token, or --key-file with the server's local key",
+            args.key_file.display()
+        );
+    }
+    let secret = load_or_create_local_secret(&args.key_file)
+        .with_context(|| format!("reading the key at {}", args.key_file.display()))?;
+    Ok(TokenIssuer::hs256(&secret).issue(subject, &[role], Duration::from_secs(3600))?)
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
@@ -210,24 +239,26 @@ async fn main() -> anyhow::Result<()> {
     }
     let token = match &args.token {
         Some(token) => token.clone(),
-        None => {
-            // Only an existing key: a new one would sign tokens the server refuses.
-            if !args.key_file.exists() {
-                bail!(
-                    "no --token and no key at {}: pass --token, or --key-file with the server's local key",
-                    args.key_file.display()
-                );
-            }
-            let secret = load_or_create_local_secret(&args.key_file)
-                .with_context(|| format!("reading the key at {}", args.key_file.display()))?;
-            TokenIssuer::hs256(&secret).issue("scoring-load", &[Role::Admin], Duration::from_secs(3600))?
-        }
+        None => mint(&args, "scoring-load", Role::Admin)?,
     };
     let channel = platform::client::channel(&args.server)?;
     let interceptor = platform::client::ClientInterceptor::with_token(&token).map_err(|e| anyhow::anyhow!("{e}"))?;
     let channel = tonic::service::interceptor::InterceptedService::new(channel, interceptor);
     let client = ScoringServiceClient::new(channel.clone());
     let members = MembershipServiceClient::new(channel);
+    if let Mode::Writes = args.mode {
+        // Adjusted scores are taken only from the appeals service.
+        let appeals_token = mint(&args, "service:appeals", Role::Service)?;
+        let appeals_channel = platform::client::channel(&args.server)?;
+        let interceptor =
+            platform::client::ClientInterceptor::with_token(&appeals_token).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let appeals = ScoringServiceClient::new(tonic::service::interceptor::InterceptedService::new(
+            appeals_channel,
+            interceptor,
+        ));
+        let plan = writes::Plan { sizes: args.sizes.clone(), board_tables: args.board_tables, rulings: args.rulings };
+        return writes::run(client, appeals, &plan).await;
+    }
 
     // A ticket a tick, at the rate offered; workers take them. A full queue drops tickets, so a
     // server that cannot keep up shows as a lower achieved rate, not as a growing backlog.
@@ -268,6 +299,7 @@ async fn main() -> anyhow::Result<()> {
                 let begun = Instant::now();
                 let outcome: anyhow::Result<()> = async {
                     match mode {
+                        Mode::Writes => {}
                         Mode::Pads => {
                             if pad.is_none() {
                                 if table.is_none() {

@@ -5,7 +5,7 @@
 use super::*;
 
 impl Sessions {
-    /// Records a table's result on a board and rescores the session, idempotent by deal id.
+    /// Records a table's result on a board and rescores the board, idempotent by deal id.
     #[tracing::instrument(skip_all, fields(deal_id = %request.deal_id))]
     pub async fn record(
         &self,
@@ -186,7 +186,7 @@ impl Sessions {
         Ok((mine, committed.version, committed.events))
     }
 
-    /// Corrects a board result (Law 79C) and rescores the session.
+    /// Corrects a board result (Law 79C) and rescores the board.
     #[tracing::instrument(skip_all)]
     pub async fn correct(
         &self,
@@ -274,7 +274,7 @@ impl Sessions {
     }
 
     /// Applies a ruling's or an appeal's adjusted score to a board result (Law 12; Law 93) and
-    /// rescores the session, idempotent by ruling id and appeal id together.
+    /// rescores the board, idempotent by ruling id and appeal id together.
     #[tracing::instrument(skip_all, fields(ruling_id = %request.ruling_id))]
     pub async fn adjust(
         &self,
@@ -388,7 +388,7 @@ impl Sessions {
     }
 
     /// Law 87B, a fouled board: records the form each table of the board played (tables not
-    /// named played the correct form, 0) and rescores the session group by group. Giving the
+    /// named played the correct form, 0) and rescores the board group by group. Giving the
     /// grouping the board already has changes nothing and returns the version that made it.
     #[tracing::instrument(skip_all, fields(session_id = %request.session_id, board = request.board_number))]
     pub async fn mark_fouled(

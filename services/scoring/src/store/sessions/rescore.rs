@@ -27,8 +27,9 @@ pub(super) struct Change {
     pub(super) also: Vec<board_result::Model>,
 }
 
-/// A pair's tally as stored (see [`laws::score::board::Tally`]); the fixed-point sums as 16
-/// little-endian bytes.
+/// A pair's tally as stored (see [`laws::score::board::Tally`]). Every field is a scalar, so
+/// that the tallies of a thousand pairs decode without a thousand allocations: a fixed-point sum
+/// is a varint when it fits 64 bits, and its 16 little-endian bytes only when it does not.
 #[derive(Clone, PartialEq, Message)]
 pub(super) struct StoredTally {
     #[prost(uint32, tag = "1")]
@@ -37,39 +38,58 @@ pub(super) struct StoredTally {
     boards: u32,
     #[prost(uint32, tag = "3")]
     compared_boards: u32,
-    #[prost(bytes = "vec", tag = "4")]
-    compared: Vec<u8>,
-    #[prost(bytes = "vec", tag = "5")]
-    compared_matchpoints: Vec<u8>,
-    #[prost(bytes = "vec", tag = "6")]
-    points: Vec<u8>,
+    #[prost(sint64, tag = "4")]
+    compared: i64,
+    #[prost(sint64, tag = "5")]
+    compared_matchpoints: i64,
+    #[prost(sint64, tag = "6")]
+    points: i64,
     #[prost(uint64, tag = "7")]
     top: u64,
-    /// Average plus, average, average minus: boards and their tops.
-    #[prost(uint32, repeated, tag = "8")]
-    award_counts: Vec<u32>,
-    #[prost(uint64, repeated, tag = "9")]
-    award_tops: Vec<u64>,
-}
-
-fn exact(bytes: &[u8]) -> Result<Exact, ServiceError> {
-    let bytes: [u8; 16] = bytes.try_into().map_err(|_| ServiceError::internal("stored tally sum is not 16 bytes"))?;
-    Ok(Exact(i128::from_le_bytes(bytes)))
+    /// Average plus, average, average minus: boards and the sum of their tops.
+    #[prost(uint32, tag = "8")]
+    plus: u32,
+    #[prost(uint64, tag = "9")]
+    plus_top: u64,
+    #[prost(uint32, tag = "10")]
+    average: u32,
+    #[prost(uint64, tag = "11")]
+    average_top: u64,
+    #[prost(uint32, tag = "12")]
+    minus: u32,
+    #[prost(uint64, tag = "13")]
+    minus_top: u64,
+    /// The three sums in order, 16 bytes each, when one of them does not fit 64 bits.
+    #[prost(bytes = "vec", tag = "14")]
+    wide: Vec<u8>,
 }
 
 fn store_tallies(tallies: &Standings) -> Vec<StoredTally> {
     tallies
         .tallies()
-        .map(|(pair, t)| StoredTally {
-            pair: pair.0,
-            boards: t.boards,
-            compared_boards: t.compared_boards,
-            compared: t.compared.0.to_le_bytes().to_vec(),
-            compared_matchpoints: t.compared_matchpoints.0.to_le_bytes().to_vec(),
-            points: t.points.0.to_le_bytes().to_vec(),
-            top: t.top,
-            award_counts: t.awards.iter().map(|a| a.count).collect(),
-            award_tops: t.awards.iter().map(|a| a.top).collect(),
+        .map(|(pair, t)| {
+            let sums = [t.compared, t.compared_matchpoints, t.points];
+            let narrow: Option<Vec<i64>> = sums.iter().map(|e| i64::try_from(e.0).ok()).collect();
+            let (narrow, wide) = match narrow {
+                Some(n) => (n, Vec::new()),
+                None => (vec![0; 3], sums.iter().flat_map(|e| e.0.to_le_bytes()).collect()),
+            };
+            StoredTally {
+                pair: pair.0,
+                boards: t.boards,
+                compared_boards: t.compared_boards,
+                compared: narrow[0],
+                compared_matchpoints: narrow[1],
+                points: narrow[2],
+                top: t.top,
+                plus: t.awards[0].count,
+                plus_top: t.awards[0].top,
+                average: t.awards[1].count,
+                average_top: t.awards[1].top,
+                minus: t.awards[2].count,
+                minus_top: t.awards[2].top,
+                wide,
+            }
         })
         .collect()
 }
@@ -77,19 +97,30 @@ fn store_tallies(tallies: &Standings) -> Vec<StoredTally> {
 fn load_tallies(stored: &[StoredTally]) -> Result<Standings, ServiceError> {
     let mut tallies = Vec::with_capacity(stored.len());
     for t in stored {
-        let mut awards = [Awards::default(); 3];
-        for (i, award) in awards.iter_mut().enumerate() {
-            award.count = t.award_counts.get(i).copied().unwrap_or(0);
-            award.top = t.award_tops.get(i).copied().unwrap_or(0);
-        }
+        let sums = if t.wide.is_empty() {
+            [t.compared, t.compared_matchpoints, t.points].map(|n| Exact(i128::from(n)))
+        } else {
+            let wide: &[u8; 48] = t
+                .wide
+                .as_slice()
+                .try_into()
+                .map_err(|_| ServiceError::internal("stored tally sums are not 48 bytes"))?;
+            let at = |i: usize| {
+                let mut bytes = [0u8; 16];
+                bytes.copy_from_slice(&wide[16 * i..16 * (i + 1)]);
+                Exact(i128::from_le_bytes(bytes))
+            };
+            [at(0), at(1), at(2)]
+        };
+        let award = |count, top| Awards { count, top };
         let tally = Tally {
             boards: t.boards,
             compared_boards: t.compared_boards,
-            compared: exact(&t.compared)?,
-            compared_matchpoints: exact(&t.compared_matchpoints)?,
-            points: exact(&t.points)?,
+            compared: sums[0],
+            compared_matchpoints: sums[1],
+            points: sums[2],
             top: t.top,
-            awards,
+            awards: [award(t.plus, t.plus_top), award(t.average, t.average_top), award(t.minus, t.minus_top)],
         };
         tallies.push((PairId(t.pair), tally));
     }
@@ -174,6 +205,7 @@ impl Sessions {
         rescored_boards.insert(main_board, number);
         let mut versions = vec![(main.clone(), change.operation, change.idem_key.clone())];
         let mut updated: Vec<usize> = Vec::new();
+        let mut moved = vec![false; rescored.models.len()];
         for (i, (model, (ns, ew))) in rescored.models.iter_mut().zip(&rescored.values).enumerate() {
             let (ns, ew) = (ns.encode_to_vec(), ew.encode_to_vec());
             let is_change = changed.contains(model.result_id.as_str());
@@ -192,6 +224,7 @@ impl Sessions {
             model.ew_values = ew;
             model.version = i64::try_from(version).unwrap_or(i64::MAX);
             updated.push(i);
+            moved[i] = true;
         }
         let moved_standings = moved_rows(&stored.standings, &rescored.standings);
         let tallies = rescored.tallies.as_ref().map(store_tallies).unwrap_or_default();
@@ -211,7 +244,7 @@ impl Sessions {
             let version = versions.iter().find(|(v, _, _)| v.version == *version_number).map(|(v, _, _)| v.clone());
             let on_board = rescored.models.iter().enumerate().filter(|(_, m)| m.board_number == *board);
             let results = on_board
-                .filter(|(i, _)| whole_board || updated.contains(i))
+                .filter(|(i, _)| whole_board || moved[*i])
                 .map(|(_, m)| result_proto(m))
                 .collect::<Result<Vec<_>, _>>()?;
             sequence += 1;
@@ -429,4 +462,28 @@ async fn write_rows<'a>(
         board_result::Entity::insert_many(models).on_conflict(upsert).exec_without_returning(txn).await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tally comes back from storage as it went in, sums beyond 64 bits too.
+    #[test]
+    fn a_stored_tally_loads_as_it_was() {
+        let narrow = Tally {
+            boards: 3,
+            compared_boards: 2,
+            compared: Exact(-7 << 40),
+            compared_matchpoints: Exact(5),
+            points: Exact(1 << 50),
+            top: 12,
+            awards: [Awards { count: 1, top: 4 }, Awards::default(), Awards { count: 2, top: 8 }],
+        };
+        let wide = Tally { points: Exact(i128::from(i64::MIN) * 4), ..narrow };
+        let kept = Standings::from_tallies([(PairId(1), narrow), (PairId(2), wide)]);
+        let stored = store_tallies(&kept);
+        assert!(stored[0].wide.is_empty() && stored[1].wide.len() == 48);
+        assert_eq!(load_tallies(&stored).ok(), Some(kept));
+    }
 }

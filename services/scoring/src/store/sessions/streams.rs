@@ -87,6 +87,16 @@ impl Sessions {
     }
 }
 
+/// An event of the session's stream, encoded as stored.
+fn session_event(
+    session_id: &str,
+    sequence: u64,
+    occurred_at: Option<prost_types::Timestamp>,
+    event: spb::session_event::Event,
+) -> Vec<u8> {
+    spb::SessionEvent { sequence, occurred_at, session_id: session_id.to_owned(), event: Some(event) }.encode_to_vec()
+}
+
 /// A board rescored: its version and its results, all of them or only those that moved.
 pub(super) fn board_event(
     session_id: &str,
@@ -97,18 +107,9 @@ pub(super) fn board_event(
     results: Vec<spb::BoardResult>,
     only_moved: bool,
 ) -> Vec<u8> {
-    spb::SessionEvent {
-        sequence,
-        occurred_at,
-        session_id: session_id.to_owned(),
-        event: Some(spb::session_event::Event::BoardRescored(spb::BoardRescored {
-            version,
-            board_number: u32::try_from(board).unwrap_or(0),
-            results,
-            only_moved,
-        })),
-    }
-    .encode_to_vec()
+    let board_number = u32::try_from(board).unwrap_or(0);
+    let rescored = spb::BoardRescored { version, board_number, results, only_moved };
+    session_event(session_id, sequence, occurred_at, spb::session_event::Event::BoardRescored(rescored))
 }
 
 /// The standings rows that moved with a version.
@@ -119,15 +120,6 @@ pub(super) fn standings_event(
     version: u64,
     moved: Vec<spb::Standing>,
 ) -> Vec<u8> {
-    spb::SessionEvent {
-        sequence,
-        occurred_at,
-        session_id: session_id.to_owned(),
-        event: Some(spb::session_event::Event::StandingsChanged(spb::StandingsChanged {
-            version,
-            standings: moved,
-            only_moved: true,
-        })),
-    }
-    .encode_to_vec()
+    let changed = spb::StandingsChanged { version, standings: moved, only_moved: true };
+    session_event(session_id, sequence, occurred_at, spb::session_event::Event::StandingsChanged(changed))
 }
