@@ -102,6 +102,13 @@ impl RedisServer {
         reply.strip_prefix(':').and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("CLIENT KILL answered {reply}"))
     }
 
+    /// Forgets every script Redis has loaded (`SCRIPT FLUSH`), as a restart without persistence
+    /// or an operator does.
+    pub async fn flush_scripts(&self) {
+        let reply = self.command(&["SCRIPT", "FLUSH"]).await.unwrap_or_else(|e| panic!("SCRIPT FLUSH: {e}"));
+        assert_eq!(reply, "+OK", "SCRIPT FLUSH answered {reply}");
+    }
+
     /// Sends one command and returns the first line of the reply (enough for the simple and
     /// integer replies used here), without a client library.
     async fn command(&self, args: &[&str]) -> std::io::Result<String> {

@@ -319,6 +319,18 @@ end
 return {1, new}
 ";
 
+/// The SHA-1 Redis knows [`CAS_SCRIPT`] by.
+static CAS_SHA: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| redis::Script::new(CAS_SCRIPT).get_hash().to_owned());
+
+/// How a command to Redis failed.
+enum Failure {
+    /// Redis answered with an error: it is up.
+    Answered(redis::RedisError),
+    /// Redis is away, or its breaker is open.
+    Away(LiveError),
+}
+
 impl RedisStore {
     /// Connects to `url` with the default deadline and cool-down ([`RedisConfig`]); every key and
     /// channel is prefixed with `prefix` and a colon.
@@ -363,7 +375,16 @@ impl RedisStore {
     /// moments ago the answer is [`LiveError::Unavailable`] at once, and the caller goes on from
     /// the durable record instead of waiting for a reconnection.
     async fn run<T: redis::FromRedisValue>(&self, what: &str, command: &redis::Cmd) -> Result<T, LiveError> {
-        let permit = self.breaker.admit().map_err(|open| LiveError::Unavailable(format!("{what}: {open}")))?;
+        self.attempt(what, command).await.map_err(|failure| match failure {
+            Failure::Answered(e) => LiveError::Unavailable(format!("{what}: {e}")),
+            Failure::Away(e) => e,
+        })
+    }
+
+    /// [`RedisStore::run`], telling an error Redis answered with from Redis being away.
+    async fn attempt<T: redis::FromRedisValue>(&self, what: &str, command: &redis::Cmd) -> Result<T, Failure> {
+        let permit =
+            self.breaker.admit().map_err(|open| Failure::Away(LiveError::Unavailable(format!("{what}: {open}"))))?;
         let mut connection = self.connection.clone();
         match tokio::time::timeout(self.deadline, command.query_async::<T>(&mut connection)).await {
             Ok(Ok(value)) => {
@@ -372,12 +393,17 @@ impl RedisStore {
             }
             Ok(Err(e)) => {
                 // Redis answering with an error is up; only its absence opens the breaker.
-                permit.settle(is_transient(&e));
-                Err(LiveError::Unavailable(format!("{what}: {e}")))
+                let away = is_transient(&e);
+                permit.settle(away);
+                if away {
+                    Err(Failure::Away(LiveError::Unavailable(format!("{what}: {e}"))))
+                } else {
+                    Err(Failure::Answered(e))
+                }
             }
             Err(_) => {
                 permit.failed();
-                Err(LiveError::Unavailable(format!("{what}: no answer within {:?}", self.deadline)))
+                Err(Failure::Away(LiveError::Unavailable(format!("{what}: no answer within {:?}", self.deadline))))
             }
         }
     }
@@ -485,16 +511,28 @@ impl LiveStore for RedisStore {
             Some((channel, payload)) => (self.key(channel), payload),
             None => (String::new(), Bytes::new()),
         };
-        let mut command = redis::cmd("EVAL");
-        command
-            .arg(CAS_SCRIPT)
-            .arg(1)
-            .arg(self.key(key))
-            .arg(expected)
-            .arg(value.as_ref())
-            .arg(channel)
-            .arg(payload.as_ref());
-        let (applied, version): (u8, u64) = self.run("EVAL cas", &command).await?;
+        // The script by its SHA: a command in flight carries its arguments, not the script. A
+        // Redis that does not know it (restarted, flushed its scripts) says NOSCRIPT, and the one
+        // call that sends it whole also loads it for the next.
+        let call = |command: &str, script: &str| {
+            let mut call = redis::cmd(command);
+            call.arg(script)
+                .arg(1)
+                .arg(self.key(key))
+                .arg(expected)
+                .arg(value.as_ref())
+                .arg(&channel)
+                .arg(payload.as_ref());
+            call
+        };
+        let (applied, version): (u8, u64) = match self.attempt("EVALSHA cas", &call("EVALSHA", &CAS_SHA)).await {
+            Ok(answer) => answer,
+            Err(Failure::Answered(e)) if e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) => {
+                self.run("EVAL cas", &call("EVAL", CAS_SCRIPT)).await?
+            }
+            Err(Failure::Answered(e)) => return Err(LiveError::Unavailable(format!("EVALSHA cas: {e}"))),
+            Err(Failure::Away(e)) => return Err(e),
+        };
         Ok(if applied == 1 { CasOutcome::Applied(version) } else { CasOutcome::Conflict { current: version } })
     }
 

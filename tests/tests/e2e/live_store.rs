@@ -104,3 +104,28 @@ async fn concurrent_writers_at_one_version_have_exactly_one_winner() {
         .count();
     assert_eq!(winners, 1);
 }
+
+#[tokio::test]
+async fn a_redis_that_forgot_the_script_is_sent_it_whole_once() {
+    let redis = e2e::redis_server::RedisServer::start().await;
+    let store = platform::live::RedisStore::connect(&redis.url(), "scripts").await.unwrap();
+    // A fresh Redis has never seen the script: the call by SHA is refused, and sent whole.
+    assert_eq!(
+        store.compare_and_set("table:{1}", 0, Bytes::from_static(b"a"), None).await.unwrap(),
+        CasOutcome::Applied(1)
+    );
+    assert_eq!(
+        store.compare_and_set("table:{1}", 1, Bytes::from_static(b"b"), None).await.unwrap(),
+        CasOutcome::Applied(2)
+    );
+    redis.flush_scripts().await;
+    assert_eq!(
+        store.compare_and_set("table:{1}", 2, Bytes::from_static(b"c"), None).await.unwrap(),
+        CasOutcome::Applied(3)
+    );
+    assert_eq!(
+        store.compare_and_set("table:{1}", 2, Bytes::from_static(b"d"), None).await.unwrap(),
+        CasOutcome::Conflict { current: 3 }
+    );
+    assert_eq!(store.get("table:{1}").await.unwrap(), Some(Versioned { version: 3, value: Bytes::from_static(b"c") }));
+}
