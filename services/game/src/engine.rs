@@ -324,7 +324,8 @@ impl Engine {
     /// The answer already given to this command, if it was made before with the same
     /// idempotency key: a command whose preparation asks other services (StartDeal asks the
     /// rubber's owners) looks here first, so that a retry gets its first answer even once those
-    /// owners would say otherwise, or cannot be reached. [`Engine::execute`] checks the same.
+    /// owners would say otherwise, or cannot be reached. [`Engine::execute`] looks only after a
+    /// command fails, since a command that goes through meets a used key at its commit.
     pub async fn answered<R: Message + Default>(
         &self,
         request: &CommandRequest<'_>,
@@ -339,6 +340,13 @@ impl Engine {
     /// Runs one command through the pipeline (see the module docs). `build` checks the request
     /// against the table as loaded and makes the command to store; `respond` renders the answer
     /// from the table after it.
+    ///
+    /// The idempotency key is not looked up before a command that goes through: the answer is
+    /// stored under it in the command's transaction, whose insert refuses a key used before. A
+    /// retry of a command that committed finds the table past its expected version, and a key
+    /// reused for another request meets the stored key; both then get what the stored answer
+    /// says (the first answer, or INVALID_ARGUMENT for the reuse) before any other error. So the
+    /// hot path spends no round trip on a key that is almost never used twice.
     #[tracing::instrument(skip_all, fields(table = request.table_id, method = request.method))]
     pub async fn execute<R: Message + Default>(
         &self,
@@ -352,55 +360,102 @@ impl Engine {
         if request.idempotency_key.is_empty() {
             return Err(ServiceError::invalid("idempotency_key", "missing; every command carries one"));
         }
-        if let Some(answer) = self.answered::<R>(&request).await? {
-            return Ok(answer);
-        }
         let (scope, hash) = request.idempotency();
+        let key = request.idempotency_key;
+        match self.decide_and_commit(request, (&scope, &hash), build, respond).await {
+            Ok(answer) => Ok(answer),
+            Err(error) => match platform::store::stored_response::<R>(&self.db, &scope, key, &hash).await {
+                Ok(Some(first)) => Ok(first),
+                Err(reused @ ServiceError::InvalidArgument(_)) => Err(reused),
+                // Nothing stored (or the database cannot say): the command's own error stands.
+                Ok(None) | Err(_) => Err(error),
+            },
+        }
+    }
+
+    /// Whether the table moved on in the journal past `loaded`: a refusal judged on a live state
+    /// that fell behind is no refusal, and the client is told to read the table again.
+    async fn refused(&self, loaded: &Loaded, error: ServiceError) -> ServiceError {
+        match store::tail(&self.db, &loaded.table_id).await {
+            Ok(tail) if tail.as_ref().map_or(0, |t| t.version) != loaded.version => {
+                match self.rebuild(&loaded.table_id).await {
+                    Ok(current) => stale(&current, loaded.version),
+                    Err(_) => error,
+                }
+            }
+            _ => error,
+        }
+    }
+
+    async fn decide_and_commit<R: Message + Default>(
+        &self,
+        request: CommandRequest<'_>,
+        (scope, hash): (&str, &str),
+        build: impl FnOnce(&Loaded) -> Result<StoredAction, ServiceError>,
+        respond: impl FnOnce(Applied<'_>) -> Result<R, ServiceError>,
+    ) -> Result<R, ServiceError> {
         let CommandRequest { table_id, expected_version, idempotency_key, .. } = request;
 
-        // The Laws judge the command on the table as the journal has it, never on a Redis that
-        // fell behind, so a refusal is never about a state the client did not see.
-        let loaded = self.load_fresh(table_id).await?;
+        // The live state is trusted here without asking the journal first: a live state that
+        // fell behind (a process stopped between its commit and its live update) is found out
+        // before anything is written. A client holding the journal's version does not match it,
+        // and the table is rebuilt; a command judged on it is refused at commit by the journal's
+        // primary key (table, sequence), and a refusal by the Laws is checked against the
+        // journal before it is answered ([`Engine::refused`]).
+        let mut loaded = self.load(table_id).await?;
         if loaded.version != expected_version {
-            return Err(stale(&loaded, expected_version));
+            loaded = self.rebuild(table_id).await?;
+            if loaded.version != expected_version {
+                return Err(stale(&loaded, expected_version));
+            }
         }
 
-        let stored = build(&loaded)?;
-        let (deal, events) = match &stored.command {
+        let stored = match build(&loaded) {
+            Ok(stored) => stored,
+            Err(error) => return Err(self.refused(&loaded, error).await),
+        };
+        let decided = match &stored.command {
             Some(Command::Start(start)) => {
                 if let Some(current) = loaded.deal.as_ref().filter(|d| !d.state.is_over()) {
-                    return Err(ServiceError::FailedPrecondition(format!(
+                    Err(ServiceError::FailedPrecondition(format!(
                         "deal {} is still in progress at table {table_id}: it must finish or be abandoned first",
                         current.deal_id
-                    )));
+                    )))
+                } else {
+                    translate::setup(start).and_then(|setup| {
+                        let (state, events) = DealInProgress::start(setup).map_err(crate::table_error)?;
+                        let setup = start.setup.clone().unwrap_or_default();
+                        let deal = LoadedDeal {
+                            deal_id: stored.deal_id.clone(),
+                            players: translate::players(&setup),
+                            setup,
+                            actions: vec![stored.clone()],
+                            state,
+                        };
+                        Ok((deal, events))
+                    })
                 }
-                let (state, events) = DealInProgress::start(translate::setup(start)?).map_err(crate::table_error)?;
-                let setup = start.setup.clone().unwrap_or_default();
-                let deal = LoadedDeal {
-                    deal_id: stored.deal_id.clone(),
-                    players: translate::players(&setup),
-                    setup,
-                    actions: vec![stored.clone()],
-                    state,
-                };
-                (deal, events)
             }
-            _ => {
-                let Some(current) = &loaded.deal else {
-                    return Err(ServiceError::FailedPrecondition(format!("table {table_id} has no deal: start one")));
-                };
-                let (state, events) = current.state.apply(&translate::action(&stored)?).map_err(crate::table_error)?;
-                let mut actions = current.actions.clone();
-                actions.push(stored.clone());
-                let deal = LoadedDeal {
-                    deal_id: current.deal_id.clone(),
-                    setup: current.setup.clone(),
-                    players: current.players.clone(),
-                    actions,
-                    state,
-                };
-                (deal, events)
-            }
+            _ => match &loaded.deal {
+                None => Err(ServiceError::FailedPrecondition(format!("table {table_id} has no deal: start one"))),
+                Some(current) => translate::action(&stored).and_then(|action| {
+                    let (state, events) = current.state.apply(&action).map_err(crate::table_error)?;
+                    let mut actions = current.actions.clone();
+                    actions.push(stored.clone());
+                    let deal = LoadedDeal {
+                        deal_id: current.deal_id.clone(),
+                        setup: current.setup.clone(),
+                        players: current.players.clone(),
+                        actions,
+                        state,
+                    };
+                    Ok((deal, events))
+                }),
+            },
+        };
+        let (deal, events) = match decided {
+            Ok(decided) => decided,
+            Err(error) => return Err(self.refused(&loaded, error).await),
         };
         let started = matches!(stored.command, Some(Command::Start(_)));
         let first_sequence = loaded.last_sequence + 1;
@@ -457,7 +512,7 @@ impl Engine {
             phase: render::phase_proto(state.phase()).as_str_name().to_owned(),
             outcome: outcome.as_ref().map(Message::encode_to_vec),
             arbiter_calls,
-            idempotency: (scope.clone(), idempotency_key.to_owned(), hash.clone(), response_bytes),
+            idempotency: (scope.to_owned(), idempotency_key.to_owned(), hash.to_owned(), response_bytes),
             outbox: outbox.clone(),
             // The result's delivery, and scoring writing it, continue this command's trace.
             trace_context: outbox.as_ref().and_then(|_| platform::telemetry::capture_trace_context()),
@@ -465,12 +520,8 @@ impl Engine {
         match store::commit(&self.db, commit).await {
             Ok(()) => {}
             Err(CommitError::Conflict) => {
-                // The same key at the same moment: the other one won and its answer stands.
-                if let Some(answer) =
-                    platform::store::stored_response::<R>(&self.db, &scope, idempotency_key, &hash).await?
-                {
-                    return Ok(answer);
-                }
+                // Another command took the version first, the live state was behind the journal,
+                // or the key was used before ([`Engine::execute`] looks up its answer).
                 let current = self.rebuild(table_id).await?;
                 return Err(stale(&current, expected_version));
             }

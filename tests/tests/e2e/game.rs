@@ -1673,6 +1673,35 @@ async fn redis_behind_the_journal_is_caught_up_from_it() {
 }
 
 #[tokio::test]
+async fn a_refusal_judged_on_a_live_state_behind_the_journal_is_a_stale_version_instead() {
+    use platform::live::LiveStore;
+    let app = TestApp::spawn().await;
+    let table = four_spades_played(&app, 3).await;
+    let store = app.redis.store();
+    let live_key = format!("game:table:{{{}}}", table.id);
+    let behind = store.get(&live_key).await.unwrap().unwrap();
+    let before = table.view().await;
+    let latest = table.play_cards(false, 1).await;
+    // As if the process that committed the last card had stopped before updating Redis.
+    store.put(&live_key, behind.clone()).await.unwrap();
+    // A card the Laws would refuse on the state Redis holds (not that seat's turn, not in its
+    // hand), from a client that missed the last card: that state is not the table's any more.
+    let turns = [seat_of(before.next_to_act), seat_of(latest.next_to_act)];
+    let wrong_seat = Seat::ALL.into_iter().find(|s| !turns.contains(s)).unwrap();
+    let stale = game::PlayCardRequest {
+        table_id: table.id.clone(),
+        expected_version: behind.version,
+        idempotency_key: key(),
+        seat: wrong_seat.to_proto(),
+        card: Some(pcard("S2")),
+    };
+    let status = table.desk().play_card(stale).await.unwrap_err();
+    assert_eq!(status.code(), Code::Aborted, "{}", status.message());
+    assert!(status.message().contains(&format!("is at version {}", latest.version)), "{}", status.message());
+    assert_eq!(table.view().await, latest, "nothing was written");
+}
+
+#[tokio::test]
 async fn every_table_playing_a_duplicate_board_gets_the_same_cards() {
     let app = TestApp::spawn().await;
     let pairs = session(&app, &[(7, None)]).await;
