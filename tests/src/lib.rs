@@ -238,6 +238,21 @@ impl TestApp {
         club::Club::start(&config, &settings).await.unwrap_or_else(|e| panic!("bridge-club did not start: {e}"))
     }
 
+    /// A second process of the platform on the same database, Redis prefix and key, as a
+    /// deployment with two replicas runs; [`TestApp::game_at`] reaches it.
+    pub async fn replica(&self) -> club::Club {
+        let listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+        Self::start(&self.database, &self.redis, &self.key_dir, listen, self.configure).await
+    }
+
+    /// A game client of `replica` presenting a token with `roles`.
+    pub fn game_at(&self, replica: &club::Club, subject: &str, roles: &[platform::auth::Role]) -> GameClient {
+        let channel = platform::client::channel(&replica.server.uri()).unwrap_or_else(|e| panic!("channel: {e}"));
+        let token = self.token(subject, roles);
+        let interceptor = platform::client::ClientInterceptor::with_token(&token).unwrap_or_else(|e| panic!("{e}"));
+        GameClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor))
+    }
+
     /// The running club.
     pub fn club(&self) -> &club::Club {
         self.club.as_ref().unwrap_or_else(|| panic!("the club is restarting, or the platform runs split"))

@@ -198,6 +198,9 @@ pub struct Engine {
     /// Redis, or the in-process store.
     pub live: SharedLiveStore,
     cache: Mutex<HashMap<String, Arc<LoadedDeal>>>,
+    /// Each table as this process last loaded or committed it: a command whose expected version
+    /// is the one known here is judged on it without asking Redis (see [`Engine::execute`]).
+    known: Mutex<HashMap<String, Loaded>>,
     /// Woken when a deal finishes, so the outbox worker delivers at once.
     pub outbox: Arc<tokio::sync::Notify>,
     /// The tables with a deal in progress, as this process last saw them.
@@ -215,6 +218,7 @@ impl Engine {
             db,
             live,
             cache: Mutex::new(HashMap::new()),
+            known: Mutex::new(HashMap::new()),
             outbox: Arc::new(tokio::sync::Notify::new()),
             live_tables: LiveTables::default(),
             heartbeat: platform::watch::DEFAULT_HEARTBEAT,
@@ -230,6 +234,25 @@ impl Engine {
     fn cached(&self, deal_id: &str, steps: usize) -> Option<Arc<LoadedDeal>> {
         let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         cache.get(deal_id).filter(|d| d.actions.len() == steps).cloned()
+    }
+
+    /// Notes `table` as this process last saw it.
+    fn know(&self, table: &Loaded) {
+        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        if known.len() >= CACHE_LIMIT && !known.contains_key(&table.table_id) {
+            known.clear();
+        }
+        known.insert(table.table_id.clone(), table.clone());
+    }
+
+    /// The table as this process last saw it, if that was at `version`.
+    fn known_at(&self, table_id: &str, version: u64) -> Option<Loaded> {
+        let known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        known.get(table_id).filter(|table| table.version == version).cloned()
+    }
+
+    fn forget(&self, table_id: &str) {
+        self.known.lock().unwrap_or_else(|e| e.into_inner()).remove(table_id);
     }
 
     fn remember(&self, deal: &Arc<LoadedDeal>) {
@@ -257,6 +280,7 @@ impl Engine {
         let loaded =
             Loaded { table_id: table_id.to_owned(), version: live.version, last_sequence: live.last_sequence, deal };
         self.live_tables.seen(&loaded);
+        self.know(&loaded);
         Ok(loaded)
     }
 
@@ -303,6 +327,7 @@ impl Engine {
             deal: Some(self.deal_from(&tail.deal_id, actions)?),
         };
         self.live_tables.seen(&loaded);
+        self.know(&loaded);
         Ok(loaded)
     }
 
@@ -396,13 +421,17 @@ impl Engine {
     ) -> Result<R, ServiceError> {
         let CommandRequest { table_id, expected_version, idempotency_key, .. } = request;
 
-        // The live state is trusted here without asking the journal first: a live state that
+        // The table this process last committed or loaded, when the client expects that version,
+        // else the live state, is trusted here without asking the journal first: a state that
         // fell behind (a process stopped between its commit and its live update) is found out
         // before anything is written. A client holding the journal's version does not match it,
         // and the table is rebuilt; a command judged on it is refused at commit by the journal's
         // primary key (table, sequence), and a refusal by the Laws is checked against the
         // journal before it is answered ([`Engine::refused`]).
-        let mut loaded = self.load(table_id).await?;
+        let mut loaded = match self.known_at(table_id, expected_version) {
+            Some(known) => known,
+            None => self.load(table_id).await?,
+        };
         if loaded.version != expected_version {
             loaded = self.rebuild(table_id).await?;
             if loaded.version != expected_version {
@@ -522,6 +551,7 @@ impl Engine {
             Err(CommitError::Conflict) => {
                 // Another command took the version first, the live state was behind the journal,
                 // or the key was used before ([`Engine::execute`] looks up its answer).
+                self.forget(table_id);
                 let current = self.rebuild(table_id).await?;
                 return Err(stale(&current, expected_version));
             }
@@ -531,6 +561,7 @@ impl Engine {
             self.remember(deal);
         }
         self.live_tables.seen(&next);
+        self.know(&next);
         self.publish(&loaded, &next, journaled.into_iter().map(|(_, _, e)| e).collect()).await;
         if outbox.is_some() {
             self.outbox.notify_one();

@@ -336,15 +336,7 @@ impl<'a> Table<'a> {
             if view.phase != game::DealPhase::Play as i32 {
                 return view;
             }
-            let seat = seat_of(view.next_to_act);
-            let held = hand(&view, seat).unwrap();
-            let led = view
-                .tricks
-                .last()
-                .filter(|t| t.cards.len() < 4)
-                .and_then(|t| t.cards.first())
-                .map(|c| Card::try_from(c.card.unwrap()).unwrap().suit);
-            let card = led.and_then(|suit| held.suit(suit).iter().next()).or_else(|| held.iter().next()).unwrap();
+            let (seat, card) = lowest_legal_card(&view);
             let contract = view.contract.unwrap();
             let declarer = seat_of(contract.declarer);
             let actor = if seat == declarer.partner() { declarer } else { seat };
@@ -353,6 +345,20 @@ impl<'a> Table<'a> {
         }
         self.view().await
     }
+}
+
+/// The seat to play in `view` and its lowest card that follows suit (or its lowest card).
+fn lowest_legal_card(view: &game::TableView) -> (Seat, Card) {
+    let seat = seat_of(view.next_to_act);
+    let held = hand(view, seat).unwrap();
+    let led = view
+        .tricks
+        .last()
+        .filter(|t| t.cards.len() < 4)
+        .and_then(|t| t.cards.first())
+        .map(|c| Card::try_from(c.card.unwrap()).unwrap().suit);
+    let card = led.and_then(|suit| held.suit(suit).iter().next()).or_else(|| held.iter().next()).unwrap();
+    (seat, card)
 }
 
 fn outcome(view: &game::TableView) -> (game::DealEnding, Option<pb::DealResult>) {

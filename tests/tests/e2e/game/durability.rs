@@ -12,7 +12,9 @@ use laws::{Card, Seat};
 use platform::auth::Role;
 use tonic::Code;
 
-use super::{PBN, Table, collect, hand, key, outcome, pcall, pcard, rubber, rubber_four_spades, seat_of};
+use super::{
+    PBN, Table, collect, hand, key, lowest_legal_card, outcome, pcall, pcard, rubber, rubber_four_spades, seat_of,
+};
 
 /// A recorded 4S by North at a fresh table, played card by card up to `cards` cards.
 async fn four_spades_played(app: &TestApp, cards: usize) -> Table<'_> {
@@ -309,4 +311,43 @@ async fn a_refusal_judged_on_a_live_state_behind_the_journal_is_a_stale_version_
     assert_eq!(status.code(), Code::Aborted, "{}", status.message());
     assert!(status.message().contains(&format!("is at version {}", latest.version)), "{}", status.message());
     assert_eq!(table.view().await, latest, "nothing was written");
+}
+
+/// Two processes of the platform serve one table, as two replicas behind a load balancer do. Each
+/// judges a command on the table as it last saw it only while the client expects that version, so
+/// cards played alternately through both go on without a refusal; a client holding the version
+/// one process saw last, which the other has moved on from, is told the table moved.
+#[tokio::test]
+async fn two_processes_serving_one_table_each_go_on_from_what_the_other_committed() {
+    let app = TestApp::spawn().await;
+    let table = four_spades_played(&app, 1).await;
+    let replica = app.replica().await;
+    let mut clients = [table.desk(), app.game_at(&replica, "front-desk", &[Role::Desk])];
+    let mut arbiters = [table.arbiter(), app.game_at(&replica, "the-arbiter", &[Role::Arbiter])];
+    let request = |view: &game::TableView| {
+        let (seat, card) = lowest_legal_card(view);
+        game::PlayCardRequest {
+            table_id: table.id.clone(),
+            expected_version: view.version,
+            idempotency_key: key(),
+            seat: seat.to_proto(),
+            card: Some(pcard(&card.to_string())),
+        }
+    };
+    let mut before_last = None;
+    for i in 0..8 {
+        let view = table.view_as(&mut arbiters[i % 2]).await;
+        clients[i % 2].play_card(request(&view)).await.unwrap_or_else(|s| panic!("card {i}: {s:?}"));
+        before_last = Some(view);
+    }
+    // The first process committed the seventh card and knows that version; the replica committed
+    // the eighth. A client that missed the eighth card asks the first process.
+    let stale = before_last.unwrap();
+    let status = clients[0].play_card(request(&stale)).await.unwrap_err();
+    assert_eq!(status.code(), Code::Aborted, "{}", status.message());
+    assert!(status.message().contains(&format!("is at version {}", stale.version + 1)), "{}", status.message());
+    let finished = table.play_out(false).await;
+    assert_eq!(finished.phase, game::DealPhase::Finished as i32);
+    assert_eq!(finished.version, stale.version + 1 + 52 - 9, "every card once: none of the refused");
+    replica.server.shutdown().await.unwrap();
 }
