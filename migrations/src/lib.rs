@@ -15,6 +15,7 @@ mod m20261126_000070_movement;
 mod m20261126_000080_rules_version;
 mod m20261127_000090_outbox_dead_letter;
 mod m20261127_000100_session_storage;
+mod m20261127_000110_session_standings;
 
 /// Applies the migrations in order.
 pub struct Migrator;
@@ -34,6 +35,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000080_rules_version::Migration),
             Box::new(m20261127_000090_outbox_dead_letter::Migration),
             Box::new(m20261127_000100_session_storage::Migration),
+            Box::new(m20261127_000110_session_standings::Migration),
         ]
     }
 }

@@ -21,7 +21,7 @@ use api::convert::score::board_result;
 use api::scoring::v1 as spb;
 use laws::deal::Board;
 use laws::rulings::{AdjustedScore, ArtificialScore, SideAdjustment, WeightedScore};
-use laws::score::board::{BoardScores, BoardTable, SideResult, SideScore, Standings};
+use laws::score::board::{BoardScores, BoardTable, SideResult, SideScore, Standings, Tally};
 use laws::score::duplicate::BoardResult;
 use laws::score::imps::DatumRule;
 use laws::score::session::{Method, PairId, PairResult, Session, SessionError, TableResult, TableScore};
@@ -214,12 +214,17 @@ pub struct Scored {
 
 /// The session's scoring method in the laws crate's terms (Law 78), for a pairs session.
 pub fn method(session: &spb::Session, datum: ButlerDatum) -> Result<Method, ServiceError> {
-    match spb::ScoringMethod::try_from(session.scoring_method) {
+    method_of(session.scoring_method, datum)
+}
+
+/// [`method`] from the session's `ScoringMethod` as its number.
+pub fn method_of(scoring_method: i32, datum: ButlerDatum) -> Result<Method, ServiceError> {
+    match spb::ScoringMethod::try_from(scoring_method) {
         Ok(spb::ScoringMethod::Matchpoints) => Ok(Method::Matchpoints),
         Ok(spb::ScoringMethod::CrossImps) => Ok(Method::CrossImps),
         Ok(spb::ScoringMethod::ButlerImps) => Ok(Method::Butler(datum.into())),
         Ok(spb::ScoringMethod::TotalPoints) => Ok(Method::TotalPoints),
-        _ => Err(ServiceError::internal(format!("session with scoring method {}", session.scoring_method))),
+        _ => Err(ServiceError::internal(format!("session with scoring method {scoring_method}"))),
     }
 }
 
@@ -505,15 +510,25 @@ pub fn score_board(
     rows: &[&Row],
 ) -> Result<BoardScores, ServiceError> {
     let method = method(session, datum)?;
-    let vulnerability = match board_of(session, board) {
+    let ids = pair_ids(session);
+    score_board_in(method, &session.boards, |id| ids.get(id).copied(), board, rows)
+}
+
+/// [`score_board`] given the session's method, its boards and how its contestants are numbered
+/// as pairs ([`pair_ids`]): what a change needs, without the session's whole definition.
+pub fn score_board_in(
+    method: Method,
+    boards: &[spb::Board],
+    pair_of: impl Fn(&str) -> Option<PairId>,
+    board: u32,
+    rows: &[&Row],
+) -> Result<BoardScores, ServiceError> {
+    let vulnerability = match boards.iter().find(|b| b.number == board) {
         Some(b) => Vulnerability::from_proto("vulnerability", b.vulnerability)?,
         None => return Err(ServiceError::rule(SessionError::UnknownBoard(board))),
     };
-    let ids = pair_ids(session);
     let pair = |id: &str, field: &str| {
-        ids.get(id)
-            .copied()
-            .ok_or_else(|| ServiceError::invalid(field, format!("{id:?} is not a contestant of this session")))
+        pair_of(id).ok_or_else(|| ServiceError::invalid(field, format!("{id:?} is not a contestant of this session")))
     };
     let tables = rows
         .iter()
@@ -564,36 +579,37 @@ pub fn board_values(
 /// The standings as the contract shows them, best first (Law 78).
 pub fn standings(session: &spb::Session, method: Method, tallies: &Standings) -> Vec<spb::Standing> {
     let ids: Vec<&str> = session.contestants.iter().map(|c| c.contestant_id.as_str()).collect();
+    standings_of(&ids, method, tallies)
+}
+
+/// [`standings`] given each pair's contestant id, in pair order ([`pair_ids`]).
+pub fn standings_of(ids: &[&str], method: Method, tallies: &Standings) -> Vec<spb::Standing> {
     tallies
         .ranking(method)
         .iter()
         .map(|p: &PairResult| {
             let tally = tallies.tally(p.pair).copied().unwrap_or_default();
-            let mut score = spb::ScoreValues {
-                points: Some(pb::TotalPoints { hundredths: hundredths(tally.points.get()) }),
-                ..Default::default()
-            };
-            match method {
-                Method::Matchpoints => {
-                    score.percentage = Some(basis_points(p.score));
-                    score.matchpoints = p.matchpoints.map(|m| pb::Matchpoints { hundredths: hundredths(m) });
-                    score.top =
-                        Some(pb::Matchpoints { hundredths: i64::try_from(tally.top).unwrap_or(i64::MAX / 100) * 100 });
-                }
-                Method::CrossImps | Method::Butler(_) => {
-                    score.imps = Some(pb::Imps { hundredths: hundredths(p.score) })
-                }
-                Method::TotalPoints => score.points = Some(pb::TotalPoints { hundredths: hundredths(p.score) }),
-            }
-            spb::Standing {
-                rank: p.rank,
-                tied: p.tied,
-                contestant_id: contestant_of(&ids, p.pair),
-                score: Some(score),
-                boards_played: p.boards,
-            }
+            standing(contestant_of(ids, p.pair), method, &tally, p)
         })
         .collect()
+}
+
+/// One contestant's standing from its tally and its result (ranked or not, Law 78).
+pub fn standing(contestant_id: String, method: Method, tally: &Tally, p: &PairResult) -> spb::Standing {
+    let mut score = spb::ScoreValues {
+        points: Some(pb::TotalPoints { hundredths: hundredths(tally.points.get()) }),
+        ..Default::default()
+    };
+    match method {
+        Method::Matchpoints => {
+            score.percentage = Some(basis_points(p.score));
+            score.matchpoints = p.matchpoints.map(|m| pb::Matchpoints { hundredths: hundredths(m) });
+            score.top = Some(pb::Matchpoints { hundredths: i64::try_from(tally.top).unwrap_or(i64::MAX / 100) * 100 });
+        }
+        Method::CrossImps | Method::Butler(_) => score.imps = Some(pb::Imps { hundredths: hundredths(p.score) }),
+        Method::TotalPoints => score.points = Some(pb::TotalPoints { hundredths: hundredths(p.score) }),
+    }
+    spb::Standing { rank: p.rank, tied: p.tied, contestant_id, score: Some(score), boards_played: p.boards }
 }
 
 /// The contestant id of the laws crate's pair number ([`pair_ids`]).

@@ -7,3 +7,4 @@ pub mod event;
 pub mod score_version;
 pub mod scorepad;
 pub mod session;
+pub mod session_standing;

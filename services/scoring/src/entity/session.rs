@@ -19,7 +19,9 @@ pub struct Model {
     pub version: i64,
     /// The last event sequence number of the session's stream.
     pub last_sequence: i64,
-    /// The encoded standings as of `version`.
+    /// The encoded standings as of `version`: a teams session's, or a pairs session's stored
+    /// before they were kept a row per contestant (`session_standing`); else only a mark that
+    /// they are.
     pub standings: Vec<u8>,
     /// When the official score was published.
     pub scores_published_at: Option<DateTimeWithTimeZone>,

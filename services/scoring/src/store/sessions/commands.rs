@@ -48,11 +48,11 @@ impl Sessions {
     ) -> Result<(spb::BoardResult, spb::ScoreVersion, Vec<FeedEvent>), WriteError> {
         let txn = self.db.begin().await?;
         let row = Self::row(&txn, &key.session_id).await?;
-        let definition = session_proto(&row)?;
-        Self::check_key(&definition, key)?;
+        let outline = Outline::of(&row)?;
+        Self::check_key(&txn, &outline, key).await?;
         let encoded = result.encode_to_vec();
         let idem_key = format!("deal:{}", request.deal_id);
-        let teams = definition.scoring_method == spb::ScoringMethod::TeamImps as i32;
+        let teams = outline.teams();
         let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
         let on_board = Self::board_rows(&txn, &key.session_id, board).await?;
         // What the result may clash with: its board, and the deal wherever it was recorded, in
@@ -122,7 +122,7 @@ impl Sessions {
                 }
             }
         }
-        let hands = match (hands, domain::board_of(&definition, key.board_number).and_then(|b| b.deal.as_ref())) {
+        let hands = match (hands, outline.board(key.board_number).and_then(|b| b.deal.as_ref())) {
             (Some(given), Some(known)) if given != known => {
                 return Err(ServiceError::FailedPrecondition(format!(
                     "board {} was played with other hands at another table: every table plays the same cards \
@@ -176,7 +176,7 @@ impl Sessions {
             hands,
             also: Vec::new(),
         };
-        let committed = self.commit(txn, &row, definition, on_board, change).await?;
+        let committed = self.commit(txn, &row, outline, on_board, change).await?;
         let mine = committed
             .results
             .iter()
@@ -229,8 +229,8 @@ impl Sessions {
             (Some(_), _) => CorrectionPeriod::Running,
         };
         check_board_correction(period, request.approved_after_correction_period).map_err(ServiceError::rule)?;
-        let definition = session_proto(&row)?;
-        Self::check_key(&definition, key)?;
+        let outline = Outline::of(&row)?;
+        Self::check_key(&txn, &outline, key).await?;
         let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
         let on_board = Self::board_rows(&txn, &key.session_id, board).await?;
         let mut model = on_board.iter().find(|m| key_of(m) == *key).cloned().ok_or_else(|| {
@@ -263,7 +263,7 @@ impl Sessions {
         };
         let change =
             Change { row: model.clone(), version, operation: "correct", idem_key: None, hands: None, also: Vec::new() };
-        let committed = self.commit(txn, &row, definition, on_board, change).await?;
+        let committed = self.commit(txn, &row, outline, on_board, change).await?;
         let mine = committed
             .results
             .iter()
@@ -306,8 +306,8 @@ impl Sessions {
     ) -> Result<(Vec<spb::BoardResult>, spb::ScoreVersion, Vec<FeedEvent>), WriteError> {
         let txn = self.db.begin().await?;
         let row = Self::row(&txn, &key.session_id).await?;
-        let definition = session_proto(&row)?;
-        Self::check_key(&definition, key)?;
+        let outline = Outline::of(&row)?;
+        Self::check_key(&txn, &outline, key).await?;
         let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
         let on_board = Self::board_rows(&txn, &key.session_id, board).await?;
         let idem_key = format!("ruling:{}/{}", request.ruling_id, request.appeal_id);
@@ -383,7 +383,7 @@ impl Sessions {
         };
         let operation = if adjustment.is_some() { "adjust" } else { "restore" };
         let change = Change { row: model, version, operation, idem_key: Some(idem_key), hands: None, also: Vec::new() };
-        let committed = self.commit(txn, &row, definition, on_board, change).await?;
+        let committed = self.commit(txn, &row, outline, on_board, change).await?;
         Ok((committed.results, committed.version, committed.events))
     }
 
@@ -435,8 +435,8 @@ impl Sessions {
     ) -> Result<(Vec<spb::BoardResult>, spb::ScoreVersion, Vec<FeedEvent>), WriteError> {
         let txn = self.db.begin().await?;
         let row = Self::row(&txn, &request.session_id).await?;
-        let definition = session_proto(&row)?;
-        if definition.scoring_method == spb::ScoringMethod::TeamImps as i32 {
+        let outline = Outline::of(&row)?;
+        if outline.teams() {
             return Err(ServiceError::Rule {
                 message: "a fouled board at teams is not scored in groups: Law 87C sends it to Law 86B2, adjusted \
                           scores the Director awards through a ruling"
@@ -445,7 +445,7 @@ impl Sessions {
             }
             .into());
         }
-        if domain::board_of(&definition, request.board_number).is_none() {
+        if outline.board(request.board_number).is_none() {
             return Err(ServiceError::invalid(
                 "board_number",
                 format!("board {} is not in this session", request.board_number),
@@ -501,7 +501,7 @@ impl Sessions {
             ..Default::default()
         };
         let change = Change { row: main, version, operation: "foul", idem_key: None, hands: None, also: changed };
-        let committed = self.commit(txn, &row, definition, stored, change).await?;
+        let committed = self.commit(txn, &row, outline, stored, change).await?;
         Ok((committed.results, committed.version, committed.events))
     }
 

@@ -4,17 +4,21 @@
 //! it, so that what is read is always the score of the latest version.
 //!
 //! Split by concern: who sees what ([`access`]), the commands that change a session
-//! ([`commands`]), rescoring and writing a change ([`rescore`]), reads ([`queries`]) and the
-//! watch stream and its events ([`streams`]). This module keeps the session's rows and their
+//! ([`commands`]), rescoring and writing a change ([`rescore`]), a pairs session's standings kept
+//! a row per contestant ([`standings`]), reads ([`queries`]) and the watch stream and its events
+//! ([`streams`]). This module keeps the session's rows and their
 //! translation to the contract, which all of them share.
 
 mod access;
 mod commands;
 mod queries;
 mod rescore;
+mod standings;
 mod streams;
+#[cfg(test)]
+mod tests;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
 
 use api::common::v1 as pb;
@@ -31,7 +35,7 @@ use sea_orm::{
 use super::movement;
 use super::pads::citation;
 use super::{Page, Replay, WriteError, decode, decode_opt, insert_events, insert_version, retry, version_proto};
-use crate::entity::{board_result, score_version, session};
+use crate::entity::{board_result, score_version, session, session_standing};
 use crate::live::{Feed, FeedEvent, Watch};
 use crate::session::{self as domain, ButlerDatum, Row};
 use crate::time;
@@ -40,7 +44,8 @@ use platform::auth::Principal;
 use platform::db::Db;
 
 use access::{Visibility, contestants_of, is_staff, redact, visibility, visibility_beside};
-use rescore::Change;
+use rescore::{Change, Outline};
+use standings::{Frame, Kept, rows_of};
 
 /// A session's event stream.
 pub fn stream(session_id: &str) -> String {
@@ -77,18 +82,23 @@ pub(super) fn session_proto(row: &session::Model) -> Result<spb::Session, Servic
     Ok(definition)
 }
 
-/// The standings as stored with the session, and (pairs sessions) each pair's tally, from which
-/// a change to one board moves them ([`rescore`]).
+/// The standings as stored with the session: a teams session's, or a pairs session's stored
+/// before they were kept a row per contestant ([`standings`]) with each pair's tally, from
+/// which its next change moves them there.
 #[derive(Clone, PartialEq, Message)]
 pub(super) struct StoredStandings {
     #[prost(message, repeated, tag = "1")]
     standings: Vec<spb::Standing>,
     #[prost(message, repeated, tag = "2")]
-    tallies: Vec<rescore::StoredTally>,
+    tallies: Vec<standings::StoredTally>,
     /// Whether `tallies` is kept: false for a session stored before they were, which is scored
     /// whole once to make them.
     #[prost(bool, tag = "3")]
     tallied: bool,
+    /// Whether the standings are kept a row per contestant (`scoring_session_standings`), and
+    /// nothing else here.
+    #[prost(bool, tag = "4")]
+    in_rows: bool,
 }
 
 pub(super) fn key_of(row: &board_result::Model) -> pb::BoardResultKey {
@@ -147,6 +157,10 @@ impl Sessions {
         let definition = domain::define(request)?;
         let session_id = uuid::Uuid::now_v7().to_string();
         let created_at = time::now();
+        // A pairs session keeps its standings a row per contestant from the start; a teams
+        // session, scored whole, keeps them in its row.
+        let pairs = definition.scoring_method != spb::ScoringMethod::TeamImps as i32;
+        let stored = StoredStandings { tallied: true, in_rows: pairs, ..Default::default() };
         let model = session::ActiveModel {
             session_id: Set(session_id.clone()),
             name: Set(definition.name.clone()),
@@ -154,12 +168,17 @@ impl Sessions {
             status: Set(spb::SessionStatus::Open as i32),
             version: Set(0),
             last_sequence: Set(0),
-            standings: Set(StoredStandings { tallied: true, ..Default::default() }.encode_to_vec()),
+            standings: Set(stored.encode_to_vec()),
             scores_published_at: Set(None),
             correction_period_ends_at: Set(None),
             created_at: Set(created_at),
         };
-        let row = session::Entity::insert(model).exec_with_returning(&self.db).await?;
+        let txn = self.db.begin().await?;
+        let row = session::Entity::insert(model).exec_with_returning(&txn).await?;
+        if pairs {
+            Self::write_kept(&txn, rows_of(&session_id, &definition, &Default::default())).await?;
+        }
+        txn.commit().await?;
         session_proto(&row)
     }
 
@@ -252,19 +271,30 @@ impl Sessions {
         row.as_ref().map(version_proto).transpose()
     }
 
-    /// Checks the key against the session: its board and two contestants.
-    pub(super) fn check_key(definition: &spb::Session, key: &pb::BoardResultKey) -> Result<(), ServiceError> {
-        if domain::board_of(definition, key.board_number).is_none() {
+    /// Checks the key against the session: its board and two contestants (from the definition
+    /// when the change read it, else from the contestants' rows).
+    async fn check_key<C: ConnectionTrait>(
+        db: &C,
+        outline: &Outline,
+        key: &pb::BoardResultKey,
+    ) -> Result<(), ServiceError> {
+        if outline.board(key.board_number).is_none() {
             return Err(ServiceError::invalid(
                 "key.board_number",
                 format!("board {} is not in this session", key.board_number),
             ));
         }
-        for (field, id) in [
-            ("key.north_south_contestant_id", &key.north_south_contestant_id),
-            ("key.east_west_contestant_id", &key.east_west_contestant_id),
-        ] {
-            if domain::contestant(definition, id).is_none() {
+        let ids = [key.north_south_contestant_id.as_str(), key.east_west_contestant_id.as_str()];
+        let mut kept = Kept::default();
+        if outline.whole.is_none() {
+            Self::read_kept(db, &key.session_id, &ids, &mut kept).await?;
+        }
+        for (field, id) in [("key.north_south_contestant_id", ids[0]), ("key.east_west_contestant_id", ids[1])] {
+            let known = match &outline.whole {
+                Some(definition) => domain::contestant(definition, id).is_some(),
+                None => kept.has(id),
+            };
+            if !known {
                 return Err(ServiceError::invalid(field, format!("{id:?} is not a contestant of this session")));
             }
         }
@@ -278,6 +308,17 @@ impl Sessions {
             });
         }
         Ok(())
+    }
+
+    /// A transaction that reads one state of the session: the session's row and its
+    /// contestants' standing rows are two statements, and Postgres's default isolation would let
+    /// a change land between them (SQLite's transactions already read one state).
+    async fn read_txn(db: &Db) -> Result<DatabaseTransaction, ServiceError> {
+        if db.get_database_backend() != sea_orm::DbBackend::Postgres {
+            return Ok(db.begin().await?);
+        }
+        let read_only = Some(sea_orm::AccessMode::ReadOnly);
+        Ok(db.begin_with_config(Some(sea_orm::IsolationLevel::RepeatableRead), read_only).await?)
     }
 
     /// Tells the live feed of a committed change's events.

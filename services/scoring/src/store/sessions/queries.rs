@@ -46,12 +46,14 @@ impl Sessions {
 
     /// The standings as they stand.
     pub async fn standings(&self, session_id: &str) -> Result<spb::GetStandingsResponse, ServiceError> {
-        let row = Self::row(&self.db, session_id).await?;
-        let stored: StoredStandings = decode(&row.standings, "standings")?;
-        let definition: spb::Session = decode(&row.definition, "session definition")?;
+        let txn = Self::read_txn(&self.db).await?;
+        let row = Self::row(&txn, session_id).await?;
+        let standings = self.standings_now(&txn, &row).await?;
+        txn.commit().await?;
+        let frame: Frame = decode(&row.definition, "session definition")?;
         Ok(spb::GetStandingsResponse {
-            standings: stored.standings,
-            scoring_method: definition.scoring_method,
+            standings,
+            scoring_method: frame.scoring_method,
             version: u64::try_from(row.version).unwrap_or(0),
         })
     }
@@ -63,7 +65,8 @@ impl Sessions {
         session_id: &str,
         principal: &Principal,
     ) -> Result<(spb::Session, Vec<spb::BoardResult>, Vec<spb::Standing>), ServiceError> {
-        let row = Self::row(&self.db, session_id).await?;
+        let txn = Self::read_txn(&self.db).await?;
+        let row = Self::row(&txn, session_id).await?;
         if !is_staff(principal) && row.status != spb::SessionStatus::Published as i32 {
             return Err(ServiceError::PermissionDenied(
                 "a player may export a session once its official score is published; until then boards may \
@@ -71,8 +74,10 @@ impl Sessions {
                     .to_owned(),
             ));
         }
-        let stored: StoredStandings = decode(&row.standings, "standings")?;
-        Ok((session_proto(&row)?, self.all_results(session_id).await?, stored.standings))
+        let standings = self.standings_now(&txn, &row).await?;
+        let results = Self::results(&txn, session_id).await?.iter().map(result_proto).collect::<Result<_, _>>()?;
+        txn.commit().await?;
+        Ok((session_proto(&row)?, results, standings))
     }
 
     /// A session's score versions, oldest first, optionally only those of one board result;

@@ -5,8 +5,7 @@
 
 use std::collections::HashMap;
 
-use laws::score::board::{Awards, Exact, Standings, Tally};
-use laws::score::session::PairId;
+use laws::score::board::Standings;
 
 use super::streams::{board_event, standings_event};
 use super::*;
@@ -27,113 +26,54 @@ pub(super) struct Change {
     pub(super) also: Vec<board_result::Model>,
 }
 
-/// A pair's tally as stored (see [`laws::score::board::Tally`]). Every field is a scalar, so
-/// that the tallies of a thousand pairs decode without a thousand allocations: a fixed-point sum
-/// is a varint when it fits 64 bits, and its 16 little-endian bytes only when it does not.
-#[derive(Clone, PartialEq, Message)]
-pub(super) struct StoredTally {
-    #[prost(uint32, tag = "1")]
-    pair: u32,
-    #[prost(uint32, tag = "2")]
-    boards: u32,
-    #[prost(uint32, tag = "3")]
-    compared_boards: u32,
-    #[prost(sint64, tag = "4")]
-    compared: i64,
-    #[prost(sint64, tag = "5")]
-    compared_matchpoints: i64,
-    #[prost(sint64, tag = "6")]
-    points: i64,
-    #[prost(uint64, tag = "7")]
-    top: u64,
-    /// Average plus, average, average minus: boards and the sum of their tops.
-    #[prost(uint32, tag = "8")]
-    plus: u32,
-    #[prost(uint64, tag = "9")]
-    plus_top: u64,
-    #[prost(uint32, tag = "10")]
-    average: u32,
-    #[prost(uint64, tag = "11")]
-    average_top: u64,
-    #[prost(uint32, tag = "12")]
-    minus: u32,
-    #[prost(uint64, tag = "13")]
-    minus_top: u64,
-    /// The three sums in order, 16 bytes each, when one of them does not fit 64 bits.
-    #[prost(bytes = "vec", tag = "14")]
-    wide: Vec<u8>,
-}
-
-fn store_tallies(tallies: &Standings) -> Vec<StoredTally> {
-    tallies
-        .tallies()
-        .map(|(pair, t)| {
-            let sums = [t.compared, t.compared_matchpoints, t.points];
-            let narrow: Option<Vec<i64>> = sums.iter().map(|e| i64::try_from(e.0).ok()).collect();
-            let (narrow, wide) = match narrow {
-                Some(n) => (n, Vec::new()),
-                None => (vec![0; 3], sums.iter().flat_map(|e| e.0.to_le_bytes()).collect()),
-            };
-            StoredTally {
-                pair: pair.0,
-                boards: t.boards,
-                compared_boards: t.compared_boards,
-                compared: narrow[0],
-                compared_matchpoints: narrow[1],
-                points: narrow[2],
-                top: t.top,
-                plus: t.awards[0].count,
-                plus_top: t.awards[0].top,
-                average: t.awards[1].count,
-                average_top: t.awards[1].top,
-                minus: t.awards[2].count,
-                minus_top: t.awards[2].top,
-                wide,
-            }
-        })
-        .collect()
-}
-
-fn load_tallies(stored: &[StoredTally]) -> Result<Standings, ServiceError> {
-    let mut tallies = Vec::with_capacity(stored.len());
-    for t in stored {
-        let sums = if t.wide.is_empty() {
-            [t.compared, t.compared_matchpoints, t.points].map(|n| Exact(i128::from(n)))
-        } else {
-            let wide: &[u8; 48] = t
-                .wide
-                .as_slice()
-                .try_into()
-                .map_err(|_| ServiceError::internal("stored tally sums are not 48 bytes"))?;
-            let at = |i: usize| {
-                let mut bytes = [0u8; 16];
-                bytes.copy_from_slice(&wide[16 * i..16 * (i + 1)]);
-                Exact(i128::from_le_bytes(bytes))
-            };
-            [at(0), at(1), at(2)]
-        };
-        let award = |count, top| Awards { count, top };
-        let tally = Tally {
-            boards: t.boards,
-            compared_boards: t.compared_boards,
-            compared: sums[0],
-            compared_matchpoints: sums[1],
-            points: sums[2],
-            top: t.top,
-            awards: [award(t.plus, t.plus_top), award(t.average, t.average_top), award(t.minus, t.minus_top)],
-        };
-        tallies.push((PairId(t.pair), tally));
-    }
-    Ok(Standings::from_tallies(tallies))
-}
-
 /// What a change scores: the rows it read (its board, and any board valued again), the values
-/// each now earns, in the same order, and the session's standings and tallies after it.
+/// each now earns, in the same order, the standings rows that moved, and what is kept of the
+/// standings after it.
 struct Rescored {
     models: Vec<board_result::Model>,
     values: Vec<(spb::ScoreValues, spb::ScoreValues)>,
-    standings: Vec<spb::Standing>,
-    tallies: Option<Standings>,
+    /// The standings rows the change's event carries.
+    moved: Vec<spb::Standing>,
+    /// The session's standings kept in its row (teams), if they are.
+    whole: Option<Vec<spb::Standing>>,
+    /// The contestants' rows to write.
+    kept: Vec<session_standing::Model>,
+}
+
+/// What a change needs of its session, read at the start of its transaction.
+pub(super) struct Outline {
+    /// The method and boards.
+    pub(super) frame: Frame,
+    /// The whole definition, when the change needs it: a teams session (scored whole), or one
+    /// whose standings are not yet kept a row per contestant.
+    pub(super) whole: Option<spb::Session>,
+    /// The standings kept in the session's row.
+    pub(super) stored: StoredStandings,
+}
+
+impl Outline {
+    /// The session `row`'s outline.
+    pub(super) fn of(row: &session::Model) -> Result<Outline, ServiceError> {
+        let frame: Frame = decode(&row.definition, "session definition")?;
+        let stored: StoredStandings = decode(&row.standings, "standings")?;
+        let teams = frame.scoring_method == spb::ScoringMethod::TeamImps as i32;
+        let whole = if teams || !stored.in_rows { Some(session_proto(row)?) } else { None };
+        Ok(Outline { frame, whole, stored })
+    }
+
+    /// Whether the session is scored by team IMPs.
+    pub(super) fn teams(&self) -> bool {
+        self.frame.scoring_method == spb::ScoringMethod::TeamImps as i32
+    }
+
+    /// The board's conditions (Law 2).
+    pub(super) fn board(&self, number: u32) -> Option<&spb::Board> {
+        self.frame.boards.iter().find(|b| b.number == number)
+    }
+
+    fn definition(&self) -> Result<&spb::Session, ServiceError> {
+        self.whole.as_ref().ok_or_else(|| ServiceError::internal("session definition not read"))
+    }
 }
 
 /// What a committed change produced.
@@ -165,32 +105,47 @@ impl Sessions {
         &self,
         txn: DatabaseTransaction,
         row: &session::Model,
-        mut definition: spb::Session,
+        outline: Outline,
         on_board: Vec<board_result::Model>,
         change: Change,
     ) -> Result<Committed, WriteError> {
         let session_id = row.session_id.clone();
-        let stored: StoredStandings = decode(&row.standings, "standings")?;
-        let hands_learned = match &change.hands {
-            Some((board, hands)) => match definition.boards.iter_mut().find(|b| b.number == *board) {
-                Some(b) => {
-                    b.deal = Some(hands.clone());
-                    true
+        let stored = &outline.stored;
+        // Hands learned for a board are kept in the definition, read whole for that alone.
+        let definition_update = match &change.hands {
+            Some((board, hands)) => {
+                let mut definition: spb::Session = decode(&row.definition, "session definition")?;
+                match definition.boards.iter_mut().find(|b| b.number == *board) {
+                    Some(b) => {
+                        b.deal = Some(hands.clone());
+                        Some(definition.encode_to_vec())
+                    }
+                    None => None,
                 }
-                None => false,
-            },
-            None => false,
+            }
+            None => None,
         };
-        let teams = definition.scoring_method == spb::ScoringMethod::TeamImps as i32;
-        let mut rescored = if teams || !stored.tallied {
+        let mut rescored = if outline.teams() {
             // Teams are scored whole: a team's board nets its two tables of a match, and teams
             // sessions are a few tables a board, so keeping them board by board is not worth a
-            // second path yet. A session stored before tallies were kept is scored whole once
-            // to make them.
+            // second path yet.
             let all = Self::results(&txn, &session_id).await?;
-            self.rescore_whole(&definition, all, &change)?
+            let mut scored = self.rescore_whole(outline.definition()?, all, &change)?;
+            scored.moved = moved_rows(&stored.standings, scored.whole.as_deref().unwrap_or_default());
+            scored
+        } else if !stored.in_rows && !stored.tallied {
+            // A session stored before tallies were kept is scored whole once to make them.
+            let definition = outline.definition()?;
+            let all = Self::results(&txn, &session_id).await?;
+            let mut scored = self.rescore_whole(definition, all, &change)?;
+            let whole = scored.whole.take().unwrap_or_default();
+            scored.moved = moved_rows(&stored.standings, &whole);
+            scored
         } else {
-            self.rescore_board(&txn, &definition, &stored, on_board, &change).await?
+            if !stored.in_rows {
+                Self::convert(&txn, &session_id, outline.definition()?, stored).await?;
+            }
+            self.rescore_board(&txn, &outline.frame, &session_id, on_board, &change).await?
         };
         let changed: HashSet<&str> = std::iter::once(change.row.result_id.as_str())
             .chain(change.also.iter().map(|m| m.result_id.as_str()))
@@ -226,14 +181,14 @@ impl Sessions {
             updated.push(i);
             moved[i] = true;
         }
-        let moved_standings = moved_rows(&stored.standings, &rescored.standings);
-        let tallies = rescored.tallies.as_ref().map(store_tallies).unwrap_or_default();
-        let standings = StoredStandings {
-            standings: rescored.standings,
-            tallied: rescored.tallies.is_some() || stored.tallied,
-            tallies,
-        }
-        .encode_to_vec();
+        // The session's row keeps a teams session's standings; a pairs session's row says they
+        // are kept a row per contestant, written once when they move there.
+        let standings = match rescored.whole.take() {
+            Some(standings) => Some(StoredStandings { standings, tallied: true, ..Default::default() }),
+            None if !stored.in_rows => Some(StoredStandings { tallied: true, in_rows: true, ..Default::default() }),
+            None => None,
+        };
+        let moved_standings = std::mem::take(&mut rescored.moved);
 
         // Events: each rescored board with its version and the results that moved on it (a
         // fouled board's regrouping, the whole board), then the standings rows that moved.
@@ -262,10 +217,12 @@ impl Sessions {
         // Writes: the session first (its version check settles races), then rows and history.
         let mut update = session::Entity::update_many()
             .col_expr(session::Column::Version, Expr::value(i64::try_from(number).unwrap_or(i64::MAX)))
-            .col_expr(session::Column::LastSequence, Expr::value(i64::try_from(sequence).unwrap_or(i64::MAX)))
-            .col_expr(session::Column::Standings, Expr::value(standings));
-        if hands_learned {
-            update = update.col_expr(session::Column::Definition, Expr::value(definition.encode_to_vec()));
+            .col_expr(session::Column::LastSequence, Expr::value(i64::try_from(sequence).unwrap_or(i64::MAX)));
+        if let Some(standings) = standings {
+            update = update.col_expr(session::Column::Standings, Expr::value(standings.encode_to_vec()));
+        }
+        if let Some(definition) = definition_update {
+            update = update.col_expr(session::Column::Definition, Expr::value(definition));
         }
         let updated_session = update
             .filter(session::Column::SessionId.eq(session_id.as_str()))
@@ -276,6 +233,7 @@ impl Sessions {
             return Err(WriteError::Race);
         }
         write_rows(&txn, updated.iter().map(|i| &rescored.models[*i])).await?;
+        Self::write_kept(&txn, std::mem::take(&mut rescored.kept)).await?;
         for (version, operation, idem_key) in &versions {
             let replay = Replay {
                 operation: (*operation).to_owned(),
@@ -301,7 +259,8 @@ impl Sessions {
         Ok(Committed { version: main, results, events })
     }
 
-    /// The whole session scored with `change` applied (teams; a session without tallies).
+    /// The whole session scored with `change` applied (teams; a session without tallies), and
+    /// every contestant's row (pairs).
     fn rescore_whole(
         &self,
         definition: &spb::Session,
@@ -311,50 +270,69 @@ impl Sessions {
         apply(&mut models, change);
         let rows: Vec<Row> = models.iter().map(domain_row).collect::<Result<_, _>>()?;
         let scored = domain::score(definition, &rows, self.settings.datum)?;
-        Ok(Rescored { models, values: scored.values, standings: scored.standings, tallies: scored.tallies })
+        let kept = match &scored.tallies {
+            Some(tallies) => rows_of(&definition.session_id, definition, tallies),
+            None => Vec::new(),
+        };
+        Ok(Rescored { models, values: scored.values, moved: Vec::new(), whole: Some(scored.standings), kept })
     }
 
-    /// The change's board scored again, the tallies moved by its old and new scores, and the
-    /// boards where a pair whose percentage moved holds an average plus or minus valued again
-    /// (Law 12C2(c)): nothing else of the session is read.
+    /// The change's board scored again, the tallies of its contestants moved by its old and new
+    /// scores, and the boards where a pair whose percentage moved holds an average plus or minus
+    /// valued again (Law 12C2(c)): nothing else of the session is read, its contestants' rows
+    /// included.
     async fn rescore_board(
         &self,
         txn: &DatabaseTransaction,
-        definition: &spb::Session,
-        stored: &StoredStandings,
+        frame: &Frame,
+        session_id: &str,
         mut models: Vec<board_result::Model>,
         change: &Change,
     ) -> Result<Rescored, ServiceError> {
-        let datum = self.settings.datum;
-        let method = domain::method(definition, datum)?;
-        let mut tallies = load_tallies(&stored.tallies)?;
+        let method = domain::method_of(frame.scoring_method, self.settings.datum)?;
         let board = change.row.board_number;
         let board_number = u32::try_from(board).unwrap_or(0);
-        let old = if models.is_empty() {
-            None
-        } else {
-            let rows: Vec<Row> = models.iter().map(domain_row).collect::<Result<_, _>>()?;
-            Some(domain::score_board(definition, datum, board_number, &rows.iter().collect::<Vec<_>>())?)
-        };
+        let before: Vec<Row> = models.iter().map(domain_row).collect::<Result<_, _>>()?;
         apply(&mut models, change);
         let rows: Vec<Row> = models.iter().map(domain_row).collect::<Result<_, _>>()?;
-        let new = domain::score_board(definition, datum, board_number, &rows.iter().collect::<Vec<_>>())?;
+        // The contestants whose tallies the board moves: those on it before and after.
+        let mut contestants: Vec<&str> =
+            before.iter().chain(&rows).flat_map(|r| [r.ns.as_str(), r.ew.as_str()]).collect();
+        contestants.sort_unstable();
+        contestants.dedup();
+        let mut kept = Kept::default();
+        Self::read_kept(txn, session_id, &contestants, &mut kept).await?;
+        let score = |kept: &Kept, number: u32, rows: &[Row]| {
+            domain::score_board_in(method, &frame.boards, |id| kept.pair(id), number, &rows.iter().collect::<Vec<_>>())
+        };
+        let old = if before.is_empty() { None } else { Some(score(&kept, board_number, &before)?) };
+        let new = score(&kept, board_number, &rows)?;
+        let mut tallies = kept.standings();
         let moved = tallies.replace(old.as_ref(), &new);
         let mut scored = vec![new];
         if !moved.is_empty() {
-            let ids: Vec<&str> = definition.contestants.iter().map(|c| c.contestant_id.as_str()).collect();
-            let holders: Vec<String> = moved.iter().map(|p| domain::contestant_of(&ids, *p)).collect();
-            for other in Self::award_boards(txn, &definition.session_id, board, &holders).await? {
-                let on_other = Self::board_rows(txn, &definition.session_id, other).await?;
+            let holders: Vec<String> = moved.iter().filter_map(|p| kept.contestant(*p)).map(str::to_owned).collect();
+            for other in Self::award_boards(txn, session_id, board, &holders).await? {
+                let on_other = Self::board_rows(txn, session_id, other).await?;
                 let rows: Vec<Row> = on_other.iter().map(domain_row).collect::<Result<_, _>>()?;
-                let other_number = u32::try_from(other).unwrap_or(0);
-                scored.push(domain::score_board(definition, datum, other_number, &rows.iter().collect::<Vec<_>>())?);
+                // The other board's awards are valued from its pairs' tallies: read those not
+                // read yet (their tallies do not move).
+                let unread: Vec<&str> =
+                    rows.iter().flat_map(|r| [r.ns.as_str(), r.ew.as_str()]).filter(|id| !kept.has(id)).collect();
+                if !unread.is_empty() {
+                    let mut more = Kept::default();
+                    Self::read_kept(txn, session_id, &unread, &mut more).await?;
+                    let added = more.standings();
+                    tallies = Standings::from_tallies(tallies.tallies().chain(added.tallies()).map(|(p, t)| (p, *t)));
+                    kept.absorb(more);
+                }
+                scored.push(score(&kept, u32::try_from(other).unwrap_or(0), &rows)?);
                 models.extend(on_other);
             }
         }
         let values = scored.iter().flat_map(|s| domain::board_values(method, &tallies, s)).collect();
-        let standings = domain::standings(definition, method, &tallies);
-        Ok(Rescored { models, values, standings, tallies: Some(tallies) })
+        let (kept, moved) = kept.changed(session_id, &contestants, method, &tallies);
+        Ok(Rescored { models, values, moved, whole: None, kept })
     }
 
     /// The boards other than `board` where one of `contestants` holds an artificial score
@@ -462,28 +440,4 @@ async fn write_rows<'a>(
         board_result::Entity::insert_many(models).on_conflict(upsert).exec_without_returning(txn).await?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A tally comes back from storage as it went in, sums beyond 64 bits too.
-    #[test]
-    fn a_stored_tally_loads_as_it_was() {
-        let narrow = Tally {
-            boards: 3,
-            compared_boards: 2,
-            compared: Exact(-7 << 40),
-            compared_matchpoints: Exact(5),
-            points: Exact(1 << 50),
-            top: 12,
-            awards: [Awards { count: 1, top: 4 }, Awards::default(), Awards { count: 2, top: 8 }],
-        };
-        let wide = Tally { points: Exact(i128::from(i64::MIN) * 4), ..narrow };
-        let kept = Standings::from_tallies([(PairId(1), narrow), (PairId(2), wide)]);
-        let stored = store_tallies(&kept);
-        assert!(stored[0].wide.is_empty() && stored[1].wide.len() == 48);
-        assert_eq!(load_tallies(&stored).ok(), Some(kept));
-    }
 }

@@ -20,11 +20,15 @@ impl Sessions {
         let db = self.db.clone();
         let id = session_id.to_owned();
         let snapshot_principal = principal.clone();
+        let sessions = self.clone();
         let snapshot = Box::pin(async move {
-            let row = Self::row(&db, &id).await?;
+            // One transaction, so that the standings are those of the version the row says.
+            let txn = Self::read_txn(&db).await?;
+            let row = Self::row(&txn, &id).await?;
             let session = session_proto(&row)?;
-            let visibility = visibility(&db, &row, &session, &snapshot_principal).await?;
-            let stored: StoredStandings = decode(&row.standings, "standings")?;
+            let visibility = visibility(&txn, &row, &session, &snapshot_principal).await?;
+            let standings = sessions.standings_now(&txn, &row).await?;
+            txn.commit().await?;
             let sequence = u64::try_from(row.last_sequence).unwrap_or(0);
             let event = spb::SessionEvent {
                 sequence,
@@ -32,7 +36,7 @@ impl Sessions {
                 session_id: id,
                 event: Some(spb::session_event::Event::Snapshot(spb::SessionSnapshot {
                     session: Some(redact(session, &visibility)),
-                    standings: stored.standings,
+                    standings,
                 })),
             };
             Ok((sequence, spb::WatchSessionResponse { event: Some(event), heartbeat: None }))
