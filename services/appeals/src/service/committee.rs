@@ -1,0 +1,315 @@
+//! The committee's part: hearing a filed appeal and deciding a heard one, with a decision that
+//! changes the score parked until the scoring service applies it. Kept apart from filing: only
+//! the committee acts here, under the policy's rules on who sits.
+
+use api::appeals::v1 as pb;
+use api::scoring::v1 as scoring_pb;
+use chrono::Utc;
+use platform::ServiceError;
+use platform::auth::Principal;
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, TransactionTrait};
+
+use super::{Appeals, adjustment_of, require_key, required_text};
+use crate::delivery::{Delivered, TOPIC_DECISION};
+use crate::entity::appeal;
+use crate::records::{Parties, decode, encode, from_timestamp, request_hash, ruling_kind, timestamp};
+use crate::store::{self, NewEvent};
+
+impl Appeals {
+    /// Records the hearing of an appeal.
+    #[tracing::instrument(skip_all, fields(appeal_id = %request.appeal_id, member = %principal.subject))]
+    pub async fn hear_appeal(
+        &self,
+        principal: &Principal,
+        request: pb::HearAppealRequest,
+    ) -> Result<pb::HearAppealResponse, ServiceError> {
+        let mut hearing = request.hearing.clone().ok_or_else(|| ServiceError::invalid("hearing", "required"))?;
+        for (i, statement) in hearing.statements.iter_mut().enumerate() {
+            statement.speaker =
+                required_text(&format!("hearing.statements[{i}].speaker"), &statement.speaker, "who spoke")?.to_owned();
+            statement.text =
+                required_text(&format!("hearing.statements[{i}].text"), &statement.text, "what was said")?.to_owned();
+            match pb::SpeakerRole::try_from(statement.role) {
+                Ok(pb::SpeakerRole::Unspecified) | Err(_) => {
+                    return Err(ServiceError::invalid(
+                        &format!("hearing.statements[{i}].role"),
+                        "appellant side, other side, arbiter or witness is required",
+                    ));
+                }
+                Ok(_) => {}
+            }
+        }
+        if let Some(heard_at) = &hearing.heard_at {
+            match from_timestamp(heard_at) {
+                Some(at) if at <= Utc::now() => {}
+                _ => return Err(ServiceError::invalid("hearing.heard_at", "a hearing is recorded after it is held")),
+            }
+        }
+        let row = self.appeal_row(&request.appeal_id).await?;
+        let ruling_row = self.recorded_ruling(&row.ruling_id).await?;
+        let parties = Parties::from_json(&ruling_row.parties)?;
+        let form = parties.form.form();
+        let policy = store::policy_rules(&store::policy_version(&self.db, ruling_row.policy_version).await?)?;
+        let members: Vec<&str> = hearing.committee_member_ids.iter().map(String::as_str).collect();
+        policy.check_committee(form, &members, &principal.subject).map_err(ServiceError::rule)?;
+        self.check_members_hold_the_role(&hearing.committee_member_ids).await?;
+
+        let now = Utc::now();
+        let txn = self.db.begin().await?;
+        let sequence = store::next_sequence(&txn).await?;
+        let row = appeal::Entity::find_by_id(row.appeal_id.clone())
+            .one(&txn)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(format!("appeal {:?}", request.appeal_id)))?;
+        if row.version.unsigned_abs() != request.expected_version {
+            return Err(ServiceError::Conflict(format!(
+                "appeal {} is at version {}, not {}; read it again",
+                row.appeal_id, row.version, request.expected_version
+            )));
+        }
+        if row.status != "filed" {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "appeal {} is {}; only a filed appeal is heard",
+                row.appeal_id, row.status
+            )));
+        }
+        let mut appeal: pb::Appeal = decode("appeal", &row.appeal)?;
+        hearing.heard_at = hearing.heard_at.or(Some(timestamp(now)));
+        appeal.hearing = Some(hearing);
+        appeal.status = pb::AppealStatus::Heard as i32;
+        appeal.version = row.version.unsigned_abs() + 1;
+        self.update_appeal(&txn, &row, &appeal, now).await?;
+        let notice = store::append_event(
+            &txn,
+            NewEvent {
+                sequence,
+                at: now,
+                actor: &principal.subject,
+                ruling_id: &row.ruling_id,
+                appeal_id: Some(&row.appeal_id),
+                target_key: &ruling_row.target_key,
+                event: pb::appeal_event::Event::AppealHeard(appeal.clone()),
+                audience: &parties.everyone(),
+            },
+        )
+        .await?;
+        txn.commit().await?;
+        self.publish(notice).await;
+        Ok(pb::HearAppealResponse { appeal: Some(appeal) })
+    }
+
+    /// Refuses members who never acted with the committee role: the service sees only its
+    /// caller's token, so a member is known to hold the role once they have called it.
+    async fn check_members_hold_the_role(&self, members: &[String]) -> Result<(), ServiceError> {
+        let unknown = store::unknown_committee_members(&self.db, members).await?;
+        if unknown.is_empty() {
+            Ok(())
+        } else {
+            Err(ServiceError::FailedPrecondition(format!(
+                "{} never signed in with the committee role; each member signs in (for example `bridgectl appeal \
+                 list`) before sitting",
+                unknown.join(", ")
+            )))
+        }
+    }
+
+    /// Decides an appeal (see the module docs for how a decision reaches the score).
+    #[tracing::instrument(skip_all, fields(appeal_id = %request.appeal_id, member = %principal.subject))]
+    pub async fn decide_appeal(
+        &self,
+        principal: &Principal,
+        request: pb::DecideAppealRequest,
+    ) -> Result<pb::DecideAppealResponse, ServiceError> {
+        let key = require_key(&request.idempotency_key)?.to_owned();
+        let scope = format!("appeals.DecideAppeal/{}", principal.subject);
+        let hash = request_hash(&request);
+        if let Some(answer) = store::stored_response(&self.db, &scope, &key, &hash).await? {
+            return Ok(answer);
+        }
+        let outcome = pb::AppealOutcome::try_from(request.outcome)
+            .ok()
+            .filter(|o| *o != pb::AppealOutcome::Unspecified)
+            .ok_or_else(|| ServiceError::invalid("outcome", "upheld, overruled or varied is required"))?;
+        let reasons = required_text("reasons", &request.reasons, "the committee's reasons")?.to_owned();
+        let new_adjustment = match outcome {
+            pb::AppealOutcome::Upheld if request.new_decision.is_some() => {
+                return Err(ServiceError::invalid("new_decision", "an upheld ruling stands: give no new decision"));
+            }
+            pb::AppealOutcome::Upheld => None,
+            _ => adjustment_of("new_decision", request.new_decision.as_ref())?,
+        };
+
+        let row = self.appeal_row(&request.appeal_id).await?;
+        if row.pending_scope.as_deref() == Some(scope.as_str()) && row.pending_key.as_deref() == Some(key.as_str()) {
+            if row.pending_hash.as_deref() != Some(hash.as_str()) {
+                return Err(ServiceError::invalid(
+                    "idempotency_key",
+                    format!("{key:?} was already used for a different request; choose a new key"),
+                ));
+            }
+            return self.resume_decision(&row, &scope, &key, &hash).await;
+        }
+        let current: pb::Appeal = decode("appeal", &row.appeal)?;
+        if row.status == "decided" {
+            // A retry without the key, or a second member recording the same decision: the
+            // decision stands and nothing changes. Anything else would decide it differently.
+            return match &current.decision {
+                Some(decision)
+                    if decision.outcome == request.outcome && decision.new_decision == request.new_decision =>
+                {
+                    Ok(pb::DecideAppealResponse { appeal: Some(current) })
+                }
+                _ => Err(ServiceError::FailedPrecondition(format!(
+                    "appeal {} is already decided; its decision stands and cannot be decided differently",
+                    row.appeal_id
+                ))),
+            };
+        }
+        if row.pending_appeal.is_some() {
+            return Err(ServiceError::Conflict(format!(
+                "a decision on appeal {} is being applied to the score; read it again shortly",
+                row.appeal_id
+            )));
+        }
+        if row.status != "heard" {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "appeal {} is {}; an appeal is decided after it is heard",
+                row.appeal_id, row.status
+            )));
+        }
+        let ruling_row = self.recorded_ruling(&row.ruling_id).await?;
+        let ruling: pb::Ruling = decode("ruling", &ruling_row.ruling)?;
+        let parties = Parties::from_json(&ruling_row.parties)?;
+        let form = parties.form.form();
+        let policy = store::policy_rules(&store::policy_version(&self.db, ruling_row.policy_version).await?)?;
+        let members: Vec<&str> = request.committee_member_ids.iter().map(String::as_str).collect();
+        policy.check_committee(form, &members, &principal.subject).map_err(ServiceError::rule)?;
+        let sat = current.hearing.as_ref().map(|h| h.committee_member_ids.as_slice()).unwrap_or_default();
+        if let Some(absent) = request.committee_member_ids.iter().find(|m| !sat.contains(m)) {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "{absent} did not sit at the hearing of appeal {}; those who heard it decide it",
+                row.appeal_id
+            )));
+        }
+        if outcome != pb::AppealOutcome::Upheld {
+            laws::appeals::check_committee_may_change(form, ruling_kind("kind", ruling.kind)?)
+                .map_err(ServiceError::rule)?;
+        }
+
+        let now = Utc::now();
+        let mut decided = current.clone();
+        decided.status = pb::AppealStatus::Decided as i32;
+        decided.version = row.version.unsigned_abs() + 1;
+        decided.decision = Some(pb::AppealDecision {
+            outcome: request.outcome,
+            reasons: reasons.clone(),
+            new_decision: request.new_decision.clone(),
+            committee_member_ids: request.committee_member_ids.clone(),
+            decided_at: Some(timestamp(now)),
+            score_versions: Vec::new(),
+        });
+
+        // What the score owes the decision: the committee's adjusted score, or the table result
+        // back when it replaces the arbiter's adjusted score with a decision that adjusts nothing.
+        let target = ruling.deal.as_ref().and_then(|d| d.score_target.clone());
+        let ruling_adjusted = adjustment_of("ruling.decision", ruling.decision.as_ref())?.is_some();
+        let change = match new_adjustment {
+            Some(adjustment) => Some(scoring_pb::apply_adjustment_request::Change::Adjustment(adjustment)),
+            None if outcome != pb::AppealOutcome::Upheld && ruling_adjusted => Some(
+                scoring_pb::apply_adjustment_request::Change::RestoreTableResult(scoring_pb::RestoreTableResult {}),
+            ),
+            None => None,
+        };
+        let Some(change) = change else {
+            let txn = self.db.begin().await?;
+            let sequence = store::next_sequence(&txn).await?;
+            if let Some(answer) = store::stored_response(&txn, &scope, &key, &hash).await? {
+                return Ok(answer);
+            }
+            self.update_appeal(&txn, &row, &decided, now).await?;
+            let notice = store::append_event(
+                &txn,
+                NewEvent {
+                    sequence,
+                    at: now,
+                    actor: &principal.subject,
+                    ruling_id: &row.ruling_id,
+                    appeal_id: Some(&row.appeal_id),
+                    target_key: &ruling_row.target_key,
+                    event: pb::appeal_event::Event::AppealDecided(decided.clone()),
+                    audience: &parties.everyone(),
+                },
+            )
+            .await?;
+            let answer = pb::DecideAppealResponse { appeal: Some(decided) };
+            store::store_response(&txn, &scope, &key, &hash, &answer).await?;
+            txn.commit().await?;
+            self.publish(notice).await;
+            return Ok(answer);
+        };
+
+        let law = if form.is_duplicate() { laws::Law::duplicate(93, "B3") } else { laws::Law::club_appeals() };
+        let call = scoring_pb::ApplyAdjustmentRequest {
+            ruling_id: row.ruling_id.clone(),
+            appeal_id: row.appeal_id.clone(),
+            target,
+            change: Some(change),
+            reason: format!("appeal {} {}: {}", row.appeal_id, outcome_word(outcome), reasons),
+            law: Some(law.into()),
+        };
+        let txn = self.db.begin().await?;
+        let parked = appeal::Entity::update_many()
+            .set(appeal::ActiveModel {
+                pending_appeal: Set(Some(encode(&decided))),
+                pending_scope: Set(Some(scope.clone())),
+                pending_key: Set(Some(key.clone())),
+                pending_hash: Set(Some(hash.clone())),
+                updated_at: Set(now),
+                ..Default::default()
+            })
+            .filter(appeal::Column::AppealId.eq(&row.appeal_id))
+            .filter(appeal::Column::Version.eq(row.version))
+            .filter(appeal::Column::PendingAppeal.is_null())
+            .exec(&txn)
+            .await?;
+        if parked.rows_affected != 1 {
+            return Err(ServiceError::Conflict(format!(
+                "appeal {} changed while this request ran; read it again",
+                row.appeal_id
+            )));
+        }
+        let outbox_id = self.owe(&txn, TOPIC_DECISION, &row.appeal_id, &call, now).await?;
+        txn.commit().await?;
+        match self.deliver(outbox_id).await? {
+            Delivered::Decision(answer) => Ok(*answer),
+            Delivered::Ruling(_) => Err(ServiceError::internal("a decision's delivery answered for a ruling")),
+        }
+    }
+
+    /// Answers a retry of a decision whose first attempt left it being applied.
+    async fn resume_decision(
+        &self,
+        row: &appeal::Model,
+        scope: &str,
+        key: &str,
+        hash: &str,
+    ) -> Result<pb::DecideAppealResponse, ServiceError> {
+        if let Some(outbox_id) = self.undelivered(TOPIC_DECISION, &row.appeal_id).await?
+            && let Delivered::Decision(answer) = self.deliver(outbox_id).await?
+        {
+            return Ok(*answer);
+        }
+        store::stored_response(&self.db, scope, key, hash)
+            .await?
+            .ok_or_else(|| ServiceError::Unavailable(format!("appeal {} is being decided; retry", row.appeal_id)))
+    }
+}
+
+fn outcome_word(outcome: pb::AppealOutcome) -> &'static str {
+    match outcome {
+        pb::AppealOutcome::Upheld => "upheld the ruling",
+        pb::AppealOutcome::Overruled => "overruled the ruling",
+        pb::AppealOutcome::Varied => "varied the ruling",
+        pb::AppealOutcome::Unspecified => "decided",
+    }
+}

@@ -1,0 +1,212 @@
+//! Filing an appeal against a ruling (a player for himself, or the director for a player) and
+//! withdrawing it before it is decided. Kept apart from the committee's part, which begins once an
+//! appeal is filed.
+
+use api::appeals::v1 as pb;
+use chrono::Utc;
+use platform::ServiceError;
+use platform::auth::{Principal, Role};
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, TransactionTrait};
+
+use super::{Appeals, require_key, required_text};
+use crate::entity::appeal;
+use crate::records::{
+    Parties, decode, elapsed, encode, from_timestamp, request_hash, ruling_kind, status_name, timestamp,
+};
+use crate::store::{self, NewEvent};
+
+impl Appeals {
+    /// Files an appeal: a player for himself, or the director for a player (Law 92C).
+    #[tracing::instrument(skip_all, fields(ruling_id = %request.ruling_id, caller = %principal.subject))]
+    pub async fn file_appeal(
+        &self,
+        principal: &Principal,
+        request: pb::FileAppealRequest,
+    ) -> Result<pb::FileAppealResponse, ServiceError> {
+        let key = require_key(&request.idempotency_key)?.to_owned();
+        let appellant = if principal.has(Role::Arbiter) {
+            required_text("appellant_player_id", &request.appellant_player_id, "the player the director files for")?
+                .to_owned()
+        } else if request.appellant_player_id.is_empty() || request.appellant_player_id == principal.subject {
+            principal.subject.clone()
+        } else {
+            return Err(ServiceError::PermissionDenied(format!(
+                "{} may appeal only for himself; the director files an appeal for another player (Law 92C)",
+                principal.subject
+            )));
+        };
+        let scope = format!("appeals.FileAppeal/{}", principal.subject);
+        let hash = request_hash(&request);
+        if let Some(answer) = store::stored_response(&self.db, &scope, &key, &hash).await? {
+            return Ok(answer);
+        }
+        let grounds = required_text("grounds", &request.grounds, "the grounds of the appeal")?.to_owned();
+        let ruling_row = self.recorded_ruling(&request.ruling_id).await?;
+        let ruling: pb::Ruling = decode("ruling", &ruling_row.ruling)?;
+        let parties = Parties::from_json(&ruling_row.parties)?;
+        let form = parties.form.form();
+        let policy = store::policy_rules(&store::policy_version(&self.db, ruling_row.policy_version).await?)?;
+
+        policy.check_allowed(form).map_err(ServiceError::rule)?;
+        laws::appeals::check_appealable(form, ruling_kind("kind", ruling.kind)?).map_err(ServiceError::rule)?;
+        let mut concurring: Vec<String> = Vec::new();
+        for player in &request.concurring_player_ids {
+            if !player.is_empty() && *player != appellant && !concurring.contains(player) {
+                concurring.push(player.clone());
+            }
+        }
+        let concurring_refs: Vec<&str> = concurring.iter().map(String::as_str).collect();
+        parties.check_appellant(&appellant, &concurring_refs)?;
+
+        let now = Utc::now();
+        let start = if form.is_duplicate() {
+            let session = self.scoring.session(&ruling_row.score_owner).await?;
+            session.scores_published_at.as_ref().and_then(from_timestamp)
+        } else {
+            Some(ruling_row.ruled_at)
+        };
+        policy.check_time_limit(form, start.map(|start| elapsed(start, now))).map_err(ServiceError::rule)?;
+        let (limit, _) = policy.time_limit(form);
+        let deadline = start.and_then(|start| chrono::Duration::from_std(limit).ok().map(|limit| start + limit));
+
+        let txn = self.db.begin().await?;
+        let sequence = store::next_sequence(&txn).await?;
+        if let Some(answer) = store::stored_response(&txn, &scope, &key, &hash).await? {
+            return Ok(answer);
+        }
+        let open = appeal::Entity::find()
+            .filter(appeal::Column::RulingId.eq(&ruling_row.ruling_id))
+            .filter(appeal::Column::Status.is_in(["filed", "heard", "decided"]))
+            .one(&txn)
+            .await?;
+        if let Some(open) = open {
+            return Err(ServiceError::FailedPrecondition(if open.status == "decided" {
+                format!(
+                    "ruling {} was decided on appeal {}; the committee's decision is final at the club",
+                    ruling_row.ruling_id, open.appeal_id
+                )
+            } else {
+                format!(
+                    "appeal {} against ruling {} is already {}; withdraw it or wait for its decision",
+                    open.appeal_id, ruling_row.ruling_id, open.status
+                )
+            }));
+        }
+        let appeal = pb::Appeal {
+            appeal_id: uuid::Uuid::now_v7().to_string(),
+            ruling_id: ruling_row.ruling_id.clone(),
+            appellant_player_id: appellant,
+            concurring_player_ids: concurring,
+            grounds,
+            status: pb::AppealStatus::Filed as i32,
+            filed_at: Some(timestamp(now)),
+            deadline: deadline.map(timestamp),
+            hearing: None,
+            decision: None,
+            withdrawn_at: None,
+            version: 1,
+            withdrawal_reason: String::new(),
+        };
+        appeal::Entity::insert(appeal::ActiveModel {
+            appeal_id: Set(appeal.appeal_id.clone()),
+            ruling_id: Set(appeal.ruling_id.clone()),
+            status: Set(status_name(pb::AppealStatus::Filed).to_owned()),
+            sequence: Set(i64::try_from(sequence).map_err(ServiceError::internal)?),
+            appeal: Set(encode(&appeal)),
+            version: Set(1),
+            pending_appeal: Set(None),
+            pending_scope: Set(None),
+            pending_key: Set(None),
+            pending_hash: Set(None),
+            updated_at: Set(now),
+        })
+        .exec_without_returning(&txn)
+        .await?;
+        let notice = store::append_event(
+            &txn,
+            NewEvent {
+                sequence,
+                at: now,
+                actor: &principal.subject,
+                ruling_id: &ruling_row.ruling_id,
+                appeal_id: Some(&appeal.appeal_id),
+                target_key: &ruling_row.target_key,
+                event: pb::appeal_event::Event::AppealFiled(appeal.clone()),
+                audience: &parties.everyone(),
+            },
+        )
+        .await?;
+        let answer = pb::FileAppealResponse { appeal: Some(appeal) };
+        store::store_response(&txn, &scope, &key, &hash, &answer).await?;
+        txn.commit().await?;
+        self.publish(notice).await;
+        Ok(answer)
+    }
+
+    /// Withdraws an appeal not yet decided: the appellant, or the director for him.
+    #[tracing::instrument(skip_all, fields(appeal_id = %request.appeal_id, caller = %principal.subject))]
+    pub async fn withdraw_appeal(
+        &self,
+        principal: &Principal,
+        request: pb::WithdrawAppealRequest,
+    ) -> Result<pb::WithdrawAppealResponse, ServiceError> {
+        let row = self.appeal_row(&request.appeal_id).await?;
+        let current: pb::Appeal = decode("appeal", &row.appeal)?;
+        if !principal.has(Role::Arbiter) && current.appellant_player_id != principal.subject {
+            return Err(ServiceError::PermissionDenied(format!(
+                "only the appellant {} or the director may withdraw appeal {}",
+                current.appellant_player_id, row.appeal_id
+            )));
+        }
+        let ruling_row = self.recorded_ruling(&row.ruling_id).await?;
+        let parties = Parties::from_json(&ruling_row.parties)?;
+
+        let now = Utc::now();
+        let txn = self.db.begin().await?;
+        let sequence = store::next_sequence(&txn).await?;
+        let row = appeal::Entity::find_by_id(row.appeal_id.clone())
+            .one(&txn)
+            .await?
+            .ok_or_else(|| ServiceError::not_found(format!("appeal {:?}", request.appeal_id)))?;
+        let mut appeal: pb::Appeal = decode("appeal", &row.appeal)?;
+        match row.status.as_str() {
+            // Withdrawing again changes nothing: the first withdrawal stands.
+            "withdrawn" => return Ok(pb::WithdrawAppealResponse { appeal: Some(appeal) }),
+            "decided" => {
+                return Err(ServiceError::FailedPrecondition(format!(
+                    "appeal {} is decided; a decided appeal cannot be withdrawn",
+                    row.appeal_id
+                )));
+            }
+            _ if row.pending_appeal.is_some() => {
+                return Err(ServiceError::FailedPrecondition(format!(
+                    "appeal {} is being decided; its decision is being applied to the score",
+                    row.appeal_id
+                )));
+            }
+            _ => {}
+        }
+        appeal.status = pb::AppealStatus::Withdrawn as i32;
+        appeal.withdrawn_at = Some(timestamp(now));
+        appeal.withdrawal_reason = request.reason.trim().to_owned();
+        appeal.version = row.version.unsigned_abs() + 1;
+        self.update_appeal(&txn, &row, &appeal, now).await?;
+        let notice = store::append_event(
+            &txn,
+            NewEvent {
+                sequence,
+                at: now,
+                actor: &principal.subject,
+                ruling_id: &row.ruling_id,
+                appeal_id: Some(&row.appeal_id),
+                target_key: &ruling_row.target_key,
+                event: pb::appeal_event::Event::AppealWithdrawn(appeal.clone()),
+                audience: &parties.everyone(),
+            },
+        )
+        .await?;
+        txn.commit().await?;
+        self.publish(notice).await;
+        Ok(pb::WithdrawAppealResponse { appeal: Some(appeal) })
+    }
+}
