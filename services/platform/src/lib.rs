@@ -14,6 +14,7 @@
 //! - [`live`]: live state in Redis (or in process) with versioned compare-and-set and fan-out;
 //! - [`outbox`]: the one outbox worker: claiming, backoff with jitter, dead letters, retention;
 //! - [`store`]: the platform's own tables (idempotency keys, the outbox) and their one use;
+//! - [`commit`]: group commit: many commands in one transaction, each answered once it commits;
 //! - [`client`]: channels to other services that carry trace context and a token;
 //! - [`watch`]: the one watch loop every stream runs: a live feed that outlives its subscription,
 //!   catching up from the record after any gap, and heartbeats.
@@ -22,6 +23,7 @@ pub mod app;
 pub mod auth;
 pub mod breaker;
 pub mod client;
+pub mod commit;
 pub mod config;
 pub mod contract;
 pub mod db;
