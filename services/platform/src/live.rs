@@ -88,6 +88,19 @@ pub trait LiveStore: Send + Sync + 'static {
         event: Option<(&str, Bytes)>,
     ) -> Result<CasOutcome, LiveError>;
 
+    /// [`LiveStore::compare_and_set`], except that `fragment` is appended to the stored value
+    /// instead of replacing it: for values that compose by concatenation (an encoded protobuf
+    /// message followed by another decodes as the two merged: repeated fields appended, single
+    /// ones taken from the later), so that a long value grows by what changed and is neither sent
+    /// nor rewritten whole.
+    async fn compare_and_append(
+        &self,
+        key: &str,
+        expected: u64,
+        fragment: Bytes,
+        event: Option<(&str, Bytes)>,
+    ) -> Result<CasOutcome, LiveError>;
+
     /// Writes `value` at `key` with exactly `version`, whatever was there (rebuilding live state
     /// from the durable record).
     async fn put(&self, key: &str, value: Versioned) -> Result<(), LiveError>;
@@ -226,6 +239,37 @@ impl MemoryStore {
             let _ = sender.send(payload);
         }
     }
+
+    /// Compare-and-set, or compare-and-append, and publish, all under the lock.
+    fn swap(
+        &self,
+        key: &str,
+        expected: u64,
+        value: Bytes,
+        event: Option<(&str, Bytes)>,
+        append: bool,
+    ) -> Result<CasOutcome, LiveError> {
+        let mut values = self.values();
+        let current = values.get(key).map_or(0, |v| v.version);
+        if current != expected {
+            return Ok(CasOutcome::Conflict { current });
+        }
+        let value = match values.get(key).filter(|_| append) {
+            Some(stored) => {
+                let mut joined = Vec::with_capacity(stored.value.len() + value.len());
+                joined.extend_from_slice(&stored.value);
+                joined.extend_from_slice(&value);
+                Bytes::from(joined)
+            }
+            None => value,
+        };
+        values.insert(key.to_owned(), Versioned { version: expected + 1, value });
+        // Published under the lock, so subscribers see events in version order.
+        if let Some((channel, payload)) = event {
+            self.deliver(channel, payload);
+        }
+        Ok(CasOutcome::Applied(expected + 1))
+    }
 }
 
 #[async_trait]
@@ -241,17 +285,17 @@ impl LiveStore for MemoryStore {
         value: Bytes,
         event: Option<(&str, Bytes)>,
     ) -> Result<CasOutcome, LiveError> {
-        let mut values = self.values();
-        let current = values.get(key).map_or(0, |v| v.version);
-        if current != expected {
-            return Ok(CasOutcome::Conflict { current });
-        }
-        values.insert(key.to_owned(), Versioned { version: expected + 1, value });
-        // Published under the lock, so subscribers see events in version order.
-        if let Some((channel, payload)) = event {
-            self.deliver(channel, payload);
-        }
-        Ok(CasOutcome::Applied(expected + 1))
+        self.swap(key, expected, value, event, false)
+    }
+
+    async fn compare_and_append(
+        &self,
+        key: &str,
+        expected: u64,
+        fragment: Bytes,
+        event: Option<(&str, Bytes)>,
+    ) -> Result<CasOutcome, LiveError> {
+        self.swap(key, expected, fragment, event, true)
     }
 
     async fn put(&self, key: &str, value: Versioned) -> Result<(), LiveError> {
@@ -305,14 +349,19 @@ pub struct RedisStore {
     deadline: Duration,
 }
 
-/// Version check, write and publish in one step. Stored as a hash {v: version, d: data}.
+/// Version check, write (or append, when ARGV[5] is `a`) and publish in one step. Stored as a
+/// hash {v: version, d: data}.
 const CAS_SCRIPT: &str = r"
 local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if current ~= tonumber(ARGV[1]) then
   return {0, current}
 end
 local new = current + 1
-redis.call('HSET', KEYS[1], 'v', new, 'd', ARGV[2])
+local data = ARGV[2]
+if ARGV[5] == 'a' then
+  data = (redis.call('HGET', KEYS[1], 'd') or '') .. data
+end
+redis.call('HSET', KEYS[1], 'v', new, 'd', data)
 if ARGV[3] ~= '' then
   redis.call('PUBLISH', ARGV[3], ARGV[4])
 end
@@ -406,6 +455,45 @@ impl RedisStore {
                 Err(Failure::Away(LiveError::Unavailable(format!("{what}: no answer within {:?}", self.deadline))))
             }
         }
+    }
+
+    /// Compare-and-set, or compare-and-append, and publish: one script call.
+    async fn swap(
+        &self,
+        key: &str,
+        expected: u64,
+        value: Bytes,
+        event: Option<(&str, Bytes)>,
+        append: bool,
+    ) -> Result<CasOutcome, LiveError> {
+        let (channel, payload) = match event {
+            Some((channel, payload)) => (self.key(channel), payload),
+            None => (String::new(), Bytes::new()),
+        };
+        // The script by its SHA: a command in flight carries its arguments, not the script. A
+        // Redis that does not know it (restarted, flushed its scripts) says NOSCRIPT, and the one
+        // call that sends it whole also loads it for the next.
+        let call = |command: &str, script: &str| {
+            let mut call = redis::cmd(command);
+            call.arg(script)
+                .arg(1)
+                .arg(self.key(key))
+                .arg(expected)
+                .arg(value.as_ref())
+                .arg(&channel)
+                .arg(payload.as_ref())
+                .arg(if append { "a" } else { "" });
+            call
+        };
+        let (applied, version): (u8, u64) = match self.attempt("EVALSHA cas", &call("EVALSHA", &CAS_SHA)).await {
+            Ok(answer) => answer,
+            Err(Failure::Answered(e)) if e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) => {
+                self.run("EVAL cas", &call("EVAL", CAS_SCRIPT)).await?
+            }
+            Err(Failure::Answered(e)) => return Err(LiveError::Unavailable(format!("EVALSHA cas: {e}"))),
+            Err(Failure::Away(e)) => return Err(e),
+        };
+        Ok(if applied == 1 { CasOutcome::Applied(version) } else { CasOutcome::Conflict { current: version } })
     }
 
     /// Subscribes to `channel` in Redis and feeds `fanout` from it until the subscription ends
@@ -507,33 +595,17 @@ impl LiveStore for RedisStore {
         value: Bytes,
         event: Option<(&str, Bytes)>,
     ) -> Result<CasOutcome, LiveError> {
-        let (channel, payload) = match event {
-            Some((channel, payload)) => (self.key(channel), payload),
-            None => (String::new(), Bytes::new()),
-        };
-        // The script by its SHA: a command in flight carries its arguments, not the script. A
-        // Redis that does not know it (restarted, flushed its scripts) says NOSCRIPT, and the one
-        // call that sends it whole also loads it for the next.
-        let call = |command: &str, script: &str| {
-            let mut call = redis::cmd(command);
-            call.arg(script)
-                .arg(1)
-                .arg(self.key(key))
-                .arg(expected)
-                .arg(value.as_ref())
-                .arg(&channel)
-                .arg(payload.as_ref());
-            call
-        };
-        let (applied, version): (u8, u64) = match self.attempt("EVALSHA cas", &call("EVALSHA", &CAS_SHA)).await {
-            Ok(answer) => answer,
-            Err(Failure::Answered(e)) if e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) => {
-                self.run("EVAL cas", &call("EVAL", CAS_SCRIPT)).await?
-            }
-            Err(Failure::Answered(e)) => return Err(LiveError::Unavailable(format!("EVALSHA cas: {e}"))),
-            Err(Failure::Away(e)) => return Err(e),
-        };
-        Ok(if applied == 1 { CasOutcome::Applied(version) } else { CasOutcome::Conflict { current: version } })
+        self.swap(key, expected, value, event, false).await
+    }
+
+    async fn compare_and_append(
+        &self,
+        key: &str,
+        expected: u64,
+        fragment: Bytes,
+        event: Option<(&str, Bytes)>,
+    ) -> Result<CasOutcome, LiveError> {
+        self.swap(key, expected, fragment, event, true).await
     }
 
     async fn put(&self, key: &str, value: Versioned) -> Result<(), LiveError> {

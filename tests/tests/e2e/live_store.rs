@@ -50,6 +50,34 @@ async fn subscribers_see_every_accepted_write_in_order(store: Arc<dyn LiveStore>
     }
 }
 
+async fn appends_grow_the_value_and_stale_appends_conflict(store: Arc<dyn LiveStore>) {
+    let mut events = store.subscribe("events:{4}").await.unwrap();
+    let append = |expected: u64, fragment: &'static [u8]| {
+        let store = store.clone();
+        async move {
+            let event = Some(("events:{4}", Bytes::from_static(fragment)));
+            store.compare_and_append("table:{4}", expected, Bytes::from_static(fragment), event).await.unwrap()
+        }
+    };
+    // Appending to nothing starts the value.
+    assert_eq!(append(0, b"ab").await, CasOutcome::Applied(1));
+    assert_eq!(append(1, b"cd").await, CasOutcome::Applied(2));
+    assert_eq!(append(1, b"xx").await, CasOutcome::Conflict { current: 2 }, "a stale append changes nothing");
+    assert_eq!(append(2, b"e").await, CasOutcome::Applied(3));
+    assert_eq!(
+        store.get("table:{4}").await.unwrap(),
+        Some(Versioned { version: 3, value: Bytes::from_static(b"abcde") })
+    );
+    // A whole write replaces what the appends built.
+    store.compare_and_set("table:{4}", 3, Bytes::from_static(b"new"), None).await.unwrap();
+    assert_eq!(append(4, b"!").await, CasOutcome::Applied(5));
+    assert_eq!(store.get("table:{4}").await.unwrap().map(|v| v.value), Some(Bytes::from_static(b"new!")));
+    for published in [b"ab".as_slice(), b"cd", b"e", b"!"] {
+        let message = tokio::time::timeout(Duration::from_secs(5), events.next()).await.unwrap();
+        assert_eq!(message, Some(ChannelMessage::Message(Bytes::copy_from_slice(published))));
+    }
+}
+
 async fn counters_expire(store: Arc<dyn LiveStore>) {
     assert_eq!(store.increment("rate:{a}", Duration::from_millis(300)).await.unwrap(), 1);
     assert_eq!(store.increment("rate:{a}", Duration::from_millis(300)).await.unwrap(), 2);
@@ -68,6 +96,7 @@ async fn redis_store_keeps_the_contract() {
     let redis = TestRedis::create().await;
     versions_advance_and_stale_writes_conflict(redis.store()).await;
     subscribers_see_every_accepted_write_in_order(redis.store()).await;
+    appends_grow_the_value_and_stale_appends_conflict(redis.store()).await;
     counters_expire(redis.store()).await;
     clear_removes_everything_of_this_store(redis.store()).await;
 }
@@ -76,6 +105,7 @@ async fn redis_store_keeps_the_contract() {
 async fn memory_store_keeps_the_contract() {
     versions_advance_and_stale_writes_conflict(Arc::new(MemoryStore::new())).await;
     subscribers_see_every_accepted_write_in_order(Arc::new(MemoryStore::new())).await;
+    appends_grow_the_value_and_stale_appends_conflict(Arc::new(MemoryStore::new())).await;
     counters_expire(Arc::new(MemoryStore::new())).await;
     clear_removes_everything_of_this_store(Arc::new(MemoryStore::new())).await;
 }
