@@ -5,13 +5,15 @@
 //! 2. The rules check happens in the laws ([`DealInProgress::apply`]) on the current state.
 //! 3. The accepted events are appended to the Postgres journal keyed (table, sequence) in one
 //!    transaction with everything else the command writes; the primary key is the commit point.
+//!    Commands at many tables share that transaction (group commit, [`platform::commit`]), and
+//!    each is answered only once it has committed.
 //! 4. Redis is then updated by the live store's compare-and-set script, which publishes the events
 //!    on the table's channel.
 //! 5. If Redis is flushed, restarted or behind, the state is rebuilt from the journal.
 //!
-//! Redis holds a table's current deal as the commands that replay to it ([`LiveTable`]); each
-//! process keeps the replayed state of the versions it has seen, so a command replays nothing
-//! unless another process moved the table on.
+//! Redis holds a table's current deal as the commands that replay to it ([`LiveTable`]), each
+//! command appended as it is accepted; each process keeps the replayed state of the versions it
+//! has seen, so a command replays nothing unless another process moved the table on.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -25,6 +27,7 @@ use api::scoring::v1 as scoring;
 use laws::table::{DealInProgress, Event};
 use platform::ServiceError;
 use platform::auth::Principal;
+use platform::commit::{CommitFailed, GroupCommit, GroupCommitSettings};
 use platform::db::Db;
 use platform::live::{CasOutcome, SharedLiveStore, Versioned};
 use sea_orm::ActiveValue::Set;
@@ -201,6 +204,8 @@ pub struct Engine {
     /// Each table as this process last loaded or committed it: a command whose expected version
     /// is the one known here is judged on it without asking Redis (see [`Engine::execute`]).
     known: Mutex<HashMap<String, Loaded>>,
+    /// Where accepted commands are written, many to a transaction.
+    commits: GroupCommit<store::JournalWriter>,
     /// Woken when a deal finishes, so the outbox worker delivers at once.
     pub outbox: Arc<tokio::sync::Notify>,
     /// The tables with a deal in progress, as this process last saw them.
@@ -212,9 +217,10 @@ pub struct Engine {
 const CACHE_LIMIT: usize = 4096;
 
 impl Engine {
-    /// An engine over these stores.
+    /// An engine over these stores; its group commit's writers start on the current runtime.
     pub fn new(db: Db, live: SharedLiveStore) -> Engine {
         Engine {
+            commits: GroupCommit::spawn(db.clone(), store::JournalWriter, GroupCommitSettings::default()),
             db,
             live,
             cache: Mutex::new(HashMap::new()),
@@ -546,16 +552,19 @@ impl Engine {
             // The result's delivery, and scoring writing it, continue this command's trace.
             trace_context: outbox.as_ref().and_then(|_| platform::telemetry::capture_trace_context()),
         };
-        match store::commit(&self.db, commit).await {
+        match self.commits.commit(commit).await {
             Ok(()) => {}
-            Err(CommitError::Conflict) => {
+            Err(CommitFailed::Write(CommitError::Conflict)) => {
                 // Another command took the version first, the live state was behind the journal,
                 // or the key was used before ([`Engine::execute`] looks up its answer).
                 self.forget(table_id);
                 let current = self.rebuild(table_id).await?;
                 return Err(stale(&current, expected_version));
             }
-            Err(CommitError::Db(error)) => return Err(error.into()),
+            Err(CommitFailed::Write(CommitError::Db(error))) => return Err(error.into()),
+            Err(CommitFailed::Stopped) => {
+                return Err(ServiceError::Unavailable("the game service is shutting down".to_owned()));
+            }
         }
         if let Some(deal) = &next.deal {
             self.remember(deal);
@@ -572,17 +581,40 @@ impl Engine {
     /// Moves Redis to the new state and publishes the events; if Redis moved in between (a
     /// rebuild) the state is written outright. Redis failing loses nothing: the journal is the
     /// record, and the next reader rebuilds.
+    ///
+    /// A command on the deal in progress appends itself to the deal's commands in Redis (a
+    /// [`LiveTable`] holding it alone, which decodes merged with what is there) rather than
+    /// sending them all again; a new deal replaces them.
     async fn publish(&self, before: &Loaded, after: &Loaded, events: Vec<crate::stored::StoredEvent>) {
         let key = table_key(&after.table_id);
         let channel = channel(&after.table_id);
-        let value = Bytes::from(after.live().encode_to_vec());
         let batch = Bytes::from(EventBatch { events }.encode_to_vec());
-        let outcome =
-            self.live.compare_and_set(&key, before.version, value.clone(), Some((&channel, batch.clone()))).await;
+        let event = Some((channel.as_str(), batch.clone()));
+        let same_deal = before.deal.as_ref().zip(after.deal.as_ref()).is_some_and(|(b, a)| b.deal_id == a.deal_id);
+        let outcome = match after.deal.as_ref().and_then(|deal| deal.actions.last()).filter(|_| same_deal) {
+            Some(action) => {
+                // The deal's id is in Redis already: an empty string is not encoded, so the
+                // merge keeps it.
+                let fragment = LiveTable {
+                    version: after.version,
+                    last_sequence: after.last_sequence,
+                    deal_id: String::new(),
+                    actions: vec![action.clone()],
+                };
+                self.live.compare_and_append(&key, before.version, Bytes::from(fragment.encode_to_vec()), event).await
+            }
+            None => {
+                let value = Bytes::from(after.live().encode_to_vec());
+                self.live.compare_and_set(&key, before.version, value, event).await
+            }
+        };
         let written = match outcome {
             Ok(CasOutcome::Applied(_)) => return,
             Ok(CasOutcome::Conflict { current }) if current >= after.version => Ok(()),
-            Ok(CasOutcome::Conflict { .. }) => self.live.put(&key, Versioned { version: after.version, value }).await,
+            Ok(CasOutcome::Conflict { .. }) => {
+                let value = Bytes::from(after.live().encode_to_vec());
+                self.live.put(&key, Versioned { version: after.version, value }).await
+            }
             Err(error) => Err(error),
         };
         let published = match written {

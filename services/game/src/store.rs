@@ -1,6 +1,7 @@
 //! The durable record in Postgres (or SQLite): the journal, the deals, the boards, the arbiter
-//! calls, the idempotency keys and the outbox. One accepted command is one transaction
-//! ([`commit`]); the journal's primary key (table, sequence) is its commit point.
+//! calls, the idempotency keys and the outbox. Accepted commands are written many to a
+//! transaction ([`write`], through [`platform::commit`]); the journal's primary key (table,
+//! sequence) is each one's commit point.
 
 use chrono::{DateTime, FixedOffset, Utc};
 use platform::db::Db;
@@ -8,7 +9,8 @@ use prost::Message;
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
     ActiveValue::{NotSet, Set},
-    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr, TransactionTrait,
+    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, DbErr, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, SqlErr, Statement,
 };
 
 use crate::entity::{arbiter_calls, boards, deals, idempotency, journal, outbox};
@@ -211,62 +213,160 @@ impl From<DbErr> for CommitError {
     }
 }
 
-/// Writes one accepted command in one transaction: its events (the first carrying the command),
-/// the deal's row, the arbiter calls, the first answer under its idempotency key, and the
-/// outbox message a finished deal owes scoring.
-#[tracing::instrument(skip_all, fields(table = %commit.table_id, version = commit.version))]
-pub async fn commit(db: &Db, commit: Commit) -> Result<(), CommitError> {
-    let at = now();
-    let txn = db.begin().await?;
-    let rows: Vec<journal::ActiveModel> = commit
-        .events
-        .iter()
-        .enumerate()
-        .map(|(i, (sequence, kind, event))| journal::ActiveModel {
-            table_id: Set(commit.table_id.clone()),
-            sequence: Set(*sequence as i64),
-            version: Set(commit.version as i64),
-            deal_id: Set(commit.deal_id.clone()),
-            kind: Set((*kind).to_owned()),
-            event: Set(event.encode_to_vec()),
-            action: Set((i == 0).then(|| commit.action.encode_to_vec())),
-            rules_version: Set(i32::try_from(commit.action.rules_version).unwrap_or(i32::MAX)),
-            created_at: Set(at),
-        })
-        .collect();
-    journal::Entity::insert_many(rows).exec(&txn).await?;
+/// The game's writes for group commit ([`platform::commit`]): every command of a batch in one
+/// transaction, like statements folded into one.
+pub struct JournalWriter;
 
-    match commit.new_deal {
-        Some(row) => {
-            deals::Entity::insert(row).exec(&txn).await?;
+impl platform::commit::BatchWriter for JournalWriter {
+    type Item = Commit;
+    type Error = CommitError;
+
+    async fn write(&self, txn: &DatabaseTransaction, commits: &[Commit]) -> Result<(), CommitError> {
+        write(txn, commits).await
+    }
+}
+
+/// Rows to a multi-row insert: well under either database's limit on bound parameters.
+const ROWS_PER_INSERT: usize = 500;
+
+/// Writes accepted commands in `txn`: their events (the first of each carrying its command) in
+/// one insert, each deal's row moved from the version its command saw in one update, the arbiter
+/// calls, the first answers under their idempotency keys in one insert, and the outbox messages
+/// finished deals owe scoring. Any conflict fails the whole: the journal's primary key (table,
+/// sequence), a deal not at the version its command saw, or an idempotency key used before.
+#[tracing::instrument(skip_all, fields(commands = commits.len()))]
+pub async fn write(txn: &DatabaseTransaction, commits: &[Commit]) -> Result<(), CommitError> {
+    let at = now();
+    let rows: Vec<journal::ActiveModel> = commits.iter().flat_map(|commit| journal_rows(commit, at)).collect();
+    for chunk in rows.chunks(ROWS_PER_INSERT) {
+        journal::Entity::insert_many(chunk.to_vec()).exec_without_returning(txn).await?;
+    }
+
+    let mut moved = Vec::with_capacity(commits.len());
+    for commit in commits {
+        match &commit.new_deal {
+            Some(row) => {
+                deals::Entity::insert(row.clone()).exec_without_returning(txn).await?;
+            }
+            None => moved.push(commit),
         }
-        None => {
-            let mut update = deals::Entity::update_many()
-                .col_expr(deals::Column::TableVersion, Expr::value(commit.version as i64))
-                .col_expr(deals::Column::Phase, Expr::value(commit.phase.clone()))
+    }
+    for chunk in moved.chunks(ROWS_PER_INSERT / 4) {
+        // The deals' rows move only from the versions their commands saw.
+        if move_deals(txn, chunk).await? != chunk.len() as u64 {
+            return Err(CommitError::Conflict);
+        }
+    }
+    for commit in commits.iter().filter(|c| c.new_deal.is_none()) {
+        if let Some(outcome) = &commit.outcome {
+            deals::Entity::update_many()
+                .col_expr(deals::Column::Outcome, Expr::value(outcome.clone()))
+                .col_expr(deals::Column::FinishedAt, Expr::value(at))
                 .filter(deals::Column::DealId.eq(commit.deal_id.as_str()))
-                .filter(deals::Column::TableVersion.eq(commit.from_version as i64));
-            if let Some(outcome) = &commit.outcome {
-                update = update
-                    .col_expr(deals::Column::Outcome, Expr::value(outcome.clone()))
-                    .col_expr(deals::Column::FinishedAt, Expr::value(at));
-            }
-            // The deal's row moves only from the version this command saw.
-            if update.exec(&txn).await?.rows_affected != 1 {
-                return Err(CommitError::Conflict);
-            }
+                .exec(txn)
+                .await?;
         }
     }
 
-    for (id, open, call) in commit.arbiter_calls {
+    for commit in commits {
+        write_arbiter_calls(txn, commit, at).await?;
+    }
+
+    let answers = commits.iter().map(|commit| {
+        let (scope, key, hash, response) = &commit.idempotency;
+        idempotency::ActiveModel {
+            scope: Set(scope.clone()),
+            key: Set(key.clone()),
+            request_hash: Set(hash.clone()),
+            response: Set(response.clone()),
+            created_at: Set(at.with_timezone(&chrono::Utc)),
+        }
+    });
+    let answers: Vec<_> = answers.collect();
+    for chunk in answers.chunks(ROWS_PER_INSERT) {
+        idempotency::Entity::insert_many(chunk.to_vec()).exec_without_returning(txn).await?;
+    }
+
+    for commit in commits {
+        let Some((topic, payload)) = &commit.outbox else { continue };
+        outbox::Entity::insert(outbox::ActiveModel {
+            id: NotSet,
+            source: Set(crate::outbox::SOURCE.to_owned()),
+            topic: Set(topic.clone()),
+            aggregate_id: Set(commit.deal_id.clone()),
+            payload: Set(payload.clone()),
+            attempts: Set(0),
+            last_error: Set(None),
+            next_attempt_at: Set(at),
+            created_at: Set(at),
+            delivered_at: Set(None),
+            trace_context: Set(commit.trace_context.clone()),
+            dead_lettered_at: Set(None),
+        })
+        .exec_without_returning(txn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// A command's journal rows: one per event, the first carrying the command.
+fn journal_rows(commit: &Commit, at: DateTime<FixedOffset>) -> impl Iterator<Item = journal::ActiveModel> + '_ {
+    commit.events.iter().enumerate().map(move |(i, (sequence, kind, event))| journal::ActiveModel {
+        table_id: Set(commit.table_id.clone()),
+        sequence: Set(*sequence as i64),
+        version: Set(commit.version as i64),
+        deal_id: Set(commit.deal_id.clone()),
+        kind: Set((*kind).to_owned()),
+        event: Set(event.encode_to_vec()),
+        action: Set((i == 0).then(|| commit.action.encode_to_vec())),
+        rules_version: Set(i32::try_from(commit.action.rules_version).unwrap_or(i32::MAX)),
+        created_at: Set(at),
+    })
+}
+
+/// Moves each deal's row to its command's version and phase, if it is still at the version the
+/// command saw, in one statement; how many moved. (`UPDATE .. FROM (VALUES ..)` reads the same on
+/// Postgres and SQLite, whose VALUES columns are both named `column1`, `column2` ...)
+async fn move_deals(txn: &DatabaseTransaction, commits: &[&Commit]) -> Result<u64, DbErr> {
+    let backend = txn.get_database_backend();
+    let mut values: Vec<sea_orm::Value> = Vec::with_capacity(commits.len() * 4);
+    let mut rows = Vec::with_capacity(commits.len());
+    for commit in commits {
+        // Postgres numbers its placeholders; SQLite takes them in order.
+        let base = values.len();
+        let p = |n: usize| match backend {
+            DbBackend::Postgres => format!("${}", base + n),
+            _ => "?".to_owned(),
+        };
+        rows.push(format!("({}, CAST({} AS BIGINT), CAST({} AS BIGINT), {})", p(1), p(2), p(3), p(4)));
+        values.push(commit.deal_id.clone().into());
+        values.push((commit.from_version as i64).into());
+        values.push((commit.version as i64).into());
+        values.push(commit.phase.clone().into());
+    }
+    let sql = format!(
+        "UPDATE game_deals SET table_version = v.column3, phase = v.column4 FROM (VALUES {}) AS v \
+         WHERE game_deals.deal_id = v.column1 AND game_deals.table_version = v.column2",
+        rows.join(", ")
+    );
+    Ok(txn.execute_raw(Statement::from_sql_and_values(backend, sql, values)).await?.rows_affected())
+}
+
+/// The arbiter calls a command opened or resolved, each written as it now stands.
+async fn write_arbiter_calls(
+    txn: &DatabaseTransaction,
+    commit: &Commit,
+    at: DateTime<FixedOffset>,
+) -> Result<(), DbErr> {
+    for (id, open, call) in &commit.arbiter_calls {
         let row = arbiter_calls::ActiveModel {
-            arbiter_call_id: Set(id),
+            arbiter_call_id: Set(id.clone()),
             table_id: Set(commit.table_id.clone()),
             deal_id: Set(commit.deal_id.clone()),
-            open: Set(open),
+            open: Set(*open),
             called_at: Set(at),
-            resolved_at: Set((!open).then_some(at)),
-            call: Set(call),
+            resolved_at: Set((!*open).then_some(at)),
+            call: Set(call.clone()),
         };
         arbiter_calls::Entity::insert(row)
             .on_conflict(
@@ -278,39 +378,8 @@ pub async fn commit(db: &Db, commit: Commit) -> Result<(), CommitError> {
                     ])
                     .to_owned(),
             )
-            .exec(&txn)
+            .exec_without_returning(txn)
             .await?;
     }
-
-    let (scope, key, hash, response) = commit.idempotency;
-    idempotency::Entity::insert(idempotency::ActiveModel {
-        scope: Set(scope),
-        key: Set(key),
-        request_hash: Set(hash),
-        response: Set(response),
-        created_at: Set(at.with_timezone(&chrono::Utc)),
-    })
-    .exec(&txn)
-    .await?;
-
-    if let Some((topic, payload)) = commit.outbox {
-        outbox::Entity::insert(outbox::ActiveModel {
-            id: NotSet,
-            source: Set(crate::outbox::SOURCE.to_owned()),
-            topic: Set(topic),
-            aggregate_id: Set(commit.deal_id.clone()),
-            payload: Set(payload),
-            attempts: Set(0),
-            last_error: Set(None),
-            next_attempt_at: Set(at),
-            created_at: Set(at),
-            delivered_at: Set(None),
-            trace_context: Set(commit.trace_context),
-            dead_lettered_at: Set(None),
-        })
-        .exec(&txn)
-        .await?;
-    }
-    txn.commit().await?;
     Ok(())
 }
