@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 
 use api::appeals::v1 as pb;
-use api::common::v1 as common;
 use platform::ServiceError;
 use platform::auth::Principal;
+use platform::page::Keyset;
 use sea_orm::sea_query::Query;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
@@ -15,28 +15,6 @@ use crate::entity::{appeal, ruling, ruling_party};
 use crate::records::{Parties, decode, score_owner, target_key};
 use crate::service::{Appeals, sees_everything};
 use crate::store;
-
-/// The page size asked for, as the contract reads it: 0 is 50, above 500 is 500.
-fn page_size(page: Option<&common::PageRequest>) -> u64 {
-    match page.map_or(0, |p| p.page_size) {
-        0 => 50,
-        n => u64::from(n.min(500)),
-    }
-}
-
-/// Where a page starts: after the sequence number in the token, newest first.
-fn page_start(page: Option<&common::PageRequest>) -> Result<Option<i64>, ServiceError> {
-    match page.map(|p| p.page_token.as_str()).filter(|t| !t.is_empty()) {
-        None => Ok(None),
-        // A sequence number this server handed out: never negative.
-        Some(token) => token
-            .parse::<i64>()
-            .ok()
-            .filter(|sequence| *sequence >= 0 && !token.starts_with('+'))
-            .map(Some)
-            .ok_or_else(|| ServiceError::invalid("page.page_token", "not a token this server gave")),
-    }
-}
 
 /// The player a list is restricted to: the one asked for, and for a player their own id.
 fn list_player(principal: &Principal, asked: &str) -> Result<Option<String>, ServiceError> {
@@ -96,9 +74,9 @@ impl Appeals {
         principal: &Principal,
         request: pb::ListRulingsRequest,
     ) -> Result<pb::ListRulingsResponse, ServiceError> {
-        let size = page_size(request.page.as_ref());
+        let page = Keyset::of(request.page.as_ref())?;
         let mut query = ruling::Entity::find().filter(ruling::Column::Status.eq(ruling::RECORDED));
-        if let Some(start) = page_start(request.page.as_ref())? {
+        if let Some(start) = page.before {
             query = query.filter(ruling::Column::Sequence.lt(start));
         }
         if !request.deal_id.is_empty() {
@@ -118,13 +96,8 @@ impl Appeals {
                 ),
             );
         }
-        let mut rows = query.order_by_desc(ruling::Column::Sequence).limit(size + 1).all(&self.db).await?;
-        let next = if rows.len() as u64 > size {
-            rows.truncate(usize::try_from(size).unwrap_or(usize::MAX));
-            rows.last().and_then(|r| r.sequence).map(|s| s.to_string()).unwrap_or_default()
-        } else {
-            String::new()
-        };
+        let mut rows = query.order_by_desc(ruling::Column::Sequence).limit(page.fetch()).all(&self.db).await?;
+        let next = page.response(&mut rows, |r| r.sequence.unwrap_or_default());
         let mut appeals: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for a in appeal::Entity::find()
             .filter(appeal::Column::RulingId.is_in(rows.iter().map(|r| r.ruling_id.clone())))
@@ -142,7 +115,7 @@ impl Appeals {
                 Ok(ruling)
             })
             .collect::<Result<Vec<_>, ServiceError>>()?;
-        Ok(pb::ListRulingsResponse { rulings, page: Some(common::PageResponse { next_page_token: next }) })
+        Ok(pb::ListRulingsResponse { rulings, page: next })
     }
 
     /// An appeal and its ruling.
@@ -166,9 +139,9 @@ impl Appeals {
         principal: &Principal,
         request: pb::ListAppealsRequest,
     ) -> Result<pb::ListAppealsResponse, ServiceError> {
-        let size = page_size(request.page.as_ref());
+        let page = Keyset::of(request.page.as_ref())?;
         let mut query = appeal::Entity::find();
-        if let Some(start) = page_start(request.page.as_ref())? {
+        if let Some(start) = page.before {
             query = query.filter(appeal::Column::Sequence.lt(start));
         }
         match pb::AppealStatus::try_from(request.status) {
@@ -190,15 +163,10 @@ impl Appeals {
                 ),
             );
         }
-        let mut rows = query.order_by_desc(appeal::Column::Sequence).limit(size + 1).all(&self.db).await?;
-        let next = if rows.len() as u64 > size {
-            rows.truncate(usize::try_from(size).unwrap_or(usize::MAX));
-            rows.last().map(|r| r.sequence.to_string()).unwrap_or_default()
-        } else {
-            String::new()
-        };
+        let mut rows = query.order_by_desc(appeal::Column::Sequence).limit(page.fetch()).all(&self.db).await?;
+        let next = page.response(&mut rows, |r| r.sequence);
         let appeals = rows.iter().map(|row| decode("appeal", &row.appeal)).collect::<Result<Vec<_>, _>>()?;
-        Ok(pb::ListAppealsResponse { appeals, page: Some(common::PageResponse { next_page_token: next }) })
+        Ok(pb::ListAppealsResponse { appeals, page: next })
     }
 
     /// The policy in force.
