@@ -166,11 +166,20 @@ pub enum AuthError {
 }
 
 /// Checks tokens: HS256 with a shared secret (local), or RS256 with a public key (production).
+///
+/// A client sends the same token with every call until it expires, so a token once verified is
+/// remembered with what it says and its expiry ([`VERIFIED_LIMIT`] of them): checking it again is a
+/// lookup, not a signature and a JSON parse on every call. A remembered token past its expiry is
+/// verified again (and refused as expired); only the exact token string verified before matches.
 #[derive(Clone)]
 pub struct TokenVerifier {
     key: Arc<DecodingKey>,
     validation: Arc<Validation>,
+    verified: Arc<std::sync::Mutex<std::collections::HashMap<String, (Principal, i64)>>>,
 }
+
+/// How many verified tokens a verifier remembers; when full it forgets them all and starts over.
+pub const VERIFIED_LIMIT: usize = 4096;
 
 impl fmt::Debug for TokenVerifier {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -184,7 +193,7 @@ impl TokenVerifier {
         validation.set_issuer(&[ISSUER]);
         validation.set_required_spec_claims(&["exp", "iss", "sub"]);
         validation.leeway = 5;
-        TokenVerifier { key: Arc::new(key), validation: Arc::new(validation) }
+        TokenVerifier { key: Arc::new(key), validation: Arc::new(validation), verified: Arc::default() }
     }
 
     /// A verifier for HS256 tokens signed with `secret`.
@@ -200,11 +209,25 @@ impl TokenVerifier {
 
     /// Checks a token and returns its principal.
     pub fn verify(&self, token: &str) -> Result<Principal, AuthError> {
+        let now = jsonwebtoken::get_current_timestamp() as i64;
+        {
+            let verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
+            // Stricter than the check below, which allows some leeway: never longer than it.
+            if let Some((principal, _)) = verified.get(token).filter(|(_, exp)| now < *exp) {
+                return Ok(principal.clone());
+            }
+        }
         let data = jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation).map_err(|e| match e.kind() {
             jsonwebtoken::errors::ErrorKind::ExpiredSignature => AuthError::Expired,
             _ => AuthError::Invalid(e.to_string()),
         })?;
-        Ok(Principal { subject: data.claims.sub, roles: data.claims.roles.into_iter().collect() })
+        let principal = Principal { subject: data.claims.sub, roles: data.claims.roles.into_iter().collect() };
+        let mut verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
+        if verified.len() >= VERIFIED_LIMIT {
+            verified.clear();
+        }
+        verified.insert(token.to_owned(), (principal.clone(), data.claims.exp));
+        Ok(principal)
     }
 
     /// Reads the bearer token of a request's headers and verifies it.
@@ -459,6 +482,26 @@ mod tests {
             assert_eq!(err.code(), tonic::Code::Unauthenticated, "{}", err.message());
         }
         assert!(layer.authorize("/x.v1.S/DeskOnly", &headers(&expired)).unwrap_err().message().contains("expired"));
+    }
+
+    #[test]
+    fn a_remembered_token_still_expires_and_a_forgery_of_it_is_still_refused() {
+        let verifier = TokenVerifier::hs256(b"secret");
+        let now = chrono::Utc::now().timestamp();
+        let claims =
+            |exp: i64| Claims { sub: "carol".into(), roles: vec![Role::Desk], iss: ISSUER.into(), iat: now, exp };
+        let issuer = TokenIssuer::hs256(b"secret");
+        // Verified once, then remembered: the same answer without verifying again.
+        let token = issuer.issue_claims(&claims(now + 60)).unwrap();
+        assert_eq!(verifier.verify(&token).unwrap().subject, "carol");
+        assert_eq!(verifier.verify(&token).unwrap().subject, "carol");
+        // A token remembered but past its expiry is verified again, and refused.
+        let stale = issuer.issue_claims(&claims(now - 3600)).unwrap();
+        verifier.verified.lock().unwrap().insert(stale.clone(), (verifier.verify(&token).unwrap(), now - 3600));
+        assert!(matches!(verifier.verify(&stale), Err(AuthError::Expired)));
+        // Another signature over the same claims is another string: never taken for the first.
+        let forged = TokenIssuer::hs256(b"other").issue_claims(&claims(now + 60)).unwrap();
+        assert!(matches!(verifier.verify(&forged), Err(AuthError::Invalid(_))));
     }
 
     #[test]
