@@ -497,7 +497,8 @@ mod tests {
         assert_eq!(verifier.verify(&token).unwrap().subject, "carol");
         // A token remembered but past its expiry is verified again, and refused.
         let stale = issuer.issue_claims(&claims(now - 3600)).unwrap();
-        verifier.verified.lock().unwrap().insert(stale.clone(), (verifier.verify(&token).unwrap(), now - 3600));
+        let carol = verifier.verify(&token).unwrap();
+        verifier.verified.lock().unwrap().insert(stale.clone(), (carol, now - 3600));
         assert!(matches!(verifier.verify(&stale), Err(AuthError::Expired)));
         // Another signature over the same claims is another string: never taken for the first.
         let forged = TokenIssuer::hs256(b"other").issue_claims(&claims(now + 60)).unwrap();
