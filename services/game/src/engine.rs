@@ -542,7 +542,7 @@ impl Engine {
             version: next.version,
             deal_id: deal_id.clone(),
             action: stored,
-            events: journaled.clone(),
+            events: journaled.iter().map(|(sequence, kind, event)| (*sequence, *kind, event.encode_to_vec())).collect(),
             new_deal,
             phase: render::phase_proto(state.phase()).as_str_name().to_owned(),
             outcome: outcome.as_ref().map(Message::encode_to_vec),

@@ -176,8 +176,8 @@ pub struct Commit {
     pub deal_id: String,
     /// The command.
     pub action: StoredAction,
-    /// The events, with their sequence numbers and kinds.
-    pub events: Vec<(u64, &'static str, StoredEvent)>,
+    /// The events, with their sequence numbers and kinds, encoded.
+    pub events: Vec<(u64, &'static str, Vec<u8>)>,
     /// The deal's row, when the command starts it.
     pub new_deal: Option<deals::ActiveModel>,
     /// The deal's phase after the command (`DEAL_PHASE_PLAY`).
@@ -238,8 +238,8 @@ const ROWS_PER_INSERT: usize = 500;
 pub async fn write(txn: &DatabaseTransaction, commits: &[Commit]) -> Result<(), CommitError> {
     let at = now();
     let rows: Vec<journal::ActiveModel> = commits.iter().flat_map(|commit| journal_rows(commit, at)).collect();
-    for chunk in rows.chunks(ROWS_PER_INSERT) {
-        journal::Entity::insert_many(chunk.to_vec()).exec_without_returning(txn).await?;
+    for chunk in in_chunks(rows) {
+        journal::Entity::insert_many(chunk).exec_without_returning(txn).await?;
     }
 
     let mut moved = Vec::with_capacity(commits.len());
@@ -272,19 +272,21 @@ pub async fn write(txn: &DatabaseTransaction, commits: &[Commit]) -> Result<(), 
         write_arbiter_calls(txn, commit, at).await?;
     }
 
-    let answers = commits.iter().map(|commit| {
-        let (scope, key, hash, response) = &commit.idempotency;
-        idempotency::ActiveModel {
-            scope: Set(scope.clone()),
-            key: Set(key.clone()),
-            request_hash: Set(hash.clone()),
-            response: Set(response.clone()),
-            created_at: Set(at.with_timezone(&chrono::Utc)),
-        }
-    });
-    let answers: Vec<_> = answers.collect();
-    for chunk in answers.chunks(ROWS_PER_INSERT) {
-        idempotency::Entity::insert_many(chunk.to_vec()).exec_without_returning(txn).await?;
+    let answers: Vec<idempotency::ActiveModel> = commits
+        .iter()
+        .map(|commit| {
+            let (scope, key, hash, response) = &commit.idempotency;
+            idempotency::ActiveModel {
+                scope: Set(scope.clone()),
+                key: Set(key.clone()),
+                request_hash: Set(hash.clone()),
+                response: Set(response.clone()),
+                created_at: Set(at.with_timezone(&chrono::Utc)),
+            }
+        })
+        .collect();
+    for chunk in in_chunks(answers) {
+        idempotency::Entity::insert_many(chunk).exec_without_returning(txn).await?;
     }
 
     for commit in commits {
@@ -309,6 +311,19 @@ pub async fn write(txn: &DatabaseTransaction, commits: &[Commit]) -> Result<(), 
     Ok(())
 }
 
+/// `rows` taken apart into inserts of at most [`ROWS_PER_INSERT`], moved rather than copied.
+fn in_chunks<T>(mut rows: Vec<T>) -> Vec<Vec<T>> {
+    let mut chunks = Vec::with_capacity(rows.len().div_ceil(ROWS_PER_INSERT));
+    while rows.len() > ROWS_PER_INSERT {
+        let rest = rows.split_off(ROWS_PER_INSERT);
+        chunks.push(std::mem::replace(&mut rows, rest));
+    }
+    if !rows.is_empty() {
+        chunks.push(rows);
+    }
+    chunks
+}
+
 /// A command's journal rows: one per event, the first carrying the command.
 fn journal_rows(commit: &Commit, at: DateTime<FixedOffset>) -> impl Iterator<Item = journal::ActiveModel> + '_ {
     commit.events.iter().enumerate().map(move |(i, (sequence, kind, event))| journal::ActiveModel {
@@ -317,7 +332,7 @@ fn journal_rows(commit: &Commit, at: DateTime<FixedOffset>) -> impl Iterator<Ite
         version: Set(commit.version as i64),
         deal_id: Set(commit.deal_id.clone()),
         kind: Set((*kind).to_owned()),
-        event: Set(event.encode_to_vec()),
+        event: Set(event.clone()),
         action: Set((i == 0).then(|| commit.action.encode_to_vec())),
         rules_version: Set(i32::try_from(commit.action.rules_version).unwrap_or(i32::MAX)),
         created_at: Set(at),
@@ -382,4 +397,20 @@ async fn write_arbiter_calls(
             .await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_split_into_inserts_of_at_most_the_limit_in_order() {
+        assert!(in_chunks(Vec::<u32>::new()).is_empty(), "no rows, no insert");
+        let exact: Vec<usize> = (0..ROWS_PER_INSERT).collect();
+        assert_eq!(in_chunks(exact.clone()), vec![exact]);
+        let over: Vec<usize> = (0..2 * ROWS_PER_INSERT + 1).collect();
+        let chunks = in_chunks(over.clone());
+        assert_eq!(chunks.iter().map(Vec::len).collect::<Vec<_>>(), [ROWS_PER_INSERT, ROWS_PER_INSERT, 1]);
+        assert_eq!(chunks.concat(), over, "every row once, in order");
+    }
 }
