@@ -61,7 +61,7 @@ pub async fn service(
     platform::telemetry::observe_gauge(
         "game.live_tables",
         "tables with a deal in progress, as this process last saw them",
-        move || weak.upgrade().map(|engine| engine.live_tables.count()),
+        move || weak.upgrade().map(|engine| engine.live_tables().count()),
     );
     Ok(GameServiceServer::new(grpc::GameApi::new(engine, peers.clone())))
 }

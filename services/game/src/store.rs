@@ -1,7 +1,7 @@
 //! The durable record in Postgres (or SQLite): the journal, the deals, the boards, the arbiter
-//! calls, the idempotency keys and the outbox. Accepted commands are written many to a
-//! transaction ([`write`], through [`platform::commit`]); the journal's primary key (table,
-//! sequence) is each one's commit point.
+//! calls and the outbox (the command runtime writes the idempotency keys). Accepted commands are
+//! written many to a transaction ([`write`], through [`platform::runtime`]); the journal's primary
+//! key (table, sequence) is each one's commit point.
 
 use chrono::{DateTime, FixedOffset, Utc};
 use platform::db::Db;
@@ -10,10 +10,12 @@ use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
     ActiveValue::{NotSet, Set},
     ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, DbErr, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, SqlErr, Statement,
+    QuerySelect, Statement,
 };
 
-use crate::entity::{arbiter_calls, boards, deals, idempotency, journal, outbox};
+use platform::runtime::{ROWS_PER_INSERT, WriteError, in_chunks};
+
+use crate::entity::{arbiter_calls, boards, deals, journal, outbox};
 use crate::stored::{StoredAction, StoredEvent};
 
 /// Now, as the database stores it.
@@ -186,56 +188,19 @@ pub struct Commit {
     pub outcome: Option<Vec<u8>>,
     /// Arbiter calls opened or resolved: id, open, encoded `ArbiterCall`.
     pub arbiter_calls: Vec<(String, bool, Vec<u8>)>,
-    /// The idempotency key's scope and key, the request's hash, and the encoded response.
-    pub idempotency: (String, String, String, Vec<u8>),
     /// A message owed to scoring: topic and encoded request.
     pub outbox: Option<(String, Vec<u8>)>,
     /// The trace context of the command that owes it ([`platform::telemetry::capture_trace_context`]).
     pub trace_context: Option<String>,
 }
 
-/// Why a commit did not happen.
-#[derive(Debug)]
-pub enum CommitError {
-    /// Another command took the sequence (or changed the deal) first, or the same idempotency
-    /// key was used at the same moment: nothing was written.
-    Conflict,
-    /// The database failed.
-    Db(DbErr),
-}
-
-impl From<DbErr> for CommitError {
-    fn from(error: DbErr) -> Self {
-        match error.sql_err() {
-            Some(SqlErr::UniqueConstraintViolation(_)) => CommitError::Conflict,
-            _ => CommitError::Db(error),
-        }
-    }
-}
-
-/// The game's writes for group commit ([`platform::commit`]): every command of a batch in one
-/// transaction, like statements folded into one.
-pub struct JournalWriter;
-
-impl platform::commit::BatchWriter for JournalWriter {
-    type Item = Commit;
-    type Error = CommitError;
-
-    async fn write(&self, txn: &DatabaseTransaction, commits: &[Commit]) -> Result<(), CommitError> {
-        write(txn, commits).await
-    }
-}
-
-/// Rows to a multi-row insert: well under either database's limit on bound parameters.
-const ROWS_PER_INSERT: usize = 500;
-
-/// Writes accepted commands in `txn`: their events (the first of each carrying its command) in
-/// one insert, each deal's row moved from the version its command saw in one update, the arbiter
-/// calls, the first answers under their idempotency keys in one insert, and the outbox messages
-/// finished deals owe scoring. Any conflict fails the whole: the journal's primary key (table,
-/// sequence), a deal not at the version its command saw, or an idempotency key used before.
+/// Writes accepted commands in `txn` (the runtime adds their first answers): their events (the
+/// first of each carrying its command) in one insert, each deal's row moved from the version its
+/// command saw in one update, the arbiter calls, and the outbox messages finished deals owe
+/// scoring. Any conflict fails the whole: the journal's primary key (table, sequence), or a deal
+/// not at the version its command saw.
 #[tracing::instrument(skip_all, fields(commands = commits.len()))]
-pub async fn write(txn: &DatabaseTransaction, commits: &[Commit]) -> Result<(), CommitError> {
+pub async fn write(txn: &DatabaseTransaction, commits: Vec<&Commit>) -> Result<(), WriteError> {
     let at = now();
     let rows: Vec<journal::ActiveModel> = commits.iter().flat_map(|commit| journal_rows(commit, at)).collect();
     for chunk in in_chunks(rows) {
@@ -243,7 +208,7 @@ pub async fn write(txn: &DatabaseTransaction, commits: &[Commit]) -> Result<(), 
     }
 
     let mut moved = Vec::with_capacity(commits.len());
-    for commit in commits {
+    for &commit in &commits {
         match &commit.new_deal {
             Some(row) => {
                 deals::Entity::insert(row.clone()).exec_without_returning(txn).await?;
@@ -254,7 +219,7 @@ pub async fn write(txn: &DatabaseTransaction, commits: &[Commit]) -> Result<(), 
     for chunk in moved.chunks(ROWS_PER_INSERT / 4) {
         // The deals' rows move only from the versions their commands saw.
         if move_deals(txn, chunk).await? != chunk.len() as u64 {
-            return Err(CommitError::Conflict);
+            return Err(WriteError::Conflict);
         }
     }
     for commit in commits.iter().filter(|c| c.new_deal.is_none()) {
@@ -268,28 +233,11 @@ pub async fn write(txn: &DatabaseTransaction, commits: &[Commit]) -> Result<(), 
         }
     }
 
-    for commit in commits {
+    for commit in &commits {
         write_arbiter_calls(txn, commit, at).await?;
     }
 
-    let answers: Vec<idempotency::ActiveModel> = commits
-        .iter()
-        .map(|commit| {
-            let (scope, key, hash, response) = &commit.idempotency;
-            idempotency::ActiveModel {
-                scope: Set(scope.clone()),
-                key: Set(key.clone()),
-                request_hash: Set(hash.clone()),
-                response: Set(response.clone()),
-                created_at: Set(at.with_timezone(&chrono::Utc)),
-            }
-        })
-        .collect();
-    for chunk in in_chunks(answers) {
-        idempotency::Entity::insert_many(chunk).exec_without_returning(txn).await?;
-    }
-
-    for commit in commits {
+    for commit in &commits {
         let Some((topic, payload)) = &commit.outbox else { continue };
         outbox::Entity::insert(outbox::ActiveModel {
             id: NotSet,
@@ -309,19 +257,6 @@ pub async fn write(txn: &DatabaseTransaction, commits: &[Commit]) -> Result<(), 
         .await?;
     }
     Ok(())
-}
-
-/// `rows` taken apart into inserts of at most [`ROWS_PER_INSERT`], moved rather than copied.
-fn in_chunks<T>(mut rows: Vec<T>) -> Vec<Vec<T>> {
-    let mut chunks = Vec::with_capacity(rows.len().div_ceil(ROWS_PER_INSERT));
-    while rows.len() > ROWS_PER_INSERT {
-        let rest = rows.split_off(ROWS_PER_INSERT);
-        chunks.push(std::mem::replace(&mut rows, rest));
-    }
-    if !rows.is_empty() {
-        chunks.push(rows);
-    }
-    chunks
 }
 
 /// A command's journal rows: one per event, the first carrying the command.
@@ -397,20 +332,4 @@ async fn write_arbiter_calls(
             .await?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rows_are_split_into_inserts_of_at_most_the_limit_in_order() {
-        assert!(in_chunks(Vec::<u32>::new()).is_empty(), "no rows, no insert");
-        let exact: Vec<usize> = (0..ROWS_PER_INSERT).collect();
-        assert_eq!(in_chunks(exact.clone()), vec![exact]);
-        let over: Vec<usize> = (0..2 * ROWS_PER_INSERT + 1).collect();
-        let chunks = in_chunks(over.clone());
-        assert_eq!(chunks.iter().map(Vec::len).collect::<Vec<_>>(), [ROWS_PER_INSERT, ROWS_PER_INSERT, 1]);
-        assert_eq!(chunks.concat(), over, "every row once, in order");
-    }
 }

@@ -15,6 +15,7 @@
 //! - [`outbox`]: the one outbox worker: claiming, backoff with jitter, dead letters, retention;
 //! - [`store`]: the platform's own tables (idempotency keys, the outbox) and their one use;
 //! - [`commit`]: group commit: many commands in one transaction, each answered once it commits;
+//! - [`runtime`]: the one command pipeline: state, expected version, idempotency, journal, live copy;
 //! - [`client`]: channels to other services that carry trace context and a token;
 //! - [`watch`]: the one watch loop every stream runs: a live feed that outlives its subscription,
 //!   catching up from the record after any gap, and heartbeats.
@@ -33,6 +34,7 @@ pub mod lineup;
 pub mod live;
 pub mod outbox;
 pub mod page;
+pub mod runtime;
 pub mod server;
 pub mod store;
 pub mod telemetry;
