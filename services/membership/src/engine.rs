@@ -1,9 +1,11 @@
-//! Running the room: commands race on the room's version and commit at the journal's primary key;
-//! the live room (rosters, queues, presence) is kept in the live store (Redis) and rebuilt from the
-//! journal whenever it is missing or behind; watchers get every event, in order, exactly once,
-//! across a lost live subscription too, and heartbeats while nothing happens ([`platform::watch`]).
+//! Running the room on the platform's command runtime ([`platform::runtime`]): the room is one
+//! aggregate ([`RoomJournal`]); commands race on its version and commit at the journal's primary
+//! key, many to a transaction; the live room (rosters, queues, presence) is kept in the live store
+//! (Redis) and rebuilt from the journal whenever it is missing or behind; watchers get every
+//! event, in order, exactly once, across a lost live subscription too, and heartbeats while
+//! nothing happens ([`platform::watch`]).
 
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -14,13 +16,17 @@ use tokio_stream::wrappers::ReceiverStream;
 
 use api::membership::v1 as pb;
 use platform::ServiceError;
-use platform::live::{CasOutcome, SharedLiveStore};
+use platform::db::Db;
+use platform::live::SharedLiveStore;
+use platform::runtime::{Aggregate, Change, Decision, Expected, Idempotency, LiveWrite, Runtime, WriteError};
 use platform::watch::{LiveFeed, RecordPage, Seen, WatchSource, heartbeat};
 
 use crate::commands::Plan;
 use crate::journal::Entry;
 use crate::state::{Changes, ClubState, timestamp};
-use crate::store::{CommitError, Idempotent, Store};
+use sea_orm::DatabaseTransaction;
+
+use crate::store::Store;
 
 /// The room as the live store keeps it: what reads and new watchers need, and the journal entry it
 /// reflects (so a reader can tell it is behind).
@@ -96,13 +102,93 @@ fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
 }
 
+/// The room as the command runtime runs it ([`platform::runtime::Aggregate`]): its state is the
+/// fold of its journal ([`ClubState`]); its live copy is the read model [`LiveRoom`], which does
+/// not hold the whole state, so a process brings its own copy up to date from the journal's tail.
+#[derive(Debug)]
+pub struct RoomJournal {
+    store: Store,
+    key: String,
+    channel: String,
+}
+
+/// One accepted entry: its number, the entry, and what it changed.
+#[derive(Debug)]
+pub struct Entered {
+    sequence: u64,
+    entry: Entry,
+    changes: Changes,
+}
+
+impl Aggregate for RoomJournal {
+    type State = Arc<ClubState>;
+    type Write = Entered;
+    const NAME: &'static str = "room";
+
+    fn version(state: &Arc<ClubState>) -> u64 {
+        state.seq
+    }
+
+    fn live_key(&self, _room: &str) -> String {
+        self.key.clone()
+    }
+
+    fn channel(&self, _room: &str) -> String {
+        self.channel.clone()
+    }
+
+    fn to_live(&self, state: &Arc<ClubState>) -> Bytes {
+        Bytes::from(LiveRoom::of(state).encode_to_vec())
+    }
+
+    fn state_of_live(&self, _room: &str, _version: u64, _live: &[u8]) -> Result<Option<Arc<ClubState>>, ServiceError> {
+        Ok(None)
+    }
+
+    /// The room as of the journal's last entry: `known`, brought up to date with the entries
+    /// committed since (the whole journal, without it).
+    async fn read_journal(
+        &self,
+        _db: &Db,
+        _room: &str,
+        known: Option<Arc<ClubState>>,
+    ) -> Result<Arc<ClubState>, ServiceError> {
+        let known = known.unwrap_or_else(|| Arc::new(ClubState::new()));
+        let tail = self.store.entries_after(known.seq).await?;
+        if tail.is_empty() {
+            return Ok(known);
+        }
+        let mut state = (*known).clone();
+        let replayed = tail.len();
+        for (seq, entry) in tail {
+            if seq != state.seq + 1 {
+                return Err(ServiceError::internal(format!("journal gap: entry {seq} after {}", state.seq)));
+            }
+            state = state.apply(seq, &entry)?.0;
+        }
+        tracing::debug!(replayed, sequence = state.seq, "room brought up to date from the journal");
+        Ok(Arc::new(state))
+    }
+
+    async fn journal_version(&self, _db: &Db, _room: &str) -> Result<u64, ServiceError> {
+        self.store.head().await
+    }
+
+    async fn write(&self, txn: &DatabaseTransaction, writes: Vec<&Entered>) -> Result<(), WriteError> {
+        for entered in writes {
+            self.store.write(txn, entered.sequence, &entered.entry, &entered.changes).await?;
+        }
+        Ok(())
+    }
+}
+
 /// The room's engine (see the module docs).
 pub struct Engine {
     /// The durable record.
     pub store: Store,
     live: SharedLiveStore,
-    memo: RwLock<Arc<ClubState>>,
-    key: String,
+    runtime: Runtime<RoomJournal>,
+    room: String,
     channel: String,
     max_attempts: u32,
     heartbeat: Duration,
@@ -110,20 +196,23 @@ pub struct Engine {
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine").field("key", &self.key).finish_non_exhaustive()
+        f.debug_struct("Engine").field("room", &self.room).finish_non_exhaustive()
     }
 }
 
 impl Engine {
-    /// The engine of `room`. Keys are hash-tagged by room, so the room's key and channel live on
-    /// one Redis Cluster shard.
+    /// The engine of `room`; its group commit's writers start on the current tokio runtime. Keys
+    /// are hash-tagged by room, so the room's key and channel live on one Redis Cluster shard.
     pub fn new(store: Store, live: SharedLiveStore, room: &str, max_attempts: u32) -> Engine {
+        let channel = format!("membership:{{{room}}}:events");
+        let journal =
+            RoomJournal { store: store.clone(), key: format!("membership:{{{room}}}:room"), channel: channel.clone() };
         Engine {
+            runtime: Runtime::new(store.db().clone(), live.clone(), journal),
             store,
             live,
-            memo: RwLock::new(Arc::new(ClubState::new())),
-            key: format!("membership:{{{room}}}:room"),
-            channel: format!("membership:{{{room}}}:events"),
+            room: room.to_owned(),
+            channel,
             max_attempts: max_attempts.max(1),
             heartbeat: platform::watch::DEFAULT_HEARTBEAT,
         }
@@ -135,45 +224,19 @@ impl Engine {
         self
     }
 
-    fn memo(&self) -> Arc<ClubState> {
-        self.memo.read().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    fn remember(&self, state: Arc<ClubState>) {
-        let mut memo = self.memo.write().unwrap_or_else(|e| e.into_inner());
-        if state.seq > memo.seq {
-            *memo = state;
-        }
-    }
-
     /// The room as of the journal's last entry: this process's copy, brought up to date with the
     /// entries other writers committed since (the whole journal, in a fresh process).
     #[tracing::instrument(skip_all)]
     pub async fn current(&self) -> Result<Arc<ClubState>, ServiceError> {
-        let memo = self.memo();
-        let tail = self.store.entries_after(memo.seq).await?;
-        if tail.is_empty() {
-            return Ok(memo);
-        }
-        let mut state = (*memo).clone();
-        let replayed = tail.len();
-        for (seq, entry) in tail {
-            if seq != state.seq + 1 {
-                return Err(ServiceError::internal(format!("journal gap: entry {seq} after {}", state.seq)));
-            }
-            state = state.apply(seq, &entry)?.0;
-        }
-        tracing::debug!(replayed, sequence = state.seq, "room brought up to date from the journal");
-        let state = Arc::new(state);
-        self.remember(state.clone());
-        Ok(state)
+        self.runtime.current(&self.room).await
     }
 
-    /// Runs a command: decides on the current room, commits at the next room version, and tries
-    /// again (a bounded number of times, with a short random pause) when another writer committed
-    /// that version first. `respond` builds the answer from the room after the command (or as it
-    /// is, when the decision changes nothing); with an idempotency key the answer is stored with
-    /// the change and a repeat returns it.
+    /// Runs a command on the command runtime ([`platform::runtime`]): decides on the room as this
+    /// process knows it, commits at the next room version, and decides again (a bounded number of
+    /// times, after a short random pause) when another writer committed that version first.
+    /// `respond` builds the answer from the room after the command (or as it is, when the
+    /// decision changes nothing); with an idempotency key the answer is stored with the change
+    /// and a repeat returns it.
     #[tracing::instrument(skip_all, fields(actor = %actor))]
     pub async fn execute<R: Message + Default>(
         &self,
@@ -182,64 +245,44 @@ impl Engine {
         decide: impl Fn(&ClubState, i64) -> Result<Option<Plan>, ServiceError>,
         respond: impl Fn(&ClubState, &Changes) -> Result<R, ServiceError>,
     ) -> Result<R, ServiceError> {
-        if let Some(key) = &key
-            && let Some(first) = self.first_answer(key).await?
-        {
-            return Ok(first);
+        let idempotency =
+            key.map(|key| Idempotency { scope: key.scope.to_owned(), key: key.key, request_hash: key.request_hash });
+        let attempts = Expected::Latest { attempts: self.max_attempts };
+        let decided = self
+            .runtime
+            .execute(&self.room, attempts, idempotency.as_ref(), |state: &Arc<ClubState>| {
+                let at = now_ms().max(state.clock);
+                let Some(plan) = decide(state, at)? else {
+                    return Ok(Decision::Unchanged(respond(state, &Changes::default())?));
+                };
+                let entry = Entry {
+                    at,
+                    actor: actor.to_owned(),
+                    command: plan.command,
+                    events: plan.events,
+                    opening_seeds: plan.opening_seeds,
+                };
+                let sequence = state.seq + 1;
+                let (next, changes) = state.apply(sequence, &entry)?;
+                let response = respond(&next, &changes)?;
+                let published = Published {
+                    journal_sequence: sequence,
+                    room_events: changes.room_events.clone(),
+                    table_events: changes.table_events.clone(),
+                };
+                Ok(Decision::Changed(Change {
+                    next: Arc::new(next),
+                    write: Entered { sequence, entry, changes },
+                    response,
+                    live: LiveWrite::Replace,
+                    published: Some(Bytes::from(published.encode_to_vec())),
+                }))
+            })
+            .await;
+        match decided {
+            Ok(answer) => Ok(answer),
+            Err(error) => Err(self.named(error).await),
         }
-        for attempt in 0..self.max_attempts {
-            let state = self.current().await?;
-            let at = now_ms().max(state.clock);
-            let plan = match decide(&state, at) {
-                Ok(plan) => plan,
-                Err(e) => return Err(self.named(e).await),
-            };
-            let Some(plan) = plan else {
-                return respond(&state, &Changes::default());
-            };
-            let entry = Entry {
-                at,
-                actor: actor.to_owned(),
-                command: plan.command,
-                events: plan.events,
-                opening_seeds: plan.opening_seeds,
-            };
-            let seq = state.seq + 1;
-            let (next, changes) = match state.apply(seq, &entry) {
-                Ok(applied) => applied,
-                Err(e) => return Err(self.named(e).await),
-            };
-            let response = respond(&next, &changes)?;
-            let idempotent = key.as_ref().map(|k| Idempotent {
-                scope: k.scope,
-                key: k.key.clone(),
-                request_hash: k.request_hash.clone(),
-                response: response.encode_to_vec(),
-            });
-            match self.store.commit(seq, &entry, &changes, idempotent.as_ref()).await {
-                Ok(()) => {
-                    let next = Arc::new(next);
-                    self.remember(next.clone());
-                    self.publish(&next, &changes).await;
-                    return Ok(response);
-                }
-                Err(CommitError::Lost) => {
-                    if let Some(key) = &key
-                        && let Some(first) = self.first_answer(key).await?
-                    {
-                        return Ok(first);
-                    }
-                    tracing::debug!(attempt, sequence = seq, "room version taken by another writer; trying again");
-                    let pause = rand::random::<u64>() % (2 + u64::from(attempt.min(20)) * 2);
-                    tokio::time::sleep(Duration::from_millis(pause)).await;
-                }
-                Err(CommitError::Failed(e)) => return Err(e),
-            }
-        }
-        Err(ServiceError::Conflict(format!(
-            "the room changed {} times while this command was being decided; send it again",
-            self.max_attempts
-        )))
     }
 
     /// A refusal that names a player the room has never seen (`player #7`, say one who is on the
@@ -266,66 +309,12 @@ impl Engine {
         ServiceError::Rule { message: named, law }
     }
 
-    async fn first_answer<R: Message + Default>(&self, key: &Key) -> Result<Option<R>, ServiceError> {
-        let Some((hash, response)) = self.store.idempotent(key.scope, &key.key).await? else { return Ok(None) };
-        if hash != key.request_hash {
-            return Err(ServiceError::invalid(
-                "idempotency_key",
-                format!("{} was used for a different request", key.key),
-            ));
-        }
-        R::decode(response.as_slice()).map(Some).map_err(|e| ServiceError::internal(format!("stored answer: {e}")))
-    }
-
-    /// Updates the live room and tells watchers. The change is committed already: a live store
-    /// that is down only delays watchers and readers, who catch up from the journal.
-    async fn publish(&self, state: &ClubState, changes: &Changes) {
-        let payload = Published {
-            journal_sequence: state.seq,
-            room_events: changes.room_events.clone(),
-            table_events: changes.table_events.clone(),
-        };
-        if let Err(e) = self.sync_live(state, Some(Bytes::from(payload.encode_to_vec()))).await {
-            tracing::warn!(error = %e, sequence = state.seq, "live room not updated; readers will rebuild it");
-        }
-    }
-
-    /// Makes the live room at least as new as `state` (never older: a writer that lost the race to
-    /// an older one leaves the newer value), publishing `payload` with the write.
-    async fn sync_live(&self, state: &ClubState, payload: Option<Bytes>) -> Result<(), ServiceError> {
-        let value = Bytes::from(LiveRoom::of(state).encode_to_vec());
-        for _ in 0..8 {
-            let current = self.live.get(&self.key).await?;
-            let (version, behind) = match &current {
-                None => (0, true),
-                Some(v) => {
-                    (v.version, LiveRoom::decode(v.value.as_ref()).map_or(true, |r| r.journal_sequence < state.seq))
-                }
-            };
-            if !behind {
-                if let Some(payload) = payload {
-                    self.live.publish(&self.channel, payload).await?;
-                }
-                return Ok(());
-            }
-            let event = payload.clone().map(|p| (self.channel.as_str(), p));
-            match self.live.compare_and_set(&self.key, version, value.clone(), event).await? {
-                CasOutcome::Applied(_) => return Ok(()),
-                CasOutcome::Conflict { .. } => continue,
-            }
-        }
-        if let Some(payload) = payload {
-            self.live.publish(&self.channel, payload).await?;
-        }
-        Ok(())
-    }
-
     /// The live room: from the live store when it holds the journal's last entry, otherwise
     /// rebuilt from the journal (and written back).
     #[tracing::instrument(skip_all)]
     pub async fn live_room(&self) -> Result<LiveRoom, ServiceError> {
         let head = self.store.head().await?;
-        match self.live.get(&self.key).await {
+        match self.live.get(&self.runtime.aggregate().key).await {
             Ok(Some(value)) => match LiveRoom::decode(value.value.as_ref()) {
                 Ok(room) if room.journal_sequence >= head => return Ok(room),
                 Ok(room) => {
@@ -336,10 +325,7 @@ impl Engine {
             Ok(None) => tracing::info!(head, "live room missing; rebuilding from the journal"),
             Err(e) => tracing::warn!(error = %e, "live store unavailable; answering from the journal"),
         }
-        let state = self.current().await?;
-        if let Err(e) = self.sync_live(&state, None).await {
-            tracing::warn!(error = %e, "live room not written back");
-        }
+        let state = self.runtime.rebuild(&self.room).await?;
         Ok(LiveRoom::of(&state))
     }
 

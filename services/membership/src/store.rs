@@ -33,37 +33,6 @@ fn stored(at: &prost_types::Timestamp) -> DateTime<FixedOffset> {
     datetime(at.seconds * 1000 + i64::from(at.nanos) / 1_000_000)
 }
 
-/// Why a commit did not happen.
-#[derive(Debug)]
-pub enum CommitError {
-    /// Another writer committed this room version (or this idempotency key) first.
-    Lost,
-    /// Anything else.
-    Failed(ServiceError),
-}
-
-impl From<DbErr> for CommitError {
-    fn from(error: DbErr) -> Self {
-        match error.sql_err() {
-            Some(SqlErr::UniqueConstraintViolation(_)) => CommitError::Lost,
-            _ => CommitError::Failed(error.into()),
-        }
-    }
-}
-
-/// The first answer stored with a command that carried an idempotency key.
-#[derive(Debug, Clone)]
-pub struct Idempotent {
-    /// The command.
-    pub scope: &'static str,
-    /// The client's key.
-    pub key: String,
-    /// SHA-256 of the encoded request, hex.
-    pub request_hash: String,
-    /// The encoded response.
-    pub response: Vec<u8>,
-}
-
 pub use platform::page::Page;
 
 fn decode<M: Message + Default>(what: &str, bytes: &[u8]) -> Result<M, ServiceError> {
@@ -81,6 +50,11 @@ impl Store {
     /// The store of `room` in `db`.
     pub fn new(db: Db, room: &str) -> Store {
         Store { db, room: room.to_owned() }
+    }
+
+    /// The database.
+    pub fn db(&self) -> &Db {
+        &self.db
     }
 
     /// The journal entries after `sequence`, in order.
@@ -113,17 +87,18 @@ impl Store {
         Ok(last.unwrap_or(0) as u64)
     }
 
-    /// Commits entry `sequence` with everything it changed, in one transaction.
+    /// Writes journal entry `sequence` with everything it changed, in `txn` (the command
+    /// runtime's transaction, which it may share with other entries and adds the first answer
+    /// to). The entry's insert at (room, sequence) is the commit point.
     #[tracing::instrument(skip_all, fields(sequence, kind = entry.command.kind()))]
-    pub async fn commit(
+    pub async fn write(
         &self,
+        txn: &impl ConnectionTrait,
         sequence: u64,
         entry: &Entry,
         changes: &Changes,
-        idempotent: Option<&Idempotent>,
-    ) -> Result<(), CommitError> {
-        let text = serde_json::to_string(entry).map_err(|e| CommitError::Failed(ServiceError::internal(e)))?;
-        let txn = self.db.begin().await?;
+    ) -> Result<(), DbErr> {
+        let text = serde_json::to_string(entry).map_err(|e| DbErr::Custom(format!("journal entry: {e}")))?;
         journal::ActiveModel {
             room: Set(self.room.clone()),
             sequence: Set(sequence as i64),
@@ -132,19 +107,8 @@ impl Store {
             recorded_at: Set(datetime(entry.at)),
             entry: Set(text),
         }
-        .insert(&txn)
+        .insert(txn)
         .await?;
-        if let Some(idempotent) = idempotent {
-            idempotency::ActiveModel {
-                scope: Set(idempotent.scope.to_owned()),
-                key: Set(idempotent.key.clone()),
-                request_hash: Set(idempotent.request_hash.clone()),
-                response: Set(idempotent.response.clone()),
-                created_at: Set(datetime(entry.at).with_timezone(&chrono::Utc)),
-            }
-            .insert(&txn)
-            .await?;
-        }
         if !changes.room_events.is_empty() {
             room_events::Entity::insert_many(changes.room_events.iter().map(|event| room_events::ActiveModel {
                 room: Set(self.room.clone()),
@@ -152,7 +116,7 @@ impl Store {
                 journal_sequence: Set(sequence as i64),
                 event: Set(event.encode_to_vec()),
             }))
-            .exec_without_returning(&txn)
+            .exec_without_returning(txn)
             .await?;
         }
         if !changes.table_events.is_empty() {
@@ -162,12 +126,10 @@ impl Store {
                 journal_sequence: Set(sequence as i64),
                 event: Set(event.encode_to_vec()),
             }))
-            .exec_without_returning(&txn)
+            .exec_without_returning(txn)
             .await?;
         }
-        self.write_records(&txn, entry.at, changes).await?;
-        txn.commit().await?;
-        Ok(())
+        self.write_records(txn, entry.at, changes).await
     }
 
     async fn write_records(&self, txn: &impl ConnectionTrait, at: i64, changes: &Changes) -> Result<(), DbErr> {
