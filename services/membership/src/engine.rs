@@ -124,6 +124,7 @@ impl Aggregate for RoomJournal {
     type State = Arc<ClubState>;
     type Write = Entered;
     const NAME: &'static str = "room";
+    const LIVE_HOLDS_STATE: bool = false;
 
     fn version(state: &Arc<ClubState>) -> u64 {
         state.seq

@@ -103,6 +103,11 @@ pub trait Aggregate: Send + Sync + 'static {
     /// What one aggregate is called in messages ("table", "room").
     const NAME: &'static str;
 
+    /// Whether the live copy holds the whole state, read back by [`Aggregate::state_of_live`].
+    /// When it is a read model (or only a feed's head), a process brings its own copy up to date
+    /// from the journal's tail instead, and the live copy is only written.
+    const LIVE_HOLDS_STATE: bool = true;
+
     /// The version `state` is at: 0 before anything, one more for every command.
     fn version(state: &Self::State) -> u64;
 
@@ -309,6 +314,9 @@ impl<A: Aggregate> Runtime<A> {
     /// nothing usable (flushed, restarted, half written) or cannot be reached.
     #[tracing::instrument(skip(self), fields(aggregate = A::NAME))]
     pub async fn load(&self, id: &str) -> Result<A::State, ServiceError> {
+        if !A::LIVE_HOLDS_STATE {
+            return self.current(id).await;
+        }
         match self.live.get(&self.aggregate.live_key(id)).await {
             Ok(Some(stored)) => match self.aggregate.state_of_live(id, stored.version, stored.value.as_ref())? {
                 Some(state) => {

@@ -75,11 +75,12 @@ impl std::fmt::Debug for Feed {
 
 /// The key of a stream's feed head; the braces are a Redis Cluster hash tag, keeping a stream's
 /// keys on one shard.
-fn head_key(stream: &str) -> String {
+pub fn head_key(stream: &str) -> String {
     format!("scoring:{{{stream}}}:head")
 }
 
-fn channel(stream: &str) -> String {
+/// The channel a stream's events are published on.
+pub fn channel(stream: &str) -> String {
     format!("scoring:{{{stream}}}:events")
 }
 
@@ -87,6 +88,11 @@ impl Feed {
     /// A feed over `live`.
     pub fn new(live: SharedLiveStore) -> Feed {
         Feed { live, heartbeat: platform::watch::DEFAULT_HEARTBEAT }
+    }
+
+    /// The live store the feed publishes to.
+    pub fn live(&self) -> &SharedLiveStore {
+        &self.live
     }
 
     /// The same feed, its watch streams sending a heartbeat after `heartbeat` of quiet.

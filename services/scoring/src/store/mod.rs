@@ -72,14 +72,20 @@ pub async fn insert_version(
     version: &spb::ScoreVersion,
     replay: Replay,
 ) -> Result<(), WriteError> {
+    score_version::Entity::insert(version_row(owner_id, version, replay)).exec_without_returning(txn).await?;
+    Ok(())
+}
+
+/// A score version's row.
+pub fn version_row(owner_id: &str, version: &spb::ScoreVersion, replay: Replay) -> score_version::ActiveModel {
     let board = match version.target.as_ref().and_then(|t| t.target.as_ref()) {
         Some(pb::score_target::Target::BoardResult(key)) => Some(key),
         _ => None,
     };
     let recorded_at = version.recorded_at.as_ref().and_then(time::from_timestamp).unwrap_or_else(time::now);
-    let model = score_version::ActiveModel {
+    score_version::ActiveModel {
         owner_id: Set(owner_id.to_owned()),
-        version: Set(i64::try_from(version.version).map_err(ServiceError::internal)?),
+        version: Set(i64::try_from(version.version).unwrap_or(i64::MAX)),
         cause: Set(version.cause),
         operation: Set(replay.operation),
         target: Set(version.target.as_ref().map(Message::encode_to_vec)),
@@ -99,9 +105,7 @@ pub async fn insert_version(
         recorded_by: Set(version.recorded_by.clone()),
         recorded_at: Set(recorded_at),
         idem_key: Set(replay.idem_key),
-    };
-    score_version::Entity::insert(model).exec_without_returning(txn).await?;
-    Ok(())
+    }
 }
 
 /// Appends events to a stream, numbered from `first_sequence`.

@@ -1,25 +1,28 @@
 //! Scorepads in Postgres: created from the rubber's line-up, changed only by appending a score
-//! version (see [`crate::pad`]), read as they stand after the latest one.
+//! version (see [`crate::pad`]) through the command runtime ([`journal`]), read as they stand
+//! after the latest one.
+
+mod journal;
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use api::common::v1 as pb;
 use api::convert::ProtoEnum;
 use api::scoring::v1 as spb;
+use bytes::Bytes;
 use laws::score::correction::{PadCorrection, PadCorrectionFacts, check_pad_correction};
 use laws::{Deal, Law, Seat};
+use platform::runtime::{self, Change, Expected, LiveWrite, Runtime};
 use prost::Message;
-use sea_orm::sea_query::Expr;
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-    TransactionTrait,
-};
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
 
-use super::{Page, Replay, WriteError, decode, decode_opt, insert_events, insert_version, retry, version_proto};
-use crate::entity::{score_version, scorepad};
-use crate::live::{Feed, FeedEvent, Watch};
+use super::{MAX_ATTEMPTS, Page, Replay, WriteError, decode};
+use crate::entity::scorepad;
+use crate::live::{Feed, FeedBatch, FeedEvent, Watch};
 use crate::pad::{Header, Operation, Pad};
 use crate::time;
+use journal::{Changed, PadJournal, PadWrite, Standing};
 use platform::ServiceError;
 use platform::auth::{Principal, Role};
 use platform::db::Db;
@@ -50,6 +53,7 @@ enum Decision {
 pub struct Pads {
     db: Db,
     feed: Feed,
+    runtime: Arc<Runtime<PadJournal>>,
 }
 
 fn target(scorepad_id: &str, deal_id: &str) -> pb::ScoreTarget {
@@ -80,66 +84,6 @@ fn base_version(
     }
 }
 
-/// The pad's header from its stored definition.
-fn header(row: &scorepad::Model) -> Result<Header, ServiceError> {
-    let definition: spb::CreateScorepadRequest = decode(&row.definition, "scorepad definition")?;
-    Ok(Header {
-        scorepad_id: row.scorepad_id.clone(),
-        kind: pb::TableKind::try_from(definition.kind).unwrap_or(pb::TableKind::Unspecified),
-        table_id: definition.table_id,
-        rubber_id: definition.rubber_id,
-        players: definition.players,
-        first_dealer: match definition.first_dealer {
-            0 => None,
-            raw => Some(Seat::from_proto("first_dealer", raw)?),
-        },
-        options: definition.options.unwrap_or_default(),
-        created_at: Some(time::timestamp(row.created_at)),
-    })
-}
-
-/// The operation a stored version replays.
-fn operation(row: &score_version::Model) -> Result<Operation, ServiceError> {
-    let deal_id =
-        || row.deal_id.clone().ok_or_else(|| ServiceError::internal(format!("version {} has no deal", row.version)));
-    let result = || decode_opt::<pb::DealResult>(row.result.as_ref(), "deal result");
-    let required = || result()?.ok_or_else(|| ServiceError::internal(format!("version {} has no result", row.version)));
-    Ok(match row.operation.as_str() {
-        "record" => Operation::Record {
-            deal_id: deal_id()?,
-            result: required()?,
-            hands: decode_opt::<pb::Deal>(row.hands.as_ref(), "hands")?.map(Deal::try_from).transpose()?,
-            source: spb::ResultSource::try_from(row.source).unwrap_or(spb::ResultSource::Unspecified),
-        },
-        "correct" => Operation::Correct {
-            deal_id: deal_id()?,
-            result: result()?,
-            first_dealer: row.first_dealer.map(|raw| Seat::from_proto("first_dealer", raw)).transpose()?,
-        },
-        "rule" => Operation::Rule { deal_id: deal_id()?, result: Some(required()?) },
-        "rule_restore" => Operation::Rule { deal_id: deal_id()?, result: None },
-        "appeal" => Operation::Appeal { deal_id: deal_id()?, result: Some(required()?) },
-        "appeal_restore" => Operation::Appeal { deal_id: deal_id()?, result: None },
-        "end" => Operation::End,
-        "agree_net" => Operation::AgreeNet,
-        other => return Err(ServiceError::internal(format!("unknown scorepad operation {other:?}"))),
-    })
-}
-
-/// Replays a pad from its stored versions.
-async fn load<C: ConnectionTrait>(db: &C, row: &scorepad::Model) -> Result<Pad, ServiceError> {
-    let mut pad = Pad::new(header(row)?)?;
-    let versions = score_version::Entity::find()
-        .filter(score_version::Column::OwnerId.eq(row.scorepad_id.as_str()))
-        .order_by_asc(score_version::Column::Version)
-        .all(db)
-        .await?;
-    for stored in &versions {
-        pad.apply(&operation(stored)?, version_proto(stored)?)?;
-    }
-    Ok(pad)
-}
-
 fn law(law: Law) -> Option<pb::LawCitation> {
     Some(law.into())
 }
@@ -166,7 +110,8 @@ pub fn citation(given: Option<&pb::LawCitation>) -> Option<pb::LawCitation> {
 impl Pads {
     /// The scorepads over `db`, announcing changes on `feed`.
     pub fn new(db: Db, feed: Feed) -> Pads {
-        Pads { db, feed }
+        let runtime = Arc::new(Runtime::new(db.clone(), feed.live().clone(), PadJournal));
+        Pads { db, feed, runtime }
     }
 
     /// Creates the pad of a rubber, or returns the one it has (one pad per rubber); a pad of
@@ -280,7 +225,9 @@ impl Pads {
         Ok(spb::ListScorepadsResponse { scorepads, page: Some(page.response_to(fetched)) })
     }
 
-    /// Applies a change to a pad as a new version (see the module docs of [`crate::store`]).
+    /// Applies a change to a pad as a new version, on the command runtime: decided on the pad
+    /// as this process knows it (brought up to date from the versions after it), with the
+    /// client's expected version or, without one, decided again when another writer came first.
     async fn change(
         &self,
         scorepad_id: &str,
@@ -288,110 +235,26 @@ impl Pads {
         what: &str,
         decide: &(dyn Fn(&Pad) -> Result<Decision, ServiceError> + Sync),
     ) -> Result<(Pad, spb::ScoreVersion), ServiceError> {
-        let (pad, version, event) = retry(what, || self.attempt(scorepad_id, expected, decide)).await?;
-        if let Some(event) = event {
-            self.feed.publish(&stream(scorepad_id), vec![event]).await;
-        }
-        Ok((pad, version))
-    }
-
-    async fn attempt(
-        &self,
-        scorepad_id: &str,
-        expected: Option<u64>,
-        decide: &(dyn Fn(&Pad) -> Result<Decision, ServiceError> + Sync),
-    ) -> Result<(Pad, spb::ScoreVersion, Option<FeedEvent>), WriteError> {
-        let txn = self.db.begin().await?;
-        let row = scorepad::Entity::find_by_id(scorepad_id)
-            .one(&txn)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(format!("scorepad {scorepad_id}")))?;
-        let current = u64::try_from(row.version).unwrap_or(0);
-        if let Some(expected) = expected
-            && expected != current
-        {
-            return Err(ServiceError::Conflict(format!(
-                "scorepad {scorepad_id} is at version {current}, not {expected}: read it again"
-            ))
-            .into());
-        }
-        let mut pad = load(&txn, &row).await?;
-        let (operation, base, idem_key) = match decide(&pad)? {
-            Decision::Repeat(number) => {
-                let version = pad
-                    .versions()
-                    .get(number.saturating_sub(1) as usize)
-                    .cloned()
-                    .ok_or_else(|| ServiceError::internal(format!("version {number} missing")))?;
-                return Ok((pad, version, None));
-            }
-            Decision::Apply { operation, version, idem_key } => (operation, version, idem_key),
+        let expected = match expected {
+            Some(version) => Expected::Version(version),
+            None => Expected::Latest { attempts: MAX_ATTEMPTS as u32 },
         };
-        let number = current + 1;
-        let base = spb::ScoreVersion { version: number, result: operation.result().cloned(), ..base };
-        pad.apply(&operation, base.clone())?;
-        let version = pad.versions().last().cloned().unwrap_or_default();
-        let hands = match &operation {
-            Operation::Record { hands, .. } => hands.map(pb::Deal::from),
-            _ => None,
-        };
-        let replay = Replay {
-            operation: operation.name().to_owned(),
-            deal_id: operation.deal_id().map(str::to_owned),
-            hands,
-            first_dealer: match &operation {
-                Operation::Correct { first_dealer, .. } => first_dealer.map(ProtoEnum::to_proto),
-                _ => None,
-            },
-            source: match &operation {
-                Operation::Record { source, .. } => *source,
-                Operation::Correct { .. } => spb::ResultSource::Correction,
-                Operation::Rule { .. } => spb::ResultSource::Ruling,
-                Operation::Appeal { .. } => spb::ResultSource::Appeal,
-                Operation::End | Operation::AgreeNet => spb::ResultSource::Unspecified,
-            },
-            idem_key,
-        };
-        insert_version(&txn, scorepad_id, &base, replay).await?;
-        let state = pad.to_proto();
-        let (added, struck) = pad.changes_in(number);
-        let sequence = u64::try_from(row.last_sequence).unwrap_or(0) + 1;
-        let event = spb::ScorepadEvent {
-            sequence,
-            occurred_at: version.recorded_at,
-            scorepad_id: scorepad_id.to_owned(),
-            event: Some(spb::scorepad_event::Event::Changed(spb::ScorepadChanged {
-                version: Some(version.clone()),
-                added,
-                struck_entry_ids: struck,
-                scorepad: Some(state.clone()),
-            })),
-        };
-        let payload = event.encode_to_vec();
-        let updated = scorepad::Entity::update_many()
-            .col_expr(scorepad::Column::Version, Expr::value(i64::try_from(number).unwrap_or(i64::MAX)))
-            .col_expr(scorepad::Column::LastSequence, Expr::value(i64::try_from(sequence).unwrap_or(i64::MAX)))
-            .col_expr(scorepad::Column::State, Expr::value(state.encode_to_vec()))
-            .col_expr(scorepad::Column::Status, Expr::value(pad.status_number()))
-            .col_expr(
-                scorepad::Column::NetAgreedAt,
-                Expr::value(state.net_agreed_at.as_ref().and_then(time::from_timestamp)),
-            )
-            .filter(scorepad::Column::ScorepadId.eq(scorepad_id))
-            .filter(scorepad::Column::Version.eq(row.version))
-            .exec(&txn)
-            .await?;
-        if updated.rows_affected != 1 {
-            return Err(match expected {
-                Some(_) => WriteError::Fail(ServiceError::Conflict(format!(
-                    "scorepad {scorepad_id} changed while this change was made: read it again"
-                ))),
-                None => WriteError::Race,
-            });
-        }
-        insert_events(&txn, &stream(scorepad_id), sequence, std::slice::from_ref(&payload)).await?;
-        txn.commit().await?;
-        Ok((pad, version, Some(FeedEvent { sequence, payload })))
+        let mut after = None;
+        let changed = self
+            .runtime
+            .execute(scorepad_id, expected, None, |standing: &Arc<Standing>| {
+                let (next, decision) = decided(scorepad_id, standing, decide(&standing.pad)?)?;
+                after = Some(next);
+                Ok(decision)
+            })
+            .await;
+        let changed: Changed = changed.map_err(|error| {
+            tracing::debug!(what, %error, "scorepad change refused");
+            error
+        })?;
+        // The pad the answer was decided on: after its new version, or as it stands for a repeat.
+        let pad = after.ok_or_else(|| ServiceError::internal("a scorepad change answered without deciding"))?;
+        Ok((pad, changed.version.unwrap_or_default()))
     }
 
     /// Records a deal's result (Laws 72-81; Appendix 4), idempotent by deal id.
@@ -681,8 +544,8 @@ impl Pads {
         deal_id: Option<&str>,
         page: Page,
     ) -> Result<spb::ListScoreVersionsResponse, ServiceError> {
-        let row = self.row(scorepad_id).await?;
-        let pad = load(&self.db, &row).await?;
+        let standing = self.runtime.current(scorepad_id).await?;
+        let pad = &standing.pad;
         let selected: Vec<&spb::ScoreVersion> = pad
             .versions()
             .iter()
@@ -751,6 +614,87 @@ impl Pads {
         )
         .await
     }
+}
+
+/// A pad's change as the runtime commits it: the pad after the change, and the decision (a
+/// repeat answered with the version that made it; a new version with everything it writes).
+fn decided(
+    scorepad_id: &str,
+    standing: &Standing,
+    decision: Decision,
+) -> Result<(Pad, runtime::Decision<PadJournal, Changed>), ServiceError> {
+    let (operation, base, idem_key) = match decision {
+        Decision::Repeat(number) => {
+            let version = standing
+                .pad
+                .versions()
+                .get(number.saturating_sub(1) as usize)
+                .cloned()
+                .ok_or_else(|| ServiceError::internal(format!("version {number} missing")))?;
+            let answer = Changed { scorepad: None, version: Some(version) };
+            return Ok((standing.pad.clone(), runtime::Decision::Unchanged(answer)));
+        }
+        Decision::Apply { operation, version, idem_key } => (operation, version, idem_key),
+    };
+    let mut pad = standing.pad.clone();
+    let number = pad.version() + 1;
+    let base = spb::ScoreVersion { version: number, result: operation.result().cloned(), ..base };
+    pad.apply(&operation, base.clone())?;
+    let version = pad.versions().last().cloned().unwrap_or_default();
+    let hands = match &operation {
+        Operation::Record { hands, .. } => hands.map(pb::Deal::from),
+        _ => None,
+    };
+    let replay = Replay {
+        operation: operation.name().to_owned(),
+        deal_id: operation.deal_id().map(str::to_owned),
+        hands,
+        first_dealer: match &operation {
+            Operation::Correct { first_dealer, .. } => first_dealer.map(ProtoEnum::to_proto),
+            _ => None,
+        },
+        source: match &operation {
+            Operation::Record { source, .. } => *source,
+            Operation::Correct { .. } => spb::ResultSource::Correction,
+            Operation::Rule { .. } => spb::ResultSource::Ruling,
+            Operation::Appeal { .. } => spb::ResultSource::Appeal,
+            Operation::End | Operation::AgreeNet => spb::ResultSource::Unspecified,
+        },
+        idem_key,
+    };
+    let state = pad.to_proto();
+    let (added, struck) = pad.changes_in(number);
+    let sequence = standing.last_sequence + 1;
+    let event = spb::ScorepadEvent {
+        sequence,
+        occurred_at: version.recorded_at,
+        scorepad_id: scorepad_id.to_owned(),
+        event: Some(spb::scorepad_event::Event::Changed(spb::ScorepadChanged {
+            version: Some(version.clone()),
+            added,
+            struck_entry_ids: struck,
+            scorepad: Some(state.clone()),
+        })),
+    };
+    let payload = event.encode_to_vec();
+    let published = FeedBatch { events: vec![FeedEvent { sequence, payload: payload.clone() }] }.encode_to_vec();
+    let write = PadWrite {
+        scorepad_id: scorepad_id.to_owned(),
+        version: base,
+        replay,
+        status: pad.status_number(),
+        state: state.clone(),
+        event: (sequence, payload),
+    };
+    let next = Arc::new(Standing { pad: pad.clone(), last_sequence: sequence });
+    let change = Change {
+        next,
+        write,
+        response: Changed { scorepad: Some(state), version: Some(version) },
+        live: LiveWrite::Replace,
+        published: Some(Bytes::from(published)),
+    };
+    Ok((pad, runtime::Decision::Changed(change)))
 }
 
 /// Whether two results are the same for scoring: the same contract, declarer, tricks and honors
