@@ -290,11 +290,13 @@ impl Engine {
         let mut owes_scoring = false;
         // One attempt: a command carries the version it was made on.
         let mut once = Some((build, respond));
-        let decide = |loaded: &Loaded| {
-            let (build, respond) = once.take().ok_or_else(|| ServiceError::internal("a game command decided twice"))?;
-            let change = decide(loaded, build(loaded)?, respond)?;
-            owes_scoring = change.write.outbox.is_some();
-            Ok(Decision::Changed(change))
+        let decide = |loaded: Loaded| {
+            let decided = once
+                .take()
+                .ok_or_else(|| ServiceError::internal("a game command decided twice"))
+                .and_then(|(build, respond)| decide(&loaded, build(&loaded)?, respond));
+            owes_scoring = decided.as_ref().is_ok_and(|change| change.write.outbox.is_some());
+            std::future::ready(decided.map(Decision::Changed))
         };
         let answer = self
             .runtime

@@ -251,39 +251,50 @@ impl Engine {
         let attempts = Expected::Latest { attempts: self.max_attempts };
         let decided = self
             .runtime
-            .execute(&self.room, attempts, idempotency.as_ref(), |state: &Arc<ClubState>| {
-                let at = now_ms().max(state.clock);
-                let Some(plan) = decide(state, at)? else {
-                    return Ok(Decision::Unchanged(respond(state, &Changes::default())?));
-                };
-                let entry = Entry {
-                    at,
-                    actor: actor.to_owned(),
-                    command: plan.command,
-                    events: plan.events,
-                    opening_seeds: plan.opening_seeds,
-                };
-                let sequence = state.seq + 1;
-                let (next, changes) = state.apply(sequence, &entry)?;
-                let response = respond(&next, &changes)?;
-                let published = Published {
-                    journal_sequence: sequence,
-                    room_events: changes.room_events.clone(),
-                    table_events: changes.table_events.clone(),
-                };
-                Ok(Decision::Changed(Change {
-                    next: Arc::new(next),
-                    write: Entered { sequence, entry, changes },
-                    response,
-                    live: LiveWrite::Replace,
-                    published: Some(Bytes::from(published.encode_to_vec())),
-                }))
+            .execute(&self.room, attempts, idempotency.as_ref(), |state: Arc<ClubState>| {
+                std::future::ready(Self::decided(&state, actor, &decide, &respond))
             })
             .await;
         match decided {
             Ok(answer) => Ok(answer),
             Err(error) => Err(self.named(error).await),
         }
+    }
+
+    /// One command decided on `state`: nothing to change, or the journal entry, the room after it
+    /// and what watchers are told.
+    fn decided<R>(
+        state: &ClubState,
+        actor: &str,
+        decide: &impl Fn(&ClubState, i64) -> Result<Option<Plan>, ServiceError>,
+        respond: &impl Fn(&ClubState, &Changes) -> Result<R, ServiceError>,
+    ) -> Result<Decision<RoomJournal, R>, ServiceError> {
+        let at = now_ms().max(state.clock);
+        let Some(plan) = decide(state, at)? else {
+            return Ok(Decision::Unchanged(respond(state, &Changes::default())?));
+        };
+        let entry = Entry {
+            at,
+            actor: actor.to_owned(),
+            command: plan.command,
+            events: plan.events,
+            opening_seeds: plan.opening_seeds,
+        };
+        let sequence = state.seq + 1;
+        let (next, changes) = state.apply(sequence, &entry)?;
+        let response = respond(&next, &changes)?;
+        let published = Published {
+            journal_sequence: sequence,
+            room_events: changes.room_events.clone(),
+            table_events: changes.table_events.clone(),
+        };
+        Ok(Decision::Changed(Change {
+            next: Arc::new(next),
+            write: Entered { sequence, entry, changes },
+            response,
+            live: LiveWrite::Replace,
+            published: Some(Bytes::from(published.encode_to_vec())),
+        }))
     }
 
     /// A refusal that names a player the room has never seen (`player #7`, say one who is on the

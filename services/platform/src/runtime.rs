@@ -373,14 +373,23 @@ impl<A: Aggregate> Runtime<A> {
 
     /// Runs one command (see the module docs): `decide` is asked on the state the command
     /// applies to, once or (with [`Expected::Latest`]) again after another writer came first.
+    ///
+    /// Deciding may read what the aggregate keeps beside its state (an aggregate whose state is
+    /// the rows it has written reads the few it needs): whatever it reads was written by commands
+    /// that moved the version, so a decision on rows newer than the state's version fails at its
+    /// commit like any other and is decided again.
     #[tracing::instrument(skip_all, fields(aggregate = A::NAME, id))]
-    pub async fn execute<R: Message + Default>(
+    pub async fn execute<R, D>(
         &self,
         id: &str,
         expected: Expected,
         idempotency: Option<&Idempotency>,
-        mut decide: impl FnMut(&A::State) -> Result<Decision<A, R>, ServiceError>,
-    ) -> Result<R, ServiceError> {
+        mut decide: impl FnMut(A::State) -> D,
+    ) -> Result<R, ServiceError>
+    where
+        R: Message + Default,
+        D: Future<Output = Result<Decision<A, R>, ServiceError>>,
+    {
         let attempts = match expected {
             Expected::Version(_) => 1,
             Expected::Latest { attempts } => attempts.max(1),
@@ -453,19 +462,23 @@ impl<A: Aggregate> Runtime<A> {
         }
     }
 
-    async fn attempt<R: Message + Default>(
+    async fn attempt<R, D>(
         &self,
         id: &str,
         expected: Expected,
         idempotency: Option<&Idempotency>,
         fresh: bool,
-        decide: &mut impl FnMut(&A::State) -> Result<Decision<A, R>, ServiceError>,
-    ) -> Attempt<R> {
+        decide: &mut impl FnMut(A::State) -> D,
+    ) -> Attempt<R>
+    where
+        R: Message + Default,
+        D: Future<Output = Result<Decision<A, R>, ServiceError>>,
+    {
         let state = match self.state_for(id, expected, fresh).await {
             Ok(state) => state,
             Err(error) => return Attempt::Failed(error),
         };
-        let change = match decide(&state) {
+        let change = match decide(state.clone()).await {
             Ok(Decision::Changed(change)) => change,
             Ok(Decision::Unchanged(answer)) => {
                 // A repeat of a command that changed something gets that first answer, not how

@@ -94,8 +94,15 @@ struct Total {
 }
 
 /// Adds `delta`, refusing a tally below zero; adding nothing changes nothing.
-fn add(id: &str, delta: i64) -> impl FnMut(&Tally) -> Result<Decision<Tallies, Total>, ServiceError> + '_ {
-    move |tally| {
+fn add(
+    id: &str,
+    delta: i64,
+) -> impl FnMut(Tally) -> std::future::Ready<Result<Decision<Tallies, Total>, ServiceError>> + '_ {
+    move |tally| std::future::ready(decide_add(id, delta, &tally))
+}
+
+fn decide_add(id: &str, delta: i64, tally: &Tally) -> Result<Decision<Tallies, Total>, ServiceError> {
+    {
         if delta == 0 {
             return Ok(Decision::Unchanged(Total { total: tally.total, version: tally.version }));
         }
@@ -167,7 +174,7 @@ async fn a_command_commits_updates_the_live_copy_and_a_repeat_gets_its_first_ans
     assert_eq!(again, first);
     assert_eq!(runtime.read_journal("a").await.unwrap(), Tally { version: 1, total: 5 }, "applied once");
 
-    let reused = runtime.execute::<Total>("a", Expected::Version(1), Some(&key("k1", 7)), add("a", 7)).await;
+    let reused = runtime.execute::<Total, _>("a", Expected::Version(1), Some(&key("k1", 7)), add("a", 7)).await;
     assert!(matches!(reused, Err(ServiceError::InvalidArgument(_))), "{reused:?}");
 }
 
@@ -175,8 +182,8 @@ async fn a_command_commits_updates_the_live_copy_and_a_repeat_gets_its_first_ans
 async fn a_client_behind_is_told_the_current_version() {
     let fixture = Fixture::new().await;
     let runtime = fixture.runtime();
-    runtime.execute::<Total>("a", Expected::Version(0), Some(&key("k1", 1)), add("a", 1)).await.unwrap();
-    let stale = runtime.execute::<Total>("a", Expected::Version(0), Some(&key("k2", 1)), add("a", 1)).await;
+    runtime.execute::<Total, _>("a", Expected::Version(0), Some(&key("k1", 1)), add("a", 1)).await.unwrap();
+    let stale = runtime.execute::<Total, _>("a", Expected::Version(0), Some(&key("k2", 1)), add("a", 1)).await;
     match stale {
         Err(ServiceError::Conflict(message)) => assert!(message.contains("is at version 1, not 0"), "{message}"),
         other => panic!("expected a conflict, got {other:?}"),
@@ -187,11 +194,11 @@ async fn a_client_behind_is_told_the_current_version() {
 async fn two_processes_deciding_on_the_same_version_both_apply_one_after_the_other() {
     let fixture = Fixture::new().await;
     let (one, two) = (fixture.runtime(), fixture.runtime());
-    one.execute::<Total>("a", Expected::Latest { attempts: 4 }, None, add("a", 2)).await.unwrap();
+    one.execute::<Total, _>("a", Expected::Latest { attempts: 4 }, None, add("a", 2)).await.unwrap();
     two.load("a").await.unwrap();
-    one.execute::<Total>("a", Expected::Latest { attempts: 4 }, None, add("a", 3)).await.unwrap();
+    one.execute::<Total, _>("a", Expected::Latest { attempts: 4 }, None, add("a", 3)).await.unwrap();
     // `two` knows version 1; its commit at version 2 meets `one`'s, and it decides again on 2.
-    let answer = two.execute::<Total>("a", Expected::Latest { attempts: 4 }, None, add("a", 4)).await.unwrap();
+    let answer = two.execute::<Total, _>("a", Expected::Latest { attempts: 4 }, None, add("a", 4)).await.unwrap();
     assert_eq!(answer, Total { total: 9, version: 3 });
     assert_eq!(one.current("a").await.unwrap(), Tally { version: 3, total: 9 });
 }
@@ -201,12 +208,12 @@ async fn a_refusal_judged_on_a_state_behind_the_journal_is_decided_again() {
     let fixture = Fixture::new().await;
     let (one, two) = (fixture.runtime(), fixture.runtime());
     two.load("a").await.unwrap();
-    one.execute::<Total>("a", Expected::Latest { attempts: 4 }, None, add("a", 10)).await.unwrap();
+    one.execute::<Total, _>("a", Expected::Latest { attempts: 4 }, None, add("a", 10)).await.unwrap();
     // `two` still knows a tally of 0, on which taking 4 is refused; the journal says 10.
-    let answer = two.execute::<Total>("a", Expected::Latest { attempts: 4 }, None, add("a", -4)).await.unwrap();
+    let answer = two.execute::<Total, _>("a", Expected::Latest { attempts: 4 }, None, add("a", -4)).await.unwrap();
     assert_eq!(answer, Total { total: 6, version: 2 });
     // A refusal the journal agrees with stands.
-    let refused = two.execute::<Total>("a", Expected::Latest { attempts: 4 }, None, add("a", -7)).await;
+    let refused = two.execute::<Total, _>("a", Expected::Latest { attempts: 4 }, None, add("a", -7)).await;
     assert!(matches!(refused, Err(ServiceError::FailedPrecondition(_))), "{refused:?}");
 }
 
@@ -218,9 +225,10 @@ async fn a_repeated_command_that_now_changes_nothing_gets_its_first_answer() {
     // Stored as if an earlier attempt had answered it.
     let first = Total { total: 42, version: 9 };
     crate::store::store_response(&fixture.db, &k.scope, &k.key, &k.request_hash, &first).await.unwrap();
-    let answer = runtime.execute::<Total>("a", Expected::Latest { attempts: 1 }, Some(&k), add("a", 0)).await.unwrap();
+    let answer =
+        runtime.execute::<Total, _>("a", Expected::Latest { attempts: 1 }, Some(&k), add("a", 0)).await.unwrap();
     assert_eq!(answer, first);
-    let unkeyed = runtime.execute::<Total>("a", Expected::Latest { attempts: 1 }, None, add("a", 0)).await.unwrap();
+    let unkeyed = runtime.execute::<Total, _>("a", Expected::Latest { attempts: 1 }, None, add("a", 0)).await.unwrap();
     assert_eq!(unkeyed, Total { total: 0, version: 0 });
 }
 
@@ -230,7 +238,7 @@ async fn a_lost_live_copy_is_rebuilt_from_the_journal_and_a_stale_one_is_outrun(
     let runtime = fixture.runtime();
     for (k, delta) in [("k1", 3), ("k2", 4)] {
         runtime
-            .execute::<Total>("a", Expected::Latest { attempts: 1 }, Some(&key(k, delta)), add("a", delta))
+            .execute::<Total, _>("a", Expected::Latest { attempts: 1 }, Some(&key(k, delta)), add("a", delta))
             .await
             .unwrap();
     }

@@ -242,10 +242,12 @@ impl Pads {
         let mut after = None;
         let changed = self
             .runtime
-            .execute(scorepad_id, expected, None, |standing: &Arc<Standing>| {
-                let (next, decision) = decided(scorepad_id, standing, decide(&standing.pad)?)?;
-                after = Some(next);
-                Ok(decision)
+            .execute(scorepad_id, expected, None, |standing: Arc<Standing>| {
+                let decision = decide(&standing.pad).and_then(|decision| decided(scorepad_id, &standing, decision));
+                std::future::ready(decision.map(|(next, decision)| {
+                    after = Some(next);
+                    decision
+                }))
             })
             .await;
         let changed: Changed = changed.map_err(|error| {
