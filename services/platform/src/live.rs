@@ -101,6 +101,18 @@ pub trait LiveStore: Send + Sync + 'static {
         event: Option<(&str, Bytes)>,
     ) -> Result<CasOutcome, LiveError>;
 
+    /// [`LiveStore::compare_and_set`] (or, with `append`, [`LiveStore::compare_and_append`]) to
+    /// version `next` rather than `expected + 1`: for a value that mirrors a record whose versions
+    /// can step by more than one at a time.
+    async fn compare_and_move(
+        &self,
+        key: &str,
+        (expected, next): (u64, u64),
+        value: Bytes,
+        event: Option<(&str, Bytes)>,
+        append: bool,
+    ) -> Result<CasOutcome, LiveError>;
+
     /// Writes `value` at `key` with exactly `version`, whatever was there (rebuilding live state
     /// from the durable record).
     async fn put(&self, key: &str, value: Versioned) -> Result<(), LiveError>;
@@ -244,7 +256,7 @@ impl MemoryStore {
     fn swap(
         &self,
         key: &str,
-        expected: u64,
+        (expected, next): (u64, u64),
         value: Bytes,
         event: Option<(&str, Bytes)>,
         append: bool,
@@ -263,12 +275,12 @@ impl MemoryStore {
             }
             None => value,
         };
-        values.insert(key.to_owned(), Versioned { version: expected + 1, value });
+        values.insert(key.to_owned(), Versioned { version: next, value });
         // Published under the lock, so subscribers see events in version order.
         if let Some((channel, payload)) = event {
             self.deliver(channel, payload);
         }
-        Ok(CasOutcome::Applied(expected + 1))
+        Ok(CasOutcome::Applied(next))
     }
 }
 
@@ -285,7 +297,7 @@ impl LiveStore for MemoryStore {
         value: Bytes,
         event: Option<(&str, Bytes)>,
     ) -> Result<CasOutcome, LiveError> {
-        self.swap(key, expected, value, event, false)
+        self.swap(key, (expected, expected + 1), value, event, false)
     }
 
     async fn compare_and_append(
@@ -295,7 +307,18 @@ impl LiveStore for MemoryStore {
         fragment: Bytes,
         event: Option<(&str, Bytes)>,
     ) -> Result<CasOutcome, LiveError> {
-        self.swap(key, expected, fragment, event, true)
+        self.swap(key, (expected, expected + 1), fragment, event, true)
+    }
+
+    async fn compare_and_move(
+        &self,
+        key: &str,
+        versions: (u64, u64),
+        value: Bytes,
+        event: Option<(&str, Bytes)>,
+        append: bool,
+    ) -> Result<CasOutcome, LiveError> {
+        self.swap(key, versions, value, event, append)
     }
 
     async fn put(&self, key: &str, value: Versioned) -> Result<(), LiveError> {
@@ -349,14 +372,14 @@ pub struct RedisStore {
     deadline: Duration,
 }
 
-/// Version check, write (or append, when ARGV[5] is `a`) and publish in one step. Stored as a
-/// hash {v: version, d: data}.
+/// Version check (ARGV[1]), write to version ARGV[6] (appending, when ARGV[5] is `a`) and publish
+/// in one step. Stored as a hash {v: version, d: data}.
 const CAS_SCRIPT: &str = r"
 local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if current ~= tonumber(ARGV[1]) then
   return {0, current}
 end
-local new = current + 1
+local new = tonumber(ARGV[6])
 local data = ARGV[2]
 if ARGV[5] == 'a' then
   data = (redis.call('HGET', KEYS[1], 'd') or '') .. data
@@ -461,7 +484,7 @@ impl RedisStore {
     async fn swap(
         &self,
         key: &str,
-        expected: u64,
+        (expected, next): (u64, u64),
         value: Bytes,
         event: Option<(&str, Bytes)>,
         append: bool,
@@ -482,7 +505,8 @@ impl RedisStore {
                 .arg(value.as_ref())
                 .arg(&channel)
                 .arg(payload.as_ref())
-                .arg(if append { "a" } else { "" });
+                .arg(if append { "a" } else { "" })
+                .arg(next);
             call
         };
         let (applied, version): (u8, u64) = match self.attempt("EVALSHA cas", &call("EVALSHA", &CAS_SHA)).await {
@@ -595,7 +619,7 @@ impl LiveStore for RedisStore {
         value: Bytes,
         event: Option<(&str, Bytes)>,
     ) -> Result<CasOutcome, LiveError> {
-        self.swap(key, expected, value, event, false).await
+        self.swap(key, (expected, expected + 1), value, event, false).await
     }
 
     async fn compare_and_append(
@@ -605,7 +629,18 @@ impl LiveStore for RedisStore {
         fragment: Bytes,
         event: Option<(&str, Bytes)>,
     ) -> Result<CasOutcome, LiveError> {
-        self.swap(key, expected, fragment, event, true).await
+        self.swap(key, (expected, expected + 1), fragment, event, true).await
+    }
+
+    async fn compare_and_move(
+        &self,
+        key: &str,
+        versions: (u64, u64),
+        value: Bytes,
+        event: Option<(&str, Bytes)>,
+        append: bool,
+    ) -> Result<CasOutcome, LiveError> {
+        self.swap(key, versions, value, event, append).await
     }
 
     async fn put(&self, key: &str, value: Versioned) -> Result<(), LiveError> {

@@ -182,7 +182,7 @@ pub enum Decision<A: Aggregate, R> {
 /// An accepted command: the state after it, what it writes, what it answers, and what the live
 /// copy and the watchers get.
 pub struct Change<A: Aggregate, R> {
-    /// The state after the command, at one version more.
+    /// The state after the command, at a later version (most aggregates count one a command).
     pub next: A::State,
     /// What it writes.
     pub write: A::Write,
@@ -494,7 +494,7 @@ impl<A: Aggregate> Runtime<A> {
             Err(error) => return self.refused(id, &state, expected, error).await,
         };
         let before = A::version(&state);
-        if A::version(&change.next) != before + 1 {
+        if A::version(&change.next) <= before {
             return Attempt::Failed(ServiceError::internal(format!(
                 "{} {id}: a command moved version {before} to {}",
                 A::NAME,
@@ -551,8 +551,13 @@ impl<A: Aggregate> Runtime<A> {
         let version = A::version(after);
         let event = published.clone().map(|payload| (channel.as_str(), payload));
         let outcome = match live {
-            LiveWrite::Append(fragment) => self.live.compare_and_append(&key, before, fragment, event).await,
-            LiveWrite::Replace => self.live.compare_and_set(&key, before, self.aggregate.to_live(after), event).await,
+            LiveWrite::Append(fragment) => {
+                self.live.compare_and_move(&key, (before, version), fragment, event, true).await
+            }
+            LiveWrite::Replace => {
+                let value = self.aggregate.to_live(after);
+                self.live.compare_and_move(&key, (before, version), value, event, false).await
+            }
         };
         let written = match outcome {
             Ok(CasOutcome::Applied(_)) => return,

@@ -50,6 +50,26 @@ async fn subscribers_see_every_accepted_write_in_order(store: Arc<dyn LiveStore>
     }
 }
 
+async fn a_value_mirroring_a_record_moves_to_the_record_version(store: Arc<dyn LiveStore>) {
+    let mut events = store.subscribe("events:{5}").await.unwrap();
+    let moved = |versions: (u64, u64), value: &'static [u8], append: bool| {
+        let store = store.clone();
+        async move {
+            let event = Some(("events:{5}", Bytes::from_static(value)));
+            store.compare_and_move("table:{5}", versions, Bytes::from_static(value), event, append).await.unwrap()
+        }
+    };
+    // A session's version steps by the boards a change rescores.
+    assert_eq!(moved((0, 3), b"a", false).await, CasOutcome::Applied(3));
+    assert_eq!(moved((1, 4), b"x", false).await, CasOutcome::Conflict { current: 3 }, "a stale move changes nothing");
+    assert_eq!(moved((3, 4), b"b", true).await, CasOutcome::Applied(4));
+    assert_eq!(store.get("table:{5}").await.unwrap(), Some(Versioned { version: 4, value: Bytes::from_static(b"ab") }));
+    for published in [b"a".as_slice(), b"b"] {
+        let message = tokio::time::timeout(Duration::from_secs(5), events.next()).await.unwrap();
+        assert_eq!(message, Some(ChannelMessage::Message(Bytes::copy_from_slice(published))));
+    }
+}
+
 async fn appends_grow_the_value_and_stale_appends_conflict(store: Arc<dyn LiveStore>) {
     let mut events = store.subscribe("events:{4}").await.unwrap();
     let append = |expected: u64, fragment: &'static [u8]| {
@@ -97,6 +117,7 @@ async fn redis_store_keeps_the_contract() {
     versions_advance_and_stale_writes_conflict(redis.store()).await;
     subscribers_see_every_accepted_write_in_order(redis.store()).await;
     appends_grow_the_value_and_stale_appends_conflict(redis.store()).await;
+    a_value_mirroring_a_record_moves_to_the_record_version(redis.store()).await;
     counters_expire(redis.store()).await;
     clear_removes_everything_of_this_store(redis.store()).await;
 }
@@ -106,6 +127,7 @@ async fn memory_store_keeps_the_contract() {
     versions_advance_and_stale_writes_conflict(Arc::new(MemoryStore::new())).await;
     subscribers_see_every_accepted_write_in_order(Arc::new(MemoryStore::new())).await;
     appends_grow_the_value_and_stale_appends_conflict(Arc::new(MemoryStore::new())).await;
+    a_value_mirroring_a_record_moves_to_the_record_version(Arc::new(MemoryStore::new())).await;
     counters_expire(Arc::new(MemoryStore::new())).await;
     clear_removes_everything_of_this_store(Arc::new(MemoryStore::new())).await;
 }
