@@ -1,8 +1,9 @@
 //! Storage: the score versions, events and pages shared by scorepads ([`pads`]) and sessions
-//! ([`sessions`]). Every change runs in one transaction that checks and increments its owner's
-//! version (sea-orm has no optimistic locking, so the update filters on the version read and
-//! checks the rows affected), appends its score versions and events, and updates what reads
-//! serve; the live feed is told after the commit.
+//! ([`sessions`]). Both run their changes on the platform's command runtime
+//! ([`platform::runtime`]): a change is decided on its owner as it stands, then written (many
+//! owners' changes to a transaction) only if the owner is still at the version it was decided on
+//! (the update filters on that version and checks the rows affected), with its score versions,
+//! its events and what reads serve; the live feed is told after the commit.
 
 pub mod movement;
 pub mod pads;
@@ -11,13 +12,13 @@ pub mod sessions;
 use api::common::v1 as pb;
 use api::scoring::v1 as spb;
 use prost::Message;
-use sea_orm::{ActiveValue::Set, DatabaseTransaction, EntityTrait};
+use sea_orm::ActiveValue::Set;
 
-use crate::entity::{event, score_version};
+use crate::entity::score_version;
 use crate::time;
 use platform::ServiceError;
 
-/// How many times a command without an expected version is retried when another writer
+/// How many times a command without an expected version is decided when another writer
 /// changed the same pad or session first.
 pub const MAX_ATTEMPTS: usize = 8;
 
@@ -65,17 +66,6 @@ pub struct Replay {
     pub idem_key: Option<String>,
 }
 
-/// Inserts a score version.
-pub async fn insert_version(
-    txn: &DatabaseTransaction,
-    owner_id: &str,
-    version: &spb::ScoreVersion,
-    replay: Replay,
-) -> Result<(), WriteError> {
-    score_version::Entity::insert(version_row(owner_id, version, replay)).exec_without_returning(txn).await?;
-    Ok(())
-}
-
 /// A score version's row.
 pub fn version_row(owner_id: &str, version: &spb::ScoreVersion, replay: Replay) -> score_version::ActiveModel {
     let board = match version.target.as_ref().and_then(|t| t.target.as_ref()) {
@@ -108,73 +98,4 @@ pub fn version_row(owner_id: &str, version: &spb::ScoreVersion, replay: Replay) 
     }
 }
 
-/// Appends events to a stream, numbered from `first_sequence`.
-pub async fn insert_events(
-    txn: &DatabaseTransaction,
-    stream_id: &str,
-    first_sequence: u64,
-    payloads: &[Vec<u8>],
-) -> Result<(), WriteError> {
-    if payloads.is_empty() {
-        return Ok(());
-    }
-    let occurred_at = time::now();
-    let models = payloads.iter().enumerate().map(|(i, payload)| event::ActiveModel {
-        stream_id: Set(stream_id.to_owned()),
-        sequence: Set(i64::try_from(first_sequence + i as u64).unwrap_or(i64::MAX)),
-        payload: Set(payload.clone()),
-        occurred_at: Set(occurred_at),
-    });
-    event::Entity::insert_many(models).exec_without_returning(txn).await?;
-    Ok(())
-}
-
 pub use platform::page::Page;
-
-/// Why one attempt at a change did not commit: another writer got there first (a version
-/// changed, or a row with the same natural key was inserted), so the attempt is made again on
-/// what is now stored; or a failure to report.
-#[derive(Debug)]
-pub enum WriteError {
-    /// Another writer committed first; try again.
-    Race,
-    /// A failure to report.
-    Fail(ServiceError),
-}
-
-impl From<ServiceError> for WriteError {
-    fn from(error: ServiceError) -> Self {
-        WriteError::Fail(error)
-    }
-}
-
-impl From<sea_orm::DbErr> for WriteError {
-    fn from(error: sea_orm::DbErr) -> Self {
-        match error.sql_err() {
-            Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => WriteError::Race,
-            _ => WriteError::Fail(ServiceError::from(error)),
-        }
-    }
-}
-
-impl From<api::convert::ConversionError> for WriteError {
-    fn from(error: api::convert::ConversionError) -> Self {
-        WriteError::Fail(error.into())
-    }
-}
-
-/// Runs `attempt` until it commits, retrying (bounded) when another writer got there first.
-pub async fn retry<T, F, Fut>(what: &str, mut attempt: F) -> Result<T, ServiceError>
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<T, WriteError>>,
-{
-    for _ in 0..MAX_ATTEMPTS {
-        match attempt().await {
-            Ok(value) => return Ok(value),
-            Err(WriteError::Race) => tracing::debug!(what, "another writer committed first; retrying"),
-            Err(WriteError::Fail(error)) => return Err(error),
-        }
-    }
-    Err(ServiceError::Unavailable(format!("{what}: too many concurrent changes; try again")))
-}

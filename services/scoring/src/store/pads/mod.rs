@@ -17,7 +17,7 @@ use platform::runtime::{self, Change, Expected, LiveWrite, Runtime};
 use prost::Message;
 use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
 
-use super::{MAX_ATTEMPTS, Page, Replay, WriteError, decode};
+use super::{MAX_ATTEMPTS, Page, Replay, decode};
 use crate::entity::scorepad;
 use crate::live::{Feed, FeedBatch, FeedEvent, Watch};
 use crate::pad::{Header, Operation, Pad};
@@ -174,10 +174,10 @@ impl Pads {
             created_at: Set(created_at),
             net_agreed_at: Set(None),
         };
-        match scorepad::Entity::insert(model).exec_without_returning(&self.db).await.map_err(WriteError::from) {
+        match scorepad::Entity::insert(model).exec_without_returning(&self.db).await {
             Ok(_) => Ok(state),
             // Created by a racing request for the same rubber: that one stands.
-            Err(WriteError::Race) => {
+            Err(error) if matches!(error.sql_err(), Some(sea_orm::SqlErr::UniqueConstraintViolation(_))) => {
                 let existing = scorepad::Entity::find()
                     .filter(scorepad::Column::RubberId.eq(request.rubber_id.as_str()))
                     .one(&self.db)
@@ -185,7 +185,7 @@ impl Pads {
                     .ok_or_else(|| ServiceError::internal("scorepad vanished after a unique violation"))?;
                 same_kind(decode(&existing.state, "scorepad")?, request.kind)
             }
-            Err(WriteError::Fail(error)) => Err(error),
+            Err(error) => Err(error.into()),
         }
     }
 

@@ -2,7 +2,15 @@
 //! board found fouled, the official score published. Each decides what changes on one board
 //! and hands it to [`super::rescore`]; kept apart from the reads because only these write.
 
+use std::sync::Arc;
+
+use bytes::Bytes;
+use platform::runtime::{self, Decision, Expected, LiveWrite};
+
+use super::journal::{Columns, SessionChanged, SessionJournal, SessionWrite};
 use super::*;
+use crate::live::FeedBatch;
+use crate::store::MAX_ATTEMPTS;
 
 impl Sessions {
     /// Records a table's result on a board and rescores the board, idempotent by deal id.
@@ -29,39 +37,41 @@ impl Sessions {
             .clone()
             .map(|h| Deal::try_from(h).map(pb::Deal::from).map_err(|e| e.within("hands")))
             .transpose()?;
-        let (result_proto, version, events) = retry("record board result", || {
-            self.attempt_record(&key, request, &result, source, hands.as_ref(), recorded_by)
-        })
-        .await?;
-        self.publish_events(&key.session_id, events).await;
-        Ok((result_proto, version))
+        let changed = self
+            .runtime
+            .execute(&key.session_id, latest(), None, |row| {
+                self.decide_record(row, &key, request, &result, source, hands.as_ref(), recorded_by)
+            })
+            .await?;
+        one_result(changed)
     }
 
-    async fn attempt_record(
+    #[allow(clippy::too_many_arguments)] // the request, as checked, taken apart
+    async fn decide_record(
         &self,
+        row: Arc<session::Model>,
         key: &pb::BoardResultKey,
         request: &spb::RecordBoardResultRequest,
         result: &pb::DealResult,
         source: spb::ResultSource,
         hands: Option<&pb::Deal>,
         recorded_by: &str,
-    ) -> Result<(spb::BoardResult, spb::ScoreVersion, Vec<FeedEvent>), WriteError> {
-        let txn = self.db.begin().await?;
-        let row = Self::row(&txn, &key.session_id).await?;
+    ) -> Result<Decision<SessionJournal, SessionChanged>, ServiceError> {
+        let db = &self.db;
         let outline = Outline::of(&row)?;
-        Self::check_key(&txn, &outline, key).await?;
+        Self::check_key(db, &outline, key).await?;
         let encoded = result.encode_to_vec();
         let idem_key = format!("deal:{}", request.deal_id);
         let teams = outline.teams();
         let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
-        let on_board = Self::board_rows(&txn, &key.session_id, board).await?;
+        let on_board = Self::board_rows(db, &key.session_id, board).await?;
         // What the result may clash with: its board, and the deal wherever it was recorded, in
         // the order the session keeps them.
         let mut candidates: Vec<&board_result::Model> = on_board.iter().collect();
         let same_deal = board_result::Entity::find()
             .filter(board_result::Column::SessionId.eq(key.session_id.as_str()))
             .filter(board_result::Column::DealId.eq(request.deal_id.as_str()))
-            .all(&txn)
+            .all(db)
             .await?;
         candidates.extend(same_deal.iter().filter(|m| m.board_number != board));
         candidates.sort_by(|a, b| {
@@ -78,19 +88,17 @@ impl Sessions {
             if same_key && same_result {
                 // The same result again (from the game service or the desk): nothing changes.
                 let first = match existing.deal_id.as_deref() {
-                    Some(deal) => Self::version_by_key(&txn, &key.session_id, &format!("deal:{deal}")).await?,
+                    Some(deal) => Self::version_by_key(db, &key.session_id, &format!("deal:{deal}")).await?,
                     None => None,
                 };
-                let version = first.unwrap_or_default();
-                return Ok((result_proto(existing)?, version, Vec::new()));
+                return Ok(unchanged(vec![result_proto(existing)?], first.unwrap_or_default()));
             }
             if same_deal {
                 return Err(ServiceError::AlreadyExists(format!(
                     "deal {} is already recorded for board {} {} v {} with another result; correct it with \
                      CorrectBoardResult (Law 79C)",
                     request.deal_id, existing.board_number, existing.ns_contestant, existing.ew_contestant
-                ))
-                .into());
+                )));
             }
             if existing.board_number == board {
                 // A pair plays a board once; a team once in each direction, at the two tables of
@@ -117,8 +125,7 @@ impl Sessions {
                             key.board_number, existing.version
                         ),
                         law: Law::duplicate(78, "A"),
-                    }
-                    .into());
+                    });
                 }
             }
         }
@@ -128,8 +135,7 @@ impl Sessions {
                     "board {} was played with other hands at another table: every table plays the same cards \
                      (Law 87: a fouled board is the director's to rule on)",
                     key.board_number
-                ))
-                .into());
+                )));
             }
             (Some(given), None) => Some((key.board_number, given.clone())),
             _ => None,
@@ -176,14 +182,13 @@ impl Sessions {
             hands,
             also: Vec::new(),
         };
-        let committed = self.commit(txn, &row, outline, on_board, change).await?;
+        let (write, committed) = self.plan(&row, outline, on_board, change).await?;
         let mine = committed
             .results
-            .iter()
+            .into_iter()
             .find(|r| r.result_id == model.result_id)
-            .cloned()
-            .ok_or_else(|| ServiceError::internal("recorded result missing after commit"))?;
-        Ok((mine, committed.version, committed.events))
+            .ok_or_else(|| ServiceError::internal("recorded result missing after rescoring"))?;
+        Ok(accepted(write, vec![mine], committed.version))
     }
 
     /// Corrects a board result (Law 79C) and rescores the board.
@@ -200,29 +205,25 @@ impl Sessions {
             .ok_or_else(|| ServiceError::invalid("corrected_result", "missing; a value is required"))?;
         let laws_result = api::convert::score::board_result(&result).map_err(|e| e.within("corrected_result"))?;
         let result = pb::DealResult::from(laws_result);
-        let (answer, version, events) =
-            retry("correct board result", || self.attempt_correct(&key, request, &result, recorded_by)).await?;
-        self.publish_events(&key.session_id, events).await;
-        Ok((answer, version))
+        let expected = Expected::Version(request.expected_version);
+        let changed = self
+            .runtime
+            .execute(&key.session_id, expected, None, |row| {
+                self.decide_correct(row, &key, request, &result, recorded_by)
+            })
+            .await?;
+        one_result(changed)
     }
 
-    async fn attempt_correct(
+    async fn decide_correct(
         &self,
+        row: Arc<session::Model>,
         key: &pb::BoardResultKey,
         request: &spb::CorrectBoardResultRequest,
         result: &pb::DealResult,
         recorded_by: &str,
-    ) -> Result<(spb::BoardResult, spb::ScoreVersion, Vec<FeedEvent>), WriteError> {
-        let txn = self.db.begin().await?;
-        let row = Self::row(&txn, &key.session_id).await?;
-        let current = u64::try_from(row.version).unwrap_or(0);
-        if request.expected_version != current {
-            return Err(ServiceError::Conflict(format!(
-                "session {} is at version {current}, not {}: read it again",
-                key.session_id, request.expected_version
-            ))
-            .into());
-        }
+    ) -> Result<Decision<SessionJournal, SessionChanged>, ServiceError> {
+        let db = &self.db;
         let period = match (row.scores_published_at, row.correction_period_ends_at) {
             (None, _) => CorrectionPeriod::BeforePublication,
             (Some(_), Some(ends)) if time::now() > ends => CorrectionPeriod::Expired,
@@ -230,9 +231,9 @@ impl Sessions {
         };
         check_board_correction(period, request.approved_after_correction_period).map_err(ServiceError::rule)?;
         let outline = Outline::of(&row)?;
-        Self::check_key(&txn, &outline, key).await?;
+        Self::check_key(db, &outline, key).await?;
         let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
-        let on_board = Self::board_rows(&txn, &key.session_id, board).await?;
+        let on_board = Self::board_rows(db, &key.session_id, board).await?;
         let mut model = on_board.iter().find(|m| key_of(m) == *key).cloned().ok_or_else(|| {
             ServiceError::not_found(format!(
                 "a result on board {} for {} v {}",
@@ -243,8 +244,7 @@ impl Sessions {
             return Err(ServiceError::FailedPrecondition(format!(
                 "board {} was not played at this table: its score is an adjusted score, changed by a ruling",
                 key.board_number
-            ))
-            .into());
+            )));
         }
         model.table_result = Some(result.encode_to_vec());
         if model.adjustment.is_none() {
@@ -263,14 +263,13 @@ impl Sessions {
         };
         let change =
             Change { row: model.clone(), version, operation: "correct", idem_key: None, hands: None, also: Vec::new() };
-        let committed = self.commit(txn, &row, outline, on_board, change).await?;
+        let (write, committed) = self.plan(&row, outline, on_board, change).await?;
         let mine = committed
             .results
-            .iter()
+            .into_iter()
             .find(|r| r.result_id == model.result_id)
-            .cloned()
-            .ok_or_else(|| ServiceError::internal("corrected result missing after commit"))?;
-        Ok((mine, committed.version, committed.events))
+            .ok_or_else(|| ServiceError::internal("corrected result missing after rescoring"))?;
+        Ok(accepted(write, vec![mine], committed.version))
     }
 
     /// Applies a ruling's or an appeal's adjusted score to a board result (Law 12; Law 93) and
@@ -291,29 +290,32 @@ impl Sessions {
                 Some(adjustment.clone())
             }
         };
-        let (results, version, events) =
-            retry("apply adjustment", || self.attempt_adjust(key, request, adjustment.as_ref(), recorded_by)).await?;
-        self.publish_events(&key.session_id, events).await;
-        Ok((results, version))
+        let changed = self
+            .runtime
+            .execute(&key.session_id, latest(), None, |row| {
+                self.decide_adjust(row, key, request, adjustment.as_ref(), recorded_by)
+            })
+            .await?;
+        Ok((changed.results, changed.version.unwrap_or_default()))
     }
 
-    async fn attempt_adjust(
+    async fn decide_adjust(
         &self,
+        row: Arc<session::Model>,
         key: &pb::BoardResultKey,
         request: &spb::ApplyAdjustmentRequest,
         adjustment: Option<&pb::Adjustment>,
         recorded_by: &str,
-    ) -> Result<(Vec<spb::BoardResult>, spb::ScoreVersion, Vec<FeedEvent>), WriteError> {
-        let txn = self.db.begin().await?;
-        let row = Self::row(&txn, &key.session_id).await?;
+    ) -> Result<Decision<SessionJournal, SessionChanged>, ServiceError> {
+        let db = &self.db;
         let outline = Outline::of(&row)?;
-        Self::check_key(&txn, &outline, key).await?;
+        Self::check_key(db, &outline, key).await?;
         let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
-        let on_board = Self::board_rows(&txn, &key.session_id, board).await?;
+        let on_board = Self::board_rows(db, &key.session_id, board).await?;
         let idem_key = format!("ruling:{}/{}", request.ruling_id, request.appeal_id);
-        if let Some(first) = Self::version_by_key(&txn, &key.session_id, &idem_key).await? {
+        if let Some(first) = Self::version_by_key(db, &key.session_id, &idem_key).await? {
             let results = on_board.iter().map(result_proto).collect::<Result<Vec<_>, _>>()?;
-            return Ok((results, first, Vec::new()));
+            return Ok(unchanged(results, first));
         }
         let now = time::now();
         let mut model = match on_board.iter().find(|m| key_of(m) == *key) {
@@ -342,16 +344,14 @@ impl Sessions {
                 return Err(ServiceError::not_found(format!(
                     "a result on board {} for {} v {}",
                     key.board_number, key.north_south_contestant_id, key.east_west_contestant_id
-                ))
-                .into());
+                )));
             }
         };
         if adjustment.is_none() && model.table_result.is_none() {
             return Err(ServiceError::FailedPrecondition(format!(
                 "board {} has no table result to restore: it was not played at this table",
                 key.board_number
-            ))
-            .into());
+            )));
         }
         let appeal = !request.appeal_id.is_empty();
         model.adjustment = adjustment.map(Message::encode_to_vec);
@@ -383,8 +383,8 @@ impl Sessions {
         };
         let operation = if adjustment.is_some() { "adjust" } else { "restore" };
         let change = Change { row: model, version, operation, idem_key: Some(idem_key), hands: None, also: Vec::new() };
-        let committed = self.commit(txn, &row, outline, on_board, change).await?;
-        Ok((committed.results, committed.version, committed.events))
+        let (write, committed) = self.plan(&row, outline, on_board, change).await?;
+        Ok(accepted(write, committed.results, committed.version))
     }
 
     /// Law 87B, a fouled board: records the form each table of the board played (tables not
@@ -421,20 +421,21 @@ impl Sessions {
                 ));
             }
         }
-        let (results, version, events) =
-            retry("mark fouled board", || self.attempt_foul(request, &forms, recorded_by)).await?;
-        self.publish_events(&request.session_id, events).await;
-        Ok((results, version))
+        let changed = self
+            .runtime
+            .execute(&request.session_id, latest(), None, |row| self.decide_foul(row, request, &forms, recorded_by))
+            .await?;
+        Ok((changed.results, changed.version.unwrap_or_default()))
     }
 
-    async fn attempt_foul(
+    async fn decide_foul(
         &self,
+        row: Arc<session::Model>,
         request: &spb::MarkFouledBoardRequest,
         forms: &BTreeMap<String, u8>,
         recorded_by: &str,
-    ) -> Result<(Vec<spb::BoardResult>, spb::ScoreVersion, Vec<FeedEvent>), WriteError> {
-        let txn = self.db.begin().await?;
-        let row = Self::row(&txn, &request.session_id).await?;
+    ) -> Result<Decision<SessionJournal, SessionChanged>, ServiceError> {
+        let db = &self.db;
         let outline = Outline::of(&row)?;
         if outline.teams() {
             return Err(ServiceError::Rule {
@@ -442,18 +443,16 @@ impl Sessions {
                           scores the Director awards through a ruling"
                     .to_owned(),
                 law: Law::duplicate(87, "C"),
-            }
-            .into());
+            });
         }
         if outline.board(request.board_number).is_none() {
             return Err(ServiceError::invalid(
                 "board_number",
                 format!("board {} is not in this session", request.board_number),
-            )
-            .into());
+            ));
         }
         let board = i32::try_from(request.board_number).unwrap_or(i32::MAX);
-        let stored = Self::board_rows(&txn, &request.session_id, board).await?;
+        let stored = Self::board_rows(db, &request.session_id, board).await?;
         let on_board: Vec<&board_result::Model> = stored.iter().collect();
         for (i, given) in request.forms.iter().enumerate() {
             if !on_board.iter().any(|m| m.ns_contestant == given.north_south_contestant_id) {
@@ -464,8 +463,7 @@ impl Sessions {
                          divides the scores obtained on the board)",
                         request.board_number, given.north_south_contestant_id
                     ),
-                )
-                .into());
+                ));
             }
         }
         let form_of = |m: &board_result::Model| i32::from(forms.get(&m.ns_contestant).copied().unwrap_or(0));
@@ -476,11 +474,11 @@ impl Sessions {
                 .filter(score_version::Column::BoardNumber.eq(board))
                 .filter(score_version::Column::Operation.eq("foul"))
                 .order_by_desc(score_version::Column::Version)
-                .one(&txn)
+                .one(db)
                 .await?;
             let version = first.as_ref().map(version_proto).transpose()?.unwrap_or_default();
             let results = on_board.into_iter().map(result_proto).collect::<Result<Vec<_>, _>>()?;
-            return Ok((results, version, Vec::new()));
+            return Ok(unchanged(results, version));
         }
         let mut changed: Vec<board_result::Model> =
             on_board.into_iter().map(|m| board_result::Model { form: form_of(m), ..m.clone() }).collect();
@@ -501,54 +499,42 @@ impl Sessions {
             ..Default::default()
         };
         let change = Change { row: main, version, operation: "foul", idem_key: None, hands: None, also: changed };
-        let committed = self.commit(txn, &row, outline, stored, change).await?;
-        Ok((committed.results, committed.version, committed.events))
+        let (write, committed) = self.plan(&row, outline, stored, change).await?;
+        Ok(accepted(write, committed.results, committed.version))
     }
 
     /// Publishes the official score, starting the correction period (Law 79C) and the appeal
     /// period (Law 92B). Publishing again changes nothing.
     #[tracing::instrument(skip_all, fields(session_id))]
     pub async fn publish(&self, session_id: &str, recorded_by: &str) -> Result<spb::Session, ServiceError> {
-        let (session, events) = retry("publish", || self.attempt_publish(session_id, recorded_by)).await?;
-        self.publish_events(session_id, events).await;
-        Ok(session)
+        let changed = self
+            .runtime
+            .execute(session_id, latest(), None, |row| std::future::ready(self.decide_publish(&row, recorded_by)))
+            .await?;
+        changed.session.ok_or_else(|| ServiceError::internal("a publication answered without its session"))
     }
 
-    async fn attempt_publish(
+    fn decide_publish(
         &self,
-        session_id: &str,
+        row: &session::Model,
         recorded_by: &str,
-    ) -> Result<(spb::Session, Vec<FeedEvent>), WriteError> {
-        let txn = self.db.begin().await?;
-        let row = Self::row(&txn, session_id).await?;
+    ) -> Result<Decision<SessionJournal, SessionChanged>, ServiceError> {
         if row.scores_published_at.is_some() {
-            return Ok((session_proto(&row)?, Vec::new()));
+            let session = Some(session_proto(row)?);
+            return Ok(Decision::Unchanged(SessionChanged { results: Vec::new(), version: None, session }));
         }
         let now = time::now();
         let period = chrono::Duration::from_std(self.settings.correction_period).unwrap_or(chrono::Duration::MAX);
         let ends = now.checked_add_signed(period).unwrap_or(now);
         let number = u64::try_from(row.version).unwrap_or(0) + 1;
         let sequence = u64::try_from(row.last_sequence).unwrap_or(0) + 1;
-        let updated = session::Entity::update_many()
-            .col_expr(session::Column::Version, Expr::value(i64::try_from(number).unwrap_or(i64::MAX)))
-            .col_expr(session::Column::LastSequence, Expr::value(i64::try_from(sequence).unwrap_or(i64::MAX)))
-            .col_expr(session::Column::Status, Expr::value(spb::SessionStatus::Published as i32))
-            .col_expr(session::Column::ScoresPublishedAt, Expr::value(Some(now)))
-            .col_expr(session::Column::CorrectionPeriodEndsAt, Expr::value(Some(ends)))
-            .filter(session::Column::SessionId.eq(session_id))
-            .filter(session::Column::Version.eq(row.version))
-            .exec(&txn)
-            .await?;
-        if updated.rows_affected != 1 {
-            return Err(WriteError::Race);
-        }
         let published = session::Model {
             version: i64::try_from(number).unwrap_or(i64::MAX),
             last_sequence: i64::try_from(sequence).unwrap_or(i64::MAX),
             status: spb::SessionStatus::Published as i32,
             scores_published_at: Some(now),
             correction_period_ends_at: Some(ends),
-            ..row
+            ..row.clone()
         };
         let session = session_proto(&published)?;
         let version = spb::ScoreVersion {
@@ -560,19 +546,61 @@ impl Sessions {
             recorded_at: Some(time::timestamp(now)),
             ..Default::default()
         };
-        insert_version(&txn, session_id, &version, Replay { operation: "publish".to_owned(), ..Default::default() })
-            .await?;
         let payload = spb::SessionEvent {
             sequence,
             occurred_at: Some(time::timestamp(now)),
-            session_id: session_id.to_owned(),
+            session_id: row.session_id.clone(),
             event: Some(spb::session_event::Event::ScoresPublished(spb::ScoresPublished {
                 session: Some(session.clone()),
             })),
         }
         .encode_to_vec();
-        insert_events(&txn, &stream(session_id), sequence, std::slice::from_ref(&payload)).await?;
-        txn.commit().await?;
-        Ok((session, vec![FeedEvent { sequence, payload }]))
+        let write = SessionWrite {
+            next: Arc::new(published),
+            from_version: row.version,
+            columns: Columns { published: true, ..Columns::default() },
+            rows: Vec::new(),
+            kept: Vec::new(),
+            versions: vec![(version.clone(), Replay { operation: "publish".to_owned(), ..Default::default() })],
+            events: vec![FeedEvent { sequence, payload }],
+        };
+        let mut decision = accepted(write, Vec::new(), version);
+        if let Decision::Changed(change) = &mut decision {
+            change.response.session = Some(session);
+        }
+        Ok(decision)
     }
+}
+
+/// A command without an expected version: decided again when another writer came first.
+fn latest() -> Expected {
+    Expected::Latest { attempts: MAX_ATTEMPTS as u32 }
+}
+
+/// The answer of a change made before: nothing is written.
+fn unchanged(results: Vec<spb::BoardResult>, version: spb::ScoreVersion) -> Decision<SessionJournal, SessionChanged> {
+    Decision::Unchanged(SessionChanged { results, version: Some(version), session: None })
+}
+
+/// An accepted change: what it writes, the feed's head after it and its events, and its answer.
+fn accepted(
+    write: SessionWrite,
+    results: Vec<spb::BoardResult>,
+    version: spb::ScoreVersion,
+) -> Decision<SessionJournal, SessionChanged> {
+    let published = FeedBatch { events: write.events.clone() }.encode_to_vec();
+    Decision::Changed(runtime::Change {
+        next: write.next.clone(),
+        response: SessionChanged { results, version: Some(version), session: None },
+        live: LiveWrite::Replace,
+        published: Some(Bytes::from(published)),
+        write,
+    })
+}
+
+/// The one result a record or a correction answers with, and its version.
+fn one_result(changed: SessionChanged) -> Result<(spb::BoardResult, spb::ScoreVersion), ServiceError> {
+    let result =
+        changed.results.into_iter().next().ok_or_else(|| ServiceError::internal("a change without its result"))?;
+    Ok((result, changed.version.unwrap_or_default()))
 }

@@ -4,13 +4,15 @@
 //! it, so that what is read is always the score of the latest version.
 //!
 //! Split by concern: who sees what ([`access`]), the commands that change a session
-//! ([`commands`]), rescoring and writing a change ([`rescore`]), a pairs session's standings kept
+//! ([`commands`]), the session as the command runtime runs it ([`journal`]), rescoring a change
+//! and making what it writes ([`rescore`]), a pairs session's standings kept
 //! a row per contestant ([`standings`]), reads ([`queries`]) and the watch stream and its events
 //! ([`streams`]). This module keeps the session's rows and their
 //! translation to the contract, which all of them share.
 
 mod access;
 mod commands;
+mod journal;
 mod queries;
 mod rescore;
 mod standings;
@@ -26,7 +28,7 @@ use api::scoring::v1 as spb;
 use laws::score::correction::{CorrectionPeriod, check_board_correction};
 use laws::{Deal, Law};
 use prost::Message;
-use sea_orm::sea_query::{Expr, ExprTrait};
+use sea_orm::sea_query::ExprTrait;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder,
     QuerySelect, TransactionTrait,
@@ -34,7 +36,7 @@ use sea_orm::{
 
 use super::movement;
 use super::pads::citation;
-use super::{Page, Replay, WriteError, decode, decode_opt, insert_events, insert_version, retry, version_proto};
+use super::{Page, Replay, decode, decode_opt, version_proto};
 use crate::entity::{board_result, score_version, session, session_standing};
 use crate::live::{Feed, FeedEvent, Watch};
 use crate::session::{self as domain, ButlerDatum, Row};
@@ -68,6 +70,7 @@ pub struct Sessions {
     db: Db,
     feed: Feed,
     settings: SessionSettings,
+    runtime: std::sync::Arc<platform::runtime::Runtime<journal::SessionJournal>>,
 }
 
 /// The session as the contract shows it, from its row.
@@ -148,7 +151,8 @@ pub(super) fn board_target(key: &pb::BoardResultKey) -> pb::ScoreTarget {
 impl Sessions {
     /// The sessions over `db`, announcing changes on `feed`.
     pub fn new(db: Db, feed: Feed, settings: SessionSettings) -> Sessions {
-        Sessions { db, feed, settings }
+        let runtime = platform::runtime::Runtime::new(db.clone(), feed.live().clone(), journal::SessionJournal);
+        Sessions { db, feed, settings, runtime: std::sync::Arc::new(runtime) }
     }
 
     /// Creates a session: its boards (Law 2) and contestants.
@@ -319,10 +323,5 @@ impl Sessions {
         }
         let read_only = Some(sea_orm::AccessMode::ReadOnly);
         Ok(db.begin_with_config(Some(sea_orm::IsolationLevel::RepeatableRead), read_only).await?)
-    }
-
-    /// Tells the live feed of a committed change's events.
-    pub(super) async fn publish_events(&self, session_id: &str, events: Vec<FeedEvent>) {
-        self.feed.publish(&stream(session_id), events).await;
     }
 }

@@ -7,6 +7,9 @@ use std::collections::HashMap;
 
 use laws::score::board::Standings;
 
+use std::sync::Arc;
+
+use super::journal::{Columns, SessionWrite};
 use super::streams::{board_event, standings_event};
 use super::*;
 
@@ -76,11 +79,10 @@ impl Outline {
     }
 }
 
-/// What a committed change produced.
+/// What a change produces for its answer and its watchers.
 pub(super) struct Committed {
     pub(super) version: spb::ScoreVersion,
     pub(super) results: Vec<spb::BoardResult>,
-    pub(super) events: Vec<FeedEvent>,
 }
 
 impl Sessions {
@@ -99,16 +101,17 @@ impl Sessions {
             .await?)
     }
 
-    /// Rescores what `change` moves, writes the change, the rescored results and standings, the
-    /// versions and the events, and commits. `on_board` is the change's board as stored.
-    pub(super) async fn commit(
+    /// Rescores what `change` moves and makes what it writes (the change, the rescored results
+    /// and standings, the versions and the events: [`SessionWrite`]), reading what it needs as
+    /// the session stands. `on_board` is the change's board as stored.
+    pub(super) async fn plan(
         &self,
-        txn: DatabaseTransaction,
         row: &session::Model,
         outline: Outline,
         on_board: Vec<board_result::Model>,
         change: Change,
-    ) -> Result<Committed, WriteError> {
+    ) -> Result<(SessionWrite, Committed), ServiceError> {
+        let db = &self.db;
         let session_id = row.session_id.clone();
         let stored = &outline.stored;
         // Hands learned for a board are kept in the definition, read whole for that alone.
@@ -129,23 +132,21 @@ impl Sessions {
             // Teams are scored whole: a team's board nets its two tables of a match, and teams
             // sessions are a few tables a board, so keeping them board by board is not worth a
             // second path yet.
-            let all = Self::results(&txn, &session_id).await?;
+            let all = Self::results(db, &session_id).await?;
             let mut scored = self.rescore_whole(outline.definition()?, all, &change)?;
             scored.moved = moved_rows(&stored.standings, scored.whole.as_deref().unwrap_or_default());
             scored
-        } else if !stored.in_rows && !stored.tallied {
-            // A session stored before tallies were kept is scored whole once to make them.
+        } else if !stored.in_rows {
+            // A session stored before its standings were kept a row per contestant is scored
+            // whole once to make them.
             let definition = outline.definition()?;
-            let all = Self::results(&txn, &session_id).await?;
+            let all = Self::results(db, &session_id).await?;
             let mut scored = self.rescore_whole(definition, all, &change)?;
             let whole = scored.whole.take().unwrap_or_default();
             scored.moved = moved_rows(&stored.standings, &whole);
             scored
         } else {
-            if !stored.in_rows {
-                Self::convert(&txn, &session_id, outline.definition()?, stored).await?;
-            }
-            self.rescore_board(&txn, &outline.frame, &session_id, on_board, &change).await?
+            self.rescore_board(db, &outline.frame, &session_id, on_board, &change).await?
         };
         let changed: HashSet<&str> = std::iter::once(change.row.result_id.as_str())
             .chain(change.also.iter().map(|m| m.result_id.as_str()))
@@ -214,49 +215,50 @@ impl Sessions {
                 .push((sequence, standings_event(&session_id, sequence, main.recorded_at, number, moved_standings)));
         }
 
-        // Writes: the session first (its version check settles races), then rows and history.
-        let mut update = session::Entity::update_many()
-            .col_expr(session::Column::Version, Expr::value(i64::try_from(number).unwrap_or(i64::MAX)))
-            .col_expr(session::Column::LastSequence, Expr::value(i64::try_from(sequence).unwrap_or(i64::MAX)));
-        if let Some(standings) = standings {
-            update = update.col_expr(session::Column::Standings, Expr::value(standings.encode_to_vec()));
-        }
-        if let Some(definition) = definition_update {
-            update = update.col_expr(session::Column::Definition, Expr::value(definition));
-        }
-        let updated_session = update
-            .filter(session::Column::SessionId.eq(session_id.as_str()))
-            .filter(session::Column::Version.eq(row.version))
-            .exec(&txn)
-            .await?;
-        if updated_session.rows_affected != 1 {
-            return Err(WriteError::Race);
-        }
-        write_rows(&txn, updated.iter().map(|i| &rescored.models[*i])).await?;
-        Self::write_kept(&txn, std::mem::take(&mut rescored.kept)).await?;
-        for (version, operation, idem_key) in &versions {
-            let replay = Replay {
-                operation: (*operation).to_owned(),
-                deal_id: change
-                    .row
-                    .deal_id
-                    .clone()
-                    .filter(|_| version.version == main.version && change.operation != "foul"),
-                hands: change.hands.as_ref().filter(|_| version.version == main.version).map(|(_, h)| h.clone()),
-                first_dealer: None,
-                source: spb::ResultSource::try_from(change.row.source).unwrap_or_default(),
-                idem_key: idem_key.clone(),
-            };
-            insert_version(&txn, &session_id, version, replay).await?;
-        }
-        let bytes: Vec<Vec<u8>> = payloads.iter().map(|(_, p)| p.clone()).collect();
-        insert_events(&txn, &stream(&session_id), u64::try_from(row.last_sequence).unwrap_or(0) + 1, &bytes).await?;
-        txn.commit().await?;
+        // The session's row after the change: its version check settles races when it is written.
+        let columns =
+            Columns { standings: standings.is_some(), definition: definition_update.is_some(), published: false };
+        let next = session::Model {
+            version: i64::try_from(number).unwrap_or(i64::MAX),
+            last_sequence: i64::try_from(sequence).unwrap_or(i64::MAX),
+            standings: standings.map_or_else(|| row.standings.clone(), |s| s.encode_to_vec()),
+            definition: definition_update.unwrap_or_else(|| row.definition.clone()),
+            ..row.clone()
+        };
+        let rows: Vec<board_result::Model> = updated.iter().map(|i| rescored.models[*i].clone()).collect();
+        let versions = versions
+            .iter()
+            .map(|(version, operation, idem_key)| {
+                let replay = Replay {
+                    operation: (*operation).to_owned(),
+                    deal_id: change
+                        .row
+                        .deal_id
+                        .clone()
+                        .filter(|_| version.version == main.version && change.operation != "foul"),
+                    hands: change.hands.as_ref().filter(|_| version.version == main.version).map(|(_, h)| h.clone()),
+                    first_dealer: None,
+                    source: spb::ResultSource::try_from(change.row.source).unwrap_or_default(),
+                    idem_key: idem_key.clone(),
+                };
+                (version.clone(), replay)
+            })
+            .collect();
+        let events: Vec<FeedEvent> =
+            payloads.into_iter().map(|(sequence, payload)| FeedEvent { sequence, payload }).collect();
 
         rescored.models.retain(|m| m.board_number == main_board);
         let results = rescored.models.iter().map(result_proto).collect::<Result<Vec<_>, _>>()?;
-        let events = payloads.into_iter().map(|(sequence, payload)| FeedEvent { sequence, payload }).collect();
-        Ok(Committed { version: main, results, events })
+        let write = SessionWrite {
+            next: Arc::new(next),
+            from_version: row.version,
+            columns,
+            rows,
+            kept: std::mem::take(&mut rescored.kept),
+            versions,
+            events,
+        };
+        Ok((write, Committed { version: main, results }))
     }
 
     /// The whole session scored with `change` applied (teams; a session without tallies), and
@@ -281,9 +283,9 @@ impl Sessions {
     /// scores, and the boards where a pair whose percentage moved holds an average plus or minus
     /// valued again (Law 12C2(c)): nothing else of the session is read, its contestants' rows
     /// included.
-    async fn rescore_board(
+    async fn rescore_board<C: ConnectionTrait>(
         &self,
-        txn: &DatabaseTransaction,
+        db: &C,
         frame: &Frame,
         session_id: &str,
         mut models: Vec<board_result::Model>,
@@ -301,7 +303,7 @@ impl Sessions {
         contestants.sort_unstable();
         contestants.dedup();
         let mut kept = Kept::default();
-        Self::read_kept(txn, session_id, &contestants, &mut kept).await?;
+        Self::read_kept(db, session_id, &contestants, &mut kept).await?;
         let score = |kept: &Kept, number: u32, rows: &[Row]| {
             domain::score_board_in(method, &frame.boards, |id| kept.pair(id), number, &rows.iter().collect::<Vec<_>>())
         };
@@ -312,8 +314,8 @@ impl Sessions {
         let mut scored = vec![new];
         if !moved.is_empty() {
             let holders: Vec<String> = moved.iter().filter_map(|p| kept.contestant(*p)).map(str::to_owned).collect();
-            for other in Self::award_boards(txn, session_id, board, &holders).await? {
-                let on_other = Self::board_rows(txn, session_id, other).await?;
+            for other in Self::award_boards(db, session_id, board, &holders).await? {
+                let on_other = Self::board_rows(db, session_id, other).await?;
                 let rows: Vec<Row> = on_other.iter().map(domain_row).collect::<Result<_, _>>()?;
                 // The other board's awards are valued from its pairs' tallies: read those not
                 // read yet (their tallies do not move).
@@ -321,7 +323,7 @@ impl Sessions {
                     rows.iter().flat_map(|r| [r.ns.as_str(), r.ew.as_str()]).filter(|id| !kept.has(id)).collect();
                 if !unread.is_empty() {
                     let mut more = Kept::default();
-                    Self::read_kept(txn, session_id, &unread, &mut more).await?;
+                    Self::read_kept(db, session_id, &unread, &mut more).await?;
                     let added = more.standings();
                     tallies = Standings::from_tallies(tallies.tallies().chain(added.tallies()).map(|(p, t)| (p, *t)));
                     kept.absorb(more);
@@ -337,8 +339,8 @@ impl Sessions {
 
     /// The boards other than `board` where one of `contestants` holds an artificial score
     /// (whole or one side of a split), in board order.
-    async fn award_boards(
-        txn: &DatabaseTransaction,
+    async fn award_boards<C: ConnectionTrait>(
+        db: &C,
         session_id: &str,
         board: i32,
         contestants: &[String],
@@ -356,7 +358,7 @@ impl Sessions {
                     .or(board_result::Column::EwContestant.is_in(contestants.iter().map(String::as_str))),
             )
             .into_tuple()
-            .all(txn)
+            .all(db)
             .await?;
         boards.sort_unstable();
         boards.dedup();
@@ -414,10 +416,10 @@ const ROWS_PER_STATEMENT: usize = 1_000;
 
 /// Writes the rows, new or rescored, a statement per thousand: a matchpointed board moves every
 /// row on it when a result is added, so one statement per row would be the cost of a change.
-async fn write_rows<'a>(
+pub(super) async fn write_rows<'a>(
     txn: &DatabaseTransaction,
     rows: impl Iterator<Item = &'a board_result::Model>,
-) -> Result<(), WriteError> {
+) -> Result<(), sea_orm::DbErr> {
     use sea_orm::sea_query::OnConflict;
     let rows: Vec<&board_result::Model> = rows.collect();
     for chunk in rows.chunks(ROWS_PER_STATEMENT) {

@@ -6,8 +6,8 @@
 //! ([`Sessions::standings_now`]), never stored.
 //!
 //! Sessions stored before keep their standings in the session row ([`StoredStandings`]) until
-//! their next change moves them here ([`Sessions::convert`]); teams sessions, scored whole, keep
-//! them there.
+//! their next change, which scores the session whole once and moves them here; teams sessions,
+//! scored whole, keep them there.
 
 use laws::score::board::{Awards, Exact, Standings, Tally};
 use laws::score::session::{Method, PairId};
@@ -254,7 +254,7 @@ impl Sessions {
     pub(super) async fn write_kept<C: ConnectionTrait>(
         db: &C,
         rows: Vec<session_standing::Model>,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<(), sea_orm::DbErr> {
         for chunk in rows.chunks(ROWS_PER_STATEMENT) {
             let models = chunk.iter().map(|m| session_standing::ActiveModel::from(m.clone()));
             let upsert = OnConflict::columns([session_standing::Column::SessionId, session_standing::Column::Pair])
@@ -263,21 +263,6 @@ impl Sessions {
             session_standing::Entity::insert_many(models).on_conflict(upsert).exec_without_returning(db).await?;
         }
         Ok(())
-    }
-
-    /// Moves a session's standings kept in its row (a session stored before they were kept a
-    /// row per contestant) to the contestants' rows, in the change's transaction.
-    pub(super) async fn convert(
-        txn: &DatabaseTransaction,
-        session_id: &str,
-        definition: &spb::Session,
-        stored: &StoredStandings,
-    ) -> Result<(), ServiceError> {
-        let mut tallies = Vec::with_capacity(stored.tallies.len());
-        for t in &stored.tallies {
-            tallies.push((PairId(t.pair), load_tally(t)?));
-        }
-        Self::write_kept(txn, rows_of(session_id, definition, &Standings::from_tallies(tallies))).await
     }
 
     /// The standings as they stand, best first: ranked from the contestants' rows, or as a

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use platform::live::MemoryStore;
 use sea_orm::Statement;
+use sea_orm::sea_query::Expr;
 
 use super::*;
 
@@ -27,6 +28,13 @@ impl Club {
 
     fn db(&self) -> &Db {
         &self.sessions.db
+    }
+
+    /// The service started again on the same database (what this process knew is gone), as after
+    /// an upgrade from a version that stored sessions differently.
+    fn restart(&mut self) {
+        let s = &self.sessions;
+        self.sessions = Sessions::new(s.db.clone(), s.feed.clone(), s.settings);
     }
 
     async fn execute(&self, sql: &str) {
@@ -142,7 +150,7 @@ async fn a_write_rewrites_only_the_rows_of_its_boards_contestants() {
 #[tokio::test]
 async fn a_session_stored_the_old_way_reads_and_scores_the_same() {
     for tallied in [true, false] {
-        let club = Club::new().await;
+        let mut club = Club::new().await;
         let session = club.session(8, 2).await;
         for (board, ns, tricks) in [(1, 1, 10), (1, 3, 11), (1, 5, 9), (2, 1, 10), (2, 7, 8)] {
             club.record(&session, board, ns, tricks).await;
@@ -164,6 +172,7 @@ async fn a_session_stored_the_old_way_reads_and_scores_the_same() {
             .filter(session::Column::SessionId.eq(session.session_id.as_str()));
         update.exec(club.db()).await.unwrap();
         club.execute("DELETE FROM scoring_session_standings").await;
+        club.restart();
 
         assert_eq!(club.standings(&session).await, whole.standings, "tallied: {tallied}");
         club.record(&session, 2, 3, 11).await;
