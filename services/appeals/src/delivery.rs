@@ -2,11 +2,11 @@
 //! or an appeal decision that changes the score (`ScoringService.ApplyAdjustment`).
 //!
 //! An outbox row is written with the pending ruling or the parked decision (see
-//! [`crate::service`]). [`Appeals::deliver`] calls the scoring service and then, in one
-//! transaction, marks the row delivered (only if no one else did: the request and the background
-//! worker may both try, and `ApplyAdjustment` is idempotent by ruling and appeal id, so only the
-//! records are guarded) and records the ruling or decision with the score version, its notice,
-//! and the stored answer. A refusal drops the pending ruling or clears the parked decision; a
+//! [`crate::service`]). [`Appeals::deliver`] calls the scoring service and then, as one command on
+//! the book ([`crate::book`]), marks the row delivered (only if no one else did: the request and
+//! the background worker may both try, and `ApplyAdjustment` is idempotent by ruling and appeal
+//! id, so only the records are guarded) and records the ruling or decision with the score
+//! version, its notice, and the stored answer. A refusal drops the pending ruling or clears the parked decision; a
 //! failure to reach the scoring service leaves the row for the platform's outbox worker
 //! ([`platform::outbox`]), which tries again with a growing delay and sets aside a row that keeps
 //! failing as a dead letter.
@@ -20,15 +20,15 @@ use async_trait::async_trait;
 use chrono::Utc;
 use platform::ServiceError;
 use platform::outbox::{Courier, Delivery, Outbox};
-use sea_orm::sea_query::Expr;
-use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, TransactionTrait};
+use platform::runtime::Decision;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use tracing::Instrument;
 
-use crate::entity::{appeal, outbox, ruling};
+use crate::book::{Book, NoticeDraft, Row};
+use crate::entity::{outbox, ruling};
 use crate::records::{Parties, decode, encode};
 use crate::scoring::{is_refusal, peer_error};
-use crate::service::{Appeals, insert_parties};
-use crate::store::{self, NewEvent};
+use crate::service::{Appeals, idempotency};
 
 /// The outbox rows this service writes.
 pub const SOURCE: &str = "appeals";
@@ -102,52 +102,33 @@ impl Appeals {
         Ok(())
     }
 
-    /// Marks `row` delivered inside `txn`; false if someone else already did.
-    async fn mark_delivered(
-        txn: &sea_orm::DatabaseTransaction,
-        row: &outbox::Model,
-        refusal: Option<String>,
-    ) -> Result<bool, ServiceError> {
-        let mut update = outbox::Entity::update_many()
-            .col_expr(outbox::Column::DeliveredAt, Expr::value(Utc::now()))
-            .filter(outbox::Column::Id.eq(row.id))
-            .filter(outbox::Column::DeliveredAt.is_null());
-        if let Some(refusal) = refusal {
-            update = update.col_expr(outbox::Column::LastError, Expr::value(refusal));
-        }
-        Ok(update.exec(txn).await?.rows_affected == 1)
+    /// Whether someone else settled `row` already (the request and the worker may both try).
+    async fn settled(&self, row: &outbox::Model) -> Result<bool, ServiceError> {
+        let current = outbox::Entity::find_by_id(row.id).one(&self.db).await?;
+        Ok(current.is_none_or(|current| current.delivered_at.is_some()))
     }
 
     /// The scoring service refused: the pending ruling is dropped (it never was a ruling on
     /// record) or the parked decision cleared, and the refusal is the answer.
     async fn refused(&self, row: &outbox::Model, status: &tonic::Status) -> Result<Delivered, ServiceError> {
         let what = if row.topic == TOPIC_RULING { "the ruling's adjusted score" } else { "the committee's decision" };
-        let txn = self.db.begin().await?;
-        if !Self::mark_delivered(&txn, row, Some(format!("refused: {status}"))).await? {
-            drop(txn);
+        let settled: bool = self
+            .on_book(None, |book| async move {
+                if self.settled(row).await? {
+                    return Ok(Decision::Unchanged(false));
+                }
+                let dropped = if row.topic == TOPIC_RULING {
+                    Row::DropPendingRuling(row.aggregate_id.clone())
+                } else {
+                    Row::ClearDecision(row.aggregate_id.clone())
+                };
+                let settle = Row::Settle { id: row.id, refusal: Some(format!("refused: {status}")) };
+                Ok(Book::change(book, None, vec![settle, dropped], true))
+            })
+            .await?;
+        if !settled {
             return self.already_delivered(row).await;
         }
-        if row.topic == TOPIC_RULING {
-            ruling::Entity::delete_many()
-                .filter(ruling::Column::RulingId.eq(&row.aggregate_id))
-                .filter(ruling::Column::Status.eq(ruling::PENDING))
-                .exec(&txn)
-                .await?;
-        } else {
-            appeal::Entity::update_many()
-                .set(appeal::ActiveModel {
-                    pending_appeal: Set(None),
-                    pending_scope: Set(None),
-                    pending_key: Set(None),
-                    pending_hash: Set(None),
-                    updated_at: Set(Utc::now()),
-                    ..Default::default()
-                })
-                .filter(appeal::Column::AppealId.eq(&row.aggregate_id))
-                .exec(&txn)
-                .await?;
-        }
-        txn.commit().await?;
         Err(peer_error(what, status))
     }
 
@@ -170,65 +151,60 @@ impl Appeals {
         }
     }
 
-    /// Records a ruling whose adjusted score the scoring service applied.
+    /// Records a ruling whose adjusted score the scoring service applied, with its notice and
+    /// the answer the command that made it stores.
     async fn complete_ruling(
         &self,
         row: &outbox::Model,
         applied: scoring_pb::ApplyAdjustmentResponse,
     ) -> Result<pb::RecordRulingResponse, ServiceError> {
-        let txn = self.db.begin().await?;
-        let sequence = store::next_sequence(&txn).await?;
-        if !Self::mark_delivered(&txn, row, None).await? {
-            drop(txn);
-            return match self.already_delivered(row).await? {
-                Delivered::Ruling(answer) => Ok(*answer),
-                Delivered::Decision(_) => Err(ServiceError::internal("ruling delivery completed as a decision")),
-            };
-        }
         let pending = ruling::Entity::find_by_id(row.aggregate_id.clone())
-            .filter(ruling::Column::Status.eq(ruling::PENDING))
-            .one(&txn)
+            .one(&self.db)
             .await?
             .ok_or_else(|| ServiceError::internal(format!("pending ruling {} is missing", row.aggregate_id)))?;
-        let ruling: pb::Ruling = decode("ruling", &pending.ruling)?;
-        let parties = Parties::from_json(&pending.parties)?;
-        let score_version = applied.version;
-        ruling::Entity::update_many()
-            .set(ruling::ActiveModel {
-                status: Set(ruling::RECORDED.to_owned()),
-                sequence: Set(Some(i64::try_from(sequence).map_err(ServiceError::internal)?)),
-                score_version: Set(score_version.as_ref().map(encode)),
-                ..Default::default()
+        let idempotency =
+            idempotency(pending.idempotency_scope.clone(), &pending.idempotency_key, pending.request_hash.clone());
+        let applied = &applied;
+        let answer = self
+            .on_book(Some(&idempotency), |book| async move {
+                if self.settled(row).await? {
+                    return match self.already_delivered(row).await? {
+                        Delivered::Ruling(answer) => Ok(Decision::Unchanged(*answer)),
+                        Delivered::Decision(_) => {
+                            Err(ServiceError::internal("ruling delivery completed as a decision"))
+                        }
+                    };
+                }
+                let pending = ruling::Entity::find_by_id(row.aggregate_id.clone())
+                    .filter(ruling::Column::Status.eq(ruling::PENDING))
+                    .one(&self.db)
+                    .await?
+                    .ok_or_else(|| ServiceError::internal(format!("pending ruling {} is missing", row.aggregate_id)))?;
+                let ruling: pb::Ruling = decode("ruling", &pending.ruling)?;
+                let parties = Parties::from_json(&pending.parties)?;
+                let score_version = applied.version.clone();
+                let notice = NoticeDraft {
+                    at: Utc::now(),
+                    actor: pending.ruled_by.clone(),
+                    ruling_id: pending.ruling_id.clone(),
+                    appeal_id: None,
+                    target_key: pending.target_key.clone(),
+                    event: pb::appeal_event::Event::RulingRecorded(ruling.clone()),
+                    audience: parties.everyone(),
+                };
+                let rows = vec![
+                    Row::Settle { id: row.id, refusal: None },
+                    Row::RecordRuling {
+                        ruling_id: pending.ruling_id.clone(),
+                        sequence: book + 1,
+                        score_version: score_version.as_ref().map(encode),
+                    },
+                    Row::InsertParties(pending.ruling_id.clone(), parties.everyone()),
+                ];
+                let answer = pb::RecordRulingResponse { ruling: Some(ruling), score_version };
+                Ok(Book::change(book, Some(notice), rows, answer))
             })
-            .filter(ruling::Column::RulingId.eq(&pending.ruling_id))
-            .exec(&txn)
             .await?;
-        insert_parties(&txn, &pending.ruling_id, &parties).await?;
-        let notice = store::append_event(
-            &txn,
-            NewEvent {
-                sequence,
-                at: Utc::now(),
-                actor: &pending.ruled_by,
-                ruling_id: &pending.ruling_id,
-                appeal_id: None,
-                target_key: &pending.target_key,
-                event: pb::appeal_event::Event::RulingRecorded(ruling.clone()),
-                audience: &parties.everyone(),
-            },
-        )
-        .await?;
-        let answer = pb::RecordRulingResponse { ruling: Some(ruling), score_version };
-        store::store_response(
-            &txn,
-            &pending.idempotency_scope,
-            &pending.idempotency_key,
-            &pending.request_hash,
-            &answer,
-        )
-        .await?;
-        txn.commit().await?;
-        self.publish(notice).await;
         Ok(answer)
     }
 
@@ -243,70 +219,52 @@ impl Appeals {
         let parties = Parties::from_json(&ruling_row.parties)?;
         let mut audience = parties.everyone();
         audience.extend(self.affected_players(&ruling_row.score_owner, &applied).await?);
-
-        let txn = self.db.begin().await?;
-        let sequence = store::next_sequence(&txn).await?;
-        if !Self::mark_delivered(&txn, row, None).await? {
-            drop(txn);
+        let (Some(scope), Some(key), Some(hash)) =
+            (&appeal_row.pending_scope, &appeal_row.pending_key, &appeal_row.pending_hash)
+        else {
+            // Recorded (or refused) by someone else since.
             return match self.already_delivered(row).await? {
                 Delivered::Decision(answer) => Ok(*answer),
                 Delivered::Ruling(_) => Err(ServiceError::internal("decision delivery completed as a ruling")),
             };
-        }
-        let parked = appeal::Entity::find_by_id(row.aggregate_id.clone())
-            .one(&txn)
-            .await?
-            .ok_or_else(|| ServiceError::internal(format!("appeal {} is missing", row.aggregate_id)))?;
-        let (Some(pending), Some(scope), Some(key), Some(hash)) =
-            (&parked.pending_appeal, &parked.pending_scope, &parked.pending_key, &parked.pending_hash)
-        else {
-            return Err(ServiceError::internal(format!("appeal {} has no decision waiting", parked.appeal_id)));
         };
-        let mut decided: pb::Appeal = decode("decided appeal", pending)?;
-        if let (Some(decision), Some(version)) = (decided.decision.as_mut(), applied.version) {
-            decision.score_versions.push(version);
-        }
-        let now = Utc::now();
-        let updated = appeal::Entity::update_many()
-            .set(appeal::ActiveModel {
-                status: Set("decided".to_owned()),
-                appeal: Set(encode(&decided)),
-                version: Set(i64::try_from(decided.version).map_err(ServiceError::internal)?),
-                pending_appeal: Set(None),
-                pending_scope: Set(None),
-                pending_key: Set(None),
-                pending_hash: Set(None),
-                updated_at: Set(now),
-                ..Default::default()
-            })
-            .filter(appeal::Column::AppealId.eq(&parked.appeal_id))
-            .filter(appeal::Column::PendingKey.eq(key.as_str()))
-            .exec(&txn)
-            .await?;
-        if updated.rows_affected != 1 {
-            return Err(ServiceError::internal(format!("appeal {} lost its waiting decision", parked.appeal_id)));
-        }
-        // The member who recorded the decision: the subject of the command's idempotency scope.
-        let actor = scope.split_once('/').map_or(scope.as_str(), |(_, subject)| subject);
-        let notice = store::append_event(
-            &txn,
-            NewEvent {
-                sequence,
-                at: now,
-                actor,
-                ruling_id: &parked.ruling_id,
-                appeal_id: Some(&parked.appeal_id),
-                target_key: &ruling_row.target_key,
+        let idempotency = idempotency(scope.clone(), key, hash.clone());
+        let (applied, audience, target_key) = (&applied, &audience, &ruling_row.target_key);
+        self.on_book(Some(&idempotency), |book| async move {
+            if self.settled(row).await? {
+                return match self.already_delivered(row).await? {
+                    Delivered::Decision(answer) => Ok(Decision::Unchanged(*answer)),
+                    Delivered::Ruling(_) => Err(ServiceError::internal("decision delivery completed as a ruling")),
+                };
+            }
+            let parked = self.appeal_row(&row.aggregate_id).await?;
+            let (Some(pending), Some(scope), Some(key)) =
+                (&parked.pending_appeal, &parked.pending_scope, &parked.pending_key)
+            else {
+                return Err(ServiceError::internal(format!("appeal {} has no decision waiting", parked.appeal_id)));
+            };
+            let mut decided: pb::Appeal = decode("decided appeal", pending)?;
+            if let (Some(decision), Some(version)) = (decided.decision.as_mut(), applied.version.clone()) {
+                decision.score_versions.push(version);
+            }
+            // The member who recorded the decision: the subject of the command's idempotency scope.
+            let actor = scope.split_once('/').map_or(scope.as_str(), |(_, subject)| subject);
+            let notice = NoticeDraft {
+                at: Utc::now(),
+                actor: actor.to_owned(),
+                ruling_id: parked.ruling_id.clone(),
+                appeal_id: Some(parked.appeal_id.clone()),
+                target_key: target_key.clone(),
                 event: pb::appeal_event::Event::AppealDecided(decided.clone()),
-                audience: &audience,
-            },
-        )
-        .await?;
-        let answer = pb::DecideAppealResponse { appeal: Some(decided) };
-        store::store_response(&txn, scope, key, hash, &answer).await?;
-        txn.commit().await?;
-        self.publish(notice).await;
-        Ok(answer)
+                audience: audience.clone(),
+            };
+            let rows = vec![
+                Row::Settle { id: row.id, refusal: None },
+                Row::RecordDecision { appeal: Box::new(decided.clone()), key: key.clone() },
+            ];
+            Ok(Book::change(book, Some(notice), rows, pb::DecideAppealResponse { appeal: Some(decided) }))
+        })
+        .await
     }
 
     /// The players whose scores a decision changed beyond the deal's own: in duplicate, every

@@ -21,6 +21,7 @@
 //! How nothing is lost or applied twice across the two services is in [`service`] and
 //! [`delivery`].
 
+pub mod book;
 pub mod delivery;
 pub mod entity;
 pub mod grpc;

@@ -1,7 +1,7 @@
-//! The appeals service's storage: notice sequence numbers, notices and their audiences, stored
-//! answers to idempotent commands, published policies, and the committee's principals. Every
-//! function that writes takes the caller's transaction, so that a command's changes, its notice
-//! and its stored answer commit together or not at all.
+//! The appeals service's storage: notices and their audiences, stored answers to idempotent
+//! commands, published policies, and the committee's principals. Commands write through the book
+//! ([`crate::book`]), so that a command's changes, its notice and its stored answer commit
+//! together or not at all.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -11,11 +11,11 @@ use chrono::{DateTime, Utc};
 use laws::appeals::AppealPolicy;
 use platform::ServiceError;
 use platform::db::Db;
-use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
+use sea_orm::sea_query::OnConflict;
 use sea_orm::{ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use crate::entity::{committee_member, event, event_audience, policy, stream};
-use crate::records::{duration, encode, timestamp};
+use crate::records::{duration, timestamp};
 
 /// The one notice stream of the service.
 pub const STREAM: &str = "appeals";
@@ -103,49 +103,14 @@ pub async fn policy_version(db: &impl ConnectionTrait, version: i64) -> Result<p
         .ok_or_else(|| ServiceError::internal(format!("appeal policy {version} is missing")))
 }
 
-/// Takes the next notice sequence number. The update holds the counter row's lock until the
-/// transaction ends, so transactions that add notices run one at a time and commit in sequence
-/// order: a watcher that has seen notice n and reads the table finds every notice before n.
-/// Commands take it first, before they read what they check, so that they check what the
-/// previous command committed.
-pub async fn next_sequence(txn: &impl ConnectionTrait) -> Result<u64, ServiceError> {
-    let rows = stream::Entity::update_many()
-        .col_expr(stream::Column::LastSequence, Expr::col(stream::Column::LastSequence).add(1))
-        .filter(stream::Column::Stream.eq(STREAM))
-        .exec_with_returning(txn)
-        .await?;
-    let last = rows.first().map(|row| row.last_sequence).ok_or_else(|| ServiceError::internal("no notice counter"))?;
-    u64::try_from(last).map_err(ServiceError::internal)
-}
-
 /// The last notice sequence number given out.
 pub async fn last_sequence(db: &impl ConnectionTrait) -> Result<u64, ServiceError> {
     let row = stream::Entity::find_by_id(STREAM.to_owned()).one(db).await?;
     Ok(row.map_or(0, |row| row.last_sequence.unsigned_abs()))
 }
 
-/// A notice to add.
-pub struct NewEvent<'a> {
-    /// Its sequence number, from [`next_sequence`] in the same transaction.
-    pub sequence: u64,
-    /// When it happened.
-    pub at: DateTime<Utc>,
-    /// Who acted.
-    pub actor: &'a str,
-    /// The ruling concerned.
-    pub ruling_id: &'a str,
-    /// The appeal concerned.
-    pub appeal_id: Option<&'a str>,
-    /// The score target's key.
-    pub target_key: &'a str,
-    /// What happened.
-    pub event: pb::appeal_event::Event,
-    /// The players it is for.
-    pub audience: &'a BTreeSet<String>,
-}
-
-/// The stored name of a notice's kind.
-fn kind_name(event: &pb::appeal_event::Event) -> &'static str {
+/// The stored kind of a notice.
+pub fn kind_name(event: &pb::appeal_event::Event) -> &'static str {
     use pb::appeal_event::Event;
     match event {
         Event::RulingRecorded(_) => "ruling_recorded",
@@ -154,36 +119,6 @@ fn kind_name(event: &pb::appeal_event::Event) -> &'static str {
         Event::AppealHeard(_) => "appeal_heard",
         Event::AppealDecided(_) => "appeal_decided",
     }
-}
-
-/// Adds a notice and its audience; returns what to publish once the transaction commits.
-pub async fn append_event(txn: &impl ConnectionTrait, new: NewEvent<'_>) -> Result<LiveNotice, ServiceError> {
-    let sequence = i64::try_from(new.sequence).map_err(ServiceError::internal)?;
-    let kind = kind_name(&new.event);
-    let message =
-        pb::AppealEvent { sequence: new.sequence, occurred_at: Some(timestamp(new.at)), event: Some(new.event) };
-    event::Entity::insert(event::ActiveModel {
-        sequence: Set(sequence),
-        occurred_at: Set(new.at),
-        actor: Set(new.actor.to_owned()),
-        kind: Set(kind.to_owned()),
-        ruling_id: Set(new.ruling_id.to_owned()),
-        appeal_id: Set(new.appeal_id.map(str::to_owned)),
-        target_key: Set(new.target_key.to_owned()),
-        event: Set(encode(&message)),
-    })
-    .exec_without_returning(txn)
-    .await?;
-    if !new.audience.is_empty() {
-        event_audience::Entity::insert_many(
-            new.audience
-                .iter()
-                .map(|player| event_audience::ActiveModel { sequence: Set(sequence), player_id: Set(player.clone()) }),
-        )
-        .exec_without_returning(txn)
-        .await?;
-    }
-    Ok(LiveNotice { event: Some(message), audience: new.audience.iter().cloned().collect() })
 }
 
 /// The notices after `after`, in order, at most `limit`, each with whether `player` is in its
@@ -233,7 +168,7 @@ pub async fn events_of_target(db: &impl ConnectionTrait, key: &str) -> Result<Ve
         .await?)
 }
 
-pub use platform::store::{store_response, stored_response};
+pub use platform::store::stored_response;
 
 /// Records that `subject` acted with the committee role.
 pub async fn note_committee_member(db: &impl ConnectionTrait, subject: &str) -> Result<(), ServiceError> {

@@ -2,7 +2,7 @@
 //!
 //! A watcher subscribes to the live channel first, then reads from the database every notice
 //! after the sequence it resumes from, then forwards live notices, skipping those it has already
-//! sent. Notices commit in sequence order (see [`store::next_sequence`]) and are published after
+//! sent. Notices commit in sequence order (see [`crate::book`]) and are published after
 //! they commit, so when a live notice skips a number (one published late, or lost), or the
 //! channel reports that the watcher lagged, it reads the database again from the last number it
 //! saw; it also rereads every few seconds, so that a notice whose publication was lost is

@@ -183,6 +183,9 @@ pub enum Decision<A: Aggregate, R> {
 /// copy and the watchers get.
 pub struct Change<A: Aggregate, R> {
     /// The state after the command, at a later version (most aggregates count one a command).
+    /// A change that adds nothing to the aggregate's history (a record that waits on another
+    /// service, say) keeps the version: nothing then checks it at the write, which guards its own
+    /// rows, and the live copy does not move.
     pub next: A::State,
     /// What it writes.
     pub write: A::Write,
@@ -494,7 +497,7 @@ impl<A: Aggregate> Runtime<A> {
             Err(error) => return self.refused(id, &state, expected, error).await,
         };
         let before = A::version(&state);
-        if A::version(&change.next) <= before {
+        if A::version(&change.next) < before {
             return Attempt::Failed(ServiceError::internal(format!(
                 "{} {id}: a command moved version {before} to {}",
                 A::NAME,
@@ -523,7 +526,14 @@ impl<A: Aggregate> Runtime<A> {
             }
         }
         self.know(id, &next);
-        self.publish(id, before, &next, live, published).await;
+        if A::version(&next) > before {
+            self.publish(id, before, &next, live, published).await;
+        } else if let Some(payload) = published {
+            // A change the version does not count has no live copy to move: it is only told.
+            if let Err(error) = self.live.publish(&self.aggregate.channel(id), payload).await {
+                tracing::warn!(id, %error, "change not published; watchers read it from the record");
+            }
+        }
         Attempt::Done(Ok(response))
     }
 

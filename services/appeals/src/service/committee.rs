@@ -7,13 +7,14 @@ use api::scoring::v1 as scoring_pb;
 use chrono::Utc;
 use platform::ServiceError;
 use platform::auth::Principal;
-use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, TransactionTrait};
+use platform::runtime::{self, Decision};
 
-use super::{Appeals, adjustment_of, require_key, required_text};
+use super::{Appeals, adjustment_of, idempotency, require_key, required_text};
+use crate::book::{Book, NoticeDraft, Row};
 use crate::delivery::{Delivered, TOPIC_DECISION};
 use crate::entity::appeal;
 use crate::records::{Parties, decode, encode, from_timestamp, request_hash, ruling_kind, timestamp};
-use crate::store::{self, NewEvent};
+use crate::store;
 
 impl Appeals {
     /// Records the hearing of an appeal.
@@ -45,6 +46,17 @@ impl Appeals {
                 _ => return Err(ServiceError::invalid("hearing.heard_at", "a hearing is recorded after it is held")),
             }
         }
+        let (request, hearing) = (&request, &hearing);
+        self.on_book(None, |book| self.decide_hearing(book, principal, request, hearing.clone())).await
+    }
+
+    async fn decide_hearing(
+        &self,
+        book: u64,
+        principal: &Principal,
+        request: &pb::HearAppealRequest,
+        mut hearing: pb::Hearing,
+    ) -> Result<Decision<Book, pb::HearAppealResponse>, ServiceError> {
         let row = self.appeal_row(&request.appeal_id).await?;
         let ruling_row = self.recorded_ruling(&row.ruling_id).await?;
         let parties = Parties::from_json(&ruling_row.parties)?;
@@ -53,14 +65,6 @@ impl Appeals {
         let members: Vec<&str> = hearing.committee_member_ids.iter().map(String::as_str).collect();
         policy.check_committee(form, &members, &principal.subject).map_err(ServiceError::rule)?;
         self.check_members_hold_the_role(&hearing.committee_member_ids).await?;
-
-        let now = Utc::now();
-        let txn = self.db.begin().await?;
-        let sequence = store::next_sequence(&txn).await?;
-        let row = appeal::Entity::find_by_id(row.appeal_id.clone())
-            .one(&txn)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(format!("appeal {:?}", request.appeal_id)))?;
         if row.version.unsigned_abs() != request.expected_version {
             return Err(ServiceError::Conflict(format!(
                 "appeal {} is at version {}, not {}; read it again",
@@ -73,29 +77,23 @@ impl Appeals {
                 row.appeal_id, row.status
             )));
         }
+        let now = Utc::now();
         let mut appeal: pb::Appeal = decode("appeal", &row.appeal)?;
         hearing.heard_at = hearing.heard_at.or(Some(timestamp(now)));
         appeal.hearing = Some(hearing);
         appeal.status = pb::AppealStatus::Heard as i32;
         appeal.version = row.version.unsigned_abs() + 1;
-        self.update_appeal(&txn, &row, &appeal, now).await?;
-        let notice = store::append_event(
-            &txn,
-            NewEvent {
-                sequence,
-                at: now,
-                actor: &principal.subject,
-                ruling_id: &row.ruling_id,
-                appeal_id: Some(&row.appeal_id),
-                target_key: &ruling_row.target_key,
-                event: pb::appeal_event::Event::AppealHeard(appeal.clone()),
-                audience: &parties.everyone(),
-            },
-        )
-        .await?;
-        txn.commit().await?;
-        self.publish(notice).await;
-        Ok(pb::HearAppealResponse { appeal: Some(appeal) })
+        let notice = NoticeDraft {
+            at: now,
+            actor: principal.subject.clone(),
+            ruling_id: row.ruling_id.clone(),
+            appeal_id: Some(row.appeal_id.clone()),
+            target_key: ruling_row.target_key.clone(),
+            event: pb::appeal_event::Event::AppealHeard(appeal.clone()),
+            audience: parties.everyone(),
+        };
+        let update = Row::UpdateAppeal { from_version: row.version, appeal: Box::new(appeal.clone()) };
+        Ok(Book::change(book, Some(notice), vec![update], pb::HearAppealResponse { appeal: Some(appeal) }))
     }
 
     /// Refuses members who never acted with the committee role: the service sees only its
@@ -123,7 +121,8 @@ impl Appeals {
         let key = require_key(&request.idempotency_key)?.to_owned();
         let scope = format!("appeals.DecideAppeal/{}", principal.subject);
         let hash = request_hash(&request);
-        if let Some(answer) = store::stored_response(&self.db, &scope, &key, &hash).await? {
+        let idempotency = idempotency(scope.clone(), &key, hash.clone());
+        if let Some(answer) = idempotency.first_answer(&self.db).await? {
             return Ok(answer);
         }
         let outcome = pb::AppealOutcome::try_from(request.outcome)
@@ -149,15 +148,53 @@ impl Appeals {
             }
             return self.resume_decision(&row, &scope, &key, &hash).await;
         }
+        // What the score owes the decision (a recorded ruling does not change): the committee's
+        // adjusted score, or the table result back when it replaces the arbiter's adjusted score
+        // with a decision that adjusts nothing.
+        let ruling_row = self.recorded_ruling(&row.ruling_id).await?;
+        let ruling: pb::Ruling = decode("ruling", &ruling_row.ruling)?;
+        let ruling_adjusted = adjustment_of("ruling.decision", ruling.decision.as_ref())?.is_some();
+        let change = match new_adjustment {
+            Some(adjustment) => Some(scoring_pb::apply_adjustment_request::Change::Adjustment(adjustment)),
+            None if outcome != pb::AppealOutcome::Upheld && ruling_adjusted => Some(
+                scoring_pb::apply_adjustment_request::Change::RestoreTableResult(scoring_pb::RestoreTableResult {}),
+            ),
+            None => None,
+        };
+        let decision = Decided { principal, request: &request, reasons: &reasons, key: (&scope, &key, &hash) };
+        let Some(change) = change else {
+            return self.on_book(Some(&idempotency), |book| self.decide_now(book, &decision)).await;
+        };
+        let (change, outcome) = (&change, outcome);
+        let parked: bool = self.on_book(None, |book| self.park_decision(book, &decision, change, outcome)).await?;
+        if !parked {
+            // Decided meanwhile, the same way: the decision stands.
+            let current: pb::Appeal = decode("appeal", &self.appeal_row(&request.appeal_id).await?.appeal)?;
+            return Ok(pb::DecideAppealResponse { appeal: Some(current) });
+        }
+        let outbox_id = self
+            .undelivered(TOPIC_DECISION, &request.appeal_id)
+            .await?
+            .ok_or_else(|| ServiceError::internal("a parked decision owes the scoring service nothing"))?;
+        match self.deliver(outbox_id).await? {
+            Delivered::Decision(answer) => Ok(*answer),
+            Delivered::Ruling(_) => Err(ServiceError::internal("a decision's delivery answered for a ruling")),
+        }
+    }
+
+    /// The appeal as the decision finds it: decided already the same way (nothing to do), or
+    /// heard by the members who decide it, its ruling one the committee may change, and the
+    /// appeal as it will stand decided.
+    async fn check_decision(&self, decision: &Decided<'_>) -> Result<Checked, ServiceError> {
+        let Decided { principal, request, reasons, .. } = decision;
+        let row = self.appeal_row(&request.appeal_id).await?;
         let current: pb::Appeal = decode("appeal", &row.appeal)?;
         if row.status == "decided" {
             // A retry without the key, or a second member recording the same decision: the
             // decision stands and nothing changes. Anything else would decide it differently.
             return match &current.decision {
-                Some(decision)
-                    if decision.outcome == request.outcome && decision.new_decision == request.new_decision =>
-                {
-                    Ok(pb::DecideAppealResponse { appeal: Some(current) })
+                Some(decided) if decided.outcome == request.outcome && decided.new_decision == request.new_decision => {
+                    Ok(Checked::Stands(current))
                 }
                 _ => Err(ServiceError::FailedPrecondition(format!(
                     "appeal {} is already decided; its decision stands and cannot be decided differently",
@@ -191,99 +228,85 @@ impl Appeals {
                 row.appeal_id
             )));
         }
-        if outcome != pb::AppealOutcome::Upheld {
+        if request.outcome != pb::AppealOutcome::Upheld as i32 {
             laws::appeals::check_committee_may_change(form, ruling_kind("kind", ruling.kind)?)
                 .map_err(ServiceError::rule)?;
         }
-
         let now = Utc::now();
-        let mut decided = current.clone();
+        let mut decided = current;
         decided.status = pb::AppealStatus::Decided as i32;
         decided.version = row.version.unsigned_abs() + 1;
         decided.decision = Some(pb::AppealDecision {
             outcome: request.outcome,
-            reasons: reasons.clone(),
+            reasons: (*reasons).to_owned(),
             new_decision: request.new_decision.clone(),
             committee_member_ids: request.committee_member_ids.clone(),
             decided_at: Some(timestamp(now)),
             score_versions: Vec::new(),
         });
+        Ok(Checked::Ready { row, target_key: ruling_row.target_key, ruling, parties, decided, now })
+    }
 
-        // What the score owes the decision: the committee's adjusted score, or the table result
-        // back when it replaces the arbiter's adjusted score with a decision that adjusts nothing.
-        let target = ruling.deal.as_ref().and_then(|d| d.score_target.clone());
-        let ruling_adjusted = adjustment_of("ruling.decision", ruling.decision.as_ref())?.is_some();
-        let change = match new_adjustment {
-            Some(adjustment) => Some(scoring_pb::apply_adjustment_request::Change::Adjustment(adjustment)),
-            None if outcome != pb::AppealOutcome::Upheld && ruling_adjusted => Some(
-                scoring_pb::apply_adjustment_request::Change::RestoreTableResult(scoring_pb::RestoreTableResult {}),
-            ),
-            None => None,
-        };
-        let Some(change) = change else {
-            let txn = self.db.begin().await?;
-            let sequence = store::next_sequence(&txn).await?;
-            if let Some(answer) = store::stored_response(&txn, &scope, &key, &hash).await? {
-                return Ok(answer);
+    /// A decision that changes no score, recorded at once with its notice.
+    async fn decide_now(
+        &self,
+        book: u64,
+        decision: &Decided<'_>,
+    ) -> Result<runtime::Decision<Book, pb::DecideAppealResponse>, ServiceError> {
+        let (row, target_key, parties, decided, now) = match self.check_decision(decision).await? {
+            Checked::Stands(current) => {
+                return Ok(runtime::Decision::Unchanged(pb::DecideAppealResponse { appeal: Some(current) }));
             }
-            self.update_appeal(&txn, &row, &decided, now).await?;
-            let notice = store::append_event(
-                &txn,
-                NewEvent {
-                    sequence,
-                    at: now,
-                    actor: &principal.subject,
-                    ruling_id: &row.ruling_id,
-                    appeal_id: Some(&row.appeal_id),
-                    target_key: &ruling_row.target_key,
-                    event: pb::appeal_event::Event::AppealDecided(decided.clone()),
-                    audience: &parties.everyone(),
-                },
-            )
-            .await?;
-            let answer = pb::DecideAppealResponse { appeal: Some(decided) };
-            store::store_response(&txn, &scope, &key, &hash, &answer).await?;
-            txn.commit().await?;
-            self.publish(notice).await;
-            return Ok(answer);
+            Checked::Ready { row, target_key, parties, decided, now, .. } => (row, target_key, parties, decided, now),
         };
+        let notice = NoticeDraft {
+            at: now,
+            actor: decision.principal.subject.clone(),
+            ruling_id: row.ruling_id.clone(),
+            appeal_id: Some(row.appeal_id.clone()),
+            target_key,
+            event: pb::appeal_event::Event::AppealDecided(decided.clone()),
+            audience: parties.everyone(),
+        };
+        let update = Row::UpdateAppeal { from_version: row.version, appeal: Box::new(decided.clone()) };
+        Ok(Book::change(book, Some(notice), vec![update], pb::DecideAppealResponse { appeal: Some(decided) }))
+    }
 
+    /// A decision that changes the score, parked on its appeal with the call it owes the scoring
+    /// service (the book's version stays: no notice until the score has changed). False when the
+    /// appeal was decided the same way meanwhile.
+    async fn park_decision(
+        &self,
+        book: u64,
+        decision: &Decided<'_>,
+        change: &scoring_pb::apply_adjustment_request::Change,
+        outcome: pb::AppealOutcome,
+    ) -> Result<runtime::Decision<Book, bool>, ServiceError> {
+        let (row, ruling, parties, decided, now) = match self.check_decision(decision).await? {
+            Checked::Stands(_) => return Ok(runtime::Decision::Unchanged(false)),
+            Checked::Ready { row, ruling, parties, decided, now, .. } => (row, ruling, parties, decided, now),
+        };
+        let form = parties.form.form();
         let law = if form.is_duplicate() { laws::Law::duplicate(93, "B3") } else { laws::Law::club_appeals() };
         let call = scoring_pb::ApplyAdjustmentRequest {
             ruling_id: row.ruling_id.clone(),
             appeal_id: row.appeal_id.clone(),
-            target,
-            change: Some(change),
-            reason: format!("appeal {} {}: {}", row.appeal_id, outcome_word(outcome), reasons),
+            target: ruling.deal.as_ref().and_then(|d| d.score_target.clone()),
+            change: Some(change.clone()),
+            reason: format!("appeal {} {}: {}", row.appeal_id, outcome_word(outcome), decision.reasons),
             law: Some(law.into()),
         };
-        let txn = self.db.begin().await?;
-        let parked = appeal::Entity::update_many()
-            .set(appeal::ActiveModel {
-                pending_appeal: Set(Some(encode(&decided))),
-                pending_scope: Set(Some(scope.clone())),
-                pending_key: Set(Some(key.clone())),
-                pending_hash: Set(Some(hash.clone())),
-                updated_at: Set(now),
-                ..Default::default()
-            })
-            .filter(appeal::Column::AppealId.eq(&row.appeal_id))
-            .filter(appeal::Column::Version.eq(row.version))
-            .filter(appeal::Column::PendingAppeal.is_null())
-            .exec(&txn)
-            .await?;
-        if parked.rows_affected != 1 {
-            return Err(ServiceError::Conflict(format!(
-                "appeal {} changed while this request ran; read it again",
-                row.appeal_id
-            )));
-        }
-        let outbox_id = self.owe(&txn, TOPIC_DECISION, &row.appeal_id, &call, now).await?;
-        txn.commit().await?;
-        match self.deliver(outbox_id).await? {
-            Delivered::Decision(answer) => Ok(*answer),
-            Delivered::Ruling(_) => Err(ServiceError::internal("a decision's delivery answered for a ruling")),
-        }
+        let (scope, key, hash) = decision.key;
+        let rows = vec![
+            Row::ParkDecision {
+                appeal_id: row.appeal_id.clone(),
+                from_version: row.version,
+                decided: encode(&decided),
+                key: (scope.to_owned(), key.to_owned(), hash.to_owned()),
+            },
+            self.owe(TOPIC_DECISION, &row.appeal_id, &call, now),
+        ];
+        Ok(Book::change(book, None, rows, true))
     }
 
     /// Answers a retry of a decision whose first attempt left it being applied.
@@ -312,4 +335,29 @@ fn outcome_word(outcome: pb::AppealOutcome) -> &'static str {
         pb::AppealOutcome::Varied => "varied the ruling",
         pb::AppealOutcome::Unspecified => "decided",
     }
+}
+
+/// A decision as the committee gives it.
+struct Decided<'a> {
+    principal: &'a Principal,
+    request: &'a pb::DecideAppealRequest,
+    reasons: &'a str,
+    /// The command's idempotency scope, key and request hash.
+    key: (&'a str, &'a str, &'a str),
+}
+
+/// The appeal as a decision finds it.
+#[allow(clippy::large_enum_variant)] // made once per attempt, never stored
+enum Checked {
+    /// Decided already, the same way.
+    Stands(pb::Appeal),
+    /// Ready to be decided.
+    Ready {
+        row: appeal::Model,
+        target_key: String,
+        ruling: pb::Ruling,
+        parties: Parties,
+        decided: pb::Appeal,
+        now: chrono::DateTime<Utc>,
+    },
 }

@@ -6,14 +6,16 @@ use api::appeals::v1 as pb;
 use chrono::Utc;
 use platform::ServiceError;
 use platform::auth::{Principal, Role};
-use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, TransactionTrait};
+use platform::runtime::Decision;
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
-use super::{Appeals, require_key, required_text};
+use super::{Appeals, idempotency, require_key, required_text};
+use crate::book::{Book, NoticeDraft, Row};
 use crate::entity::appeal;
 use crate::records::{
     Parties, decode, elapsed, encode, from_timestamp, request_hash, ruling_kind, status_name, timestamp,
 };
-use crate::store::{self, NewEvent};
+use crate::store;
 
 impl Appeals {
     /// Files an appeal: a player for himself, or the director for a player (Law 92C).
@@ -36,10 +38,20 @@ impl Appeals {
             )));
         };
         let scope = format!("appeals.FileAppeal/{}", principal.subject);
-        let hash = request_hash(&request);
-        if let Some(answer) = store::stored_response(&self.db, &scope, &key, &hash).await? {
-            return Ok(answer);
-        }
+        let idempotency = idempotency(scope, &key, request_hash(&request));
+        let (request, appellant) = (&request, &appellant);
+        self.on_book(Some(&idempotency), |book| self.decide_filing(book, principal, request, appellant)).await
+    }
+
+    /// Files the appeal on the book as it stands: the ruling may be appealed, in time, by this
+    /// appellant, and no other appeal against it is open or decided.
+    async fn decide_filing(
+        &self,
+        book: u64,
+        principal: &Principal,
+        request: &pb::FileAppealRequest,
+        appellant: &str,
+    ) -> Result<Decision<Book, pb::FileAppealResponse>, ServiceError> {
         let grounds = required_text("grounds", &request.grounds, "the grounds of the appeal")?.to_owned();
         let ruling_row = self.recorded_ruling(&request.ruling_id).await?;
         let ruling: pb::Ruling = decode("ruling", &ruling_row.ruling)?;
@@ -51,12 +63,12 @@ impl Appeals {
         laws::appeals::check_appealable(form, ruling_kind("kind", ruling.kind)?).map_err(ServiceError::rule)?;
         let mut concurring: Vec<String> = Vec::new();
         for player in &request.concurring_player_ids {
-            if !player.is_empty() && *player != appellant && !concurring.contains(player) {
+            if !player.is_empty() && player != appellant && !concurring.contains(player) {
                 concurring.push(player.clone());
             }
         }
         let concurring_refs: Vec<&str> = concurring.iter().map(String::as_str).collect();
-        parties.check_appellant(&appellant, &concurring_refs)?;
+        parties.check_appellant(appellant, &concurring_refs)?;
 
         let now = Utc::now();
         let start = if form.is_duplicate() {
@@ -69,15 +81,10 @@ impl Appeals {
         let (limit, _) = policy.time_limit(form);
         let deadline = start.and_then(|start| chrono::Duration::from_std(limit).ok().map(|limit| start + limit));
 
-        let txn = self.db.begin().await?;
-        let sequence = store::next_sequence(&txn).await?;
-        if let Some(answer) = store::stored_response(&txn, &scope, &key, &hash).await? {
-            return Ok(answer);
-        }
         let open = appeal::Entity::find()
             .filter(appeal::Column::RulingId.eq(&ruling_row.ruling_id))
             .filter(appeal::Column::Status.is_in(["filed", "heard", "decided"]))
-            .one(&txn)
+            .one(&self.db)
             .await?;
         if let Some(open) = open {
             return Err(ServiceError::FailedPrecondition(if open.status == "decided" {
@@ -95,7 +102,7 @@ impl Appeals {
         let appeal = pb::Appeal {
             appeal_id: uuid::Uuid::now_v7().to_string(),
             ruling_id: ruling_row.ruling_id.clone(),
-            appellant_player_id: appellant,
+            appellant_player_id: appellant.to_owned(),
             concurring_player_ids: concurring,
             grounds,
             status: pb::AppealStatus::Filed as i32,
@@ -107,11 +114,12 @@ impl Appeals {
             version: 1,
             withdrawal_reason: String::new(),
         };
-        appeal::Entity::insert(appeal::ActiveModel {
+        let row = appeal::ActiveModel {
             appeal_id: Set(appeal.appeal_id.clone()),
             ruling_id: Set(appeal.ruling_id.clone()),
             status: Set(status_name(pb::AppealStatus::Filed).to_owned()),
-            sequence: Set(i64::try_from(sequence).map_err(ServiceError::internal)?),
+            // The notice that files it.
+            sequence: Set(i64::try_from(book + 1).map_err(ServiceError::internal)?),
             appeal: Set(encode(&appeal)),
             version: Set(1),
             pending_appeal: Set(None),
@@ -119,28 +127,18 @@ impl Appeals {
             pending_key: Set(None),
             pending_hash: Set(None),
             updated_at: Set(now),
-        })
-        .exec_without_returning(&txn)
-        .await?;
-        let notice = store::append_event(
-            &txn,
-            NewEvent {
-                sequence,
-                at: now,
-                actor: &principal.subject,
-                ruling_id: &ruling_row.ruling_id,
-                appeal_id: Some(&appeal.appeal_id),
-                target_key: &ruling_row.target_key,
-                event: pb::appeal_event::Event::AppealFiled(appeal.clone()),
-                audience: &parties.everyone(),
-            },
-        )
-        .await?;
+        };
+        let notice = NoticeDraft {
+            at: now,
+            actor: principal.subject.clone(),
+            ruling_id: ruling_row.ruling_id.clone(),
+            appeal_id: Some(appeal.appeal_id.clone()),
+            target_key: ruling_row.target_key.clone(),
+            event: pb::appeal_event::Event::AppealFiled(appeal.clone()),
+            audience: parties.everyone(),
+        };
         let answer = pb::FileAppealResponse { appeal: Some(appeal) };
-        store::store_response(&txn, &scope, &key, &hash, &answer).await?;
-        txn.commit().await?;
-        self.publish(notice).await;
-        Ok(answer)
+        Ok(Book::change(book, Some(notice), vec![Row::InsertAppeal(Box::new(row))], answer))
     }
 
     /// Withdraws an appeal not yet decided: the appellant, or the director for him.
@@ -150,28 +148,29 @@ impl Appeals {
         principal: &Principal,
         request: pb::WithdrawAppealRequest,
     ) -> Result<pb::WithdrawAppealResponse, ServiceError> {
+        let request = &request;
+        self.on_book(None, |book| self.decide_withdrawal(book, principal, request)).await
+    }
+
+    async fn decide_withdrawal(
+        &self,
+        book: u64,
+        principal: &Principal,
+        request: &pb::WithdrawAppealRequest,
+    ) -> Result<Decision<Book, pb::WithdrawAppealResponse>, ServiceError> {
         let row = self.appeal_row(&request.appeal_id).await?;
-        let current: pb::Appeal = decode("appeal", &row.appeal)?;
-        if !principal.has(Role::Arbiter) && current.appellant_player_id != principal.subject {
+        let mut appeal: pb::Appeal = decode("appeal", &row.appeal)?;
+        if !principal.has(Role::Arbiter) && appeal.appellant_player_id != principal.subject {
             return Err(ServiceError::PermissionDenied(format!(
                 "only the appellant {} or the director may withdraw appeal {}",
-                current.appellant_player_id, row.appeal_id
+                appeal.appellant_player_id, row.appeal_id
             )));
         }
         let ruling_row = self.recorded_ruling(&row.ruling_id).await?;
         let parties = Parties::from_json(&ruling_row.parties)?;
-
-        let now = Utc::now();
-        let txn = self.db.begin().await?;
-        let sequence = store::next_sequence(&txn).await?;
-        let row = appeal::Entity::find_by_id(row.appeal_id.clone())
-            .one(&txn)
-            .await?
-            .ok_or_else(|| ServiceError::not_found(format!("appeal {:?}", request.appeal_id)))?;
-        let mut appeal: pb::Appeal = decode("appeal", &row.appeal)?;
         match row.status.as_str() {
             // Withdrawing again changes nothing: the first withdrawal stands.
-            "withdrawn" => return Ok(pb::WithdrawAppealResponse { appeal: Some(appeal) }),
+            "withdrawn" => return Ok(Decision::Unchanged(pb::WithdrawAppealResponse { appeal: Some(appeal) })),
             "decided" => {
                 return Err(ServiceError::FailedPrecondition(format!(
                     "appeal {} is decided; a decided appeal cannot be withdrawn",
@@ -186,27 +185,21 @@ impl Appeals {
             }
             _ => {}
         }
+        let now = Utc::now();
         appeal.status = pb::AppealStatus::Withdrawn as i32;
         appeal.withdrawn_at = Some(timestamp(now));
         appeal.withdrawal_reason = request.reason.trim().to_owned();
         appeal.version = row.version.unsigned_abs() + 1;
-        self.update_appeal(&txn, &row, &appeal, now).await?;
-        let notice = store::append_event(
-            &txn,
-            NewEvent {
-                sequence,
-                at: now,
-                actor: &principal.subject,
-                ruling_id: &row.ruling_id,
-                appeal_id: Some(&row.appeal_id),
-                target_key: &ruling_row.target_key,
-                event: pb::appeal_event::Event::AppealWithdrawn(appeal.clone()),
-                audience: &parties.everyone(),
-            },
-        )
-        .await?;
-        txn.commit().await?;
-        self.publish(notice).await;
-        Ok(pb::WithdrawAppealResponse { appeal: Some(appeal) })
+        let notice = NoticeDraft {
+            at: now,
+            actor: principal.subject.clone(),
+            ruling_id: row.ruling_id.clone(),
+            appeal_id: Some(row.appeal_id.clone()),
+            target_key: ruling_row.target_key.clone(),
+            event: pb::appeal_event::Event::AppealWithdrawn(appeal.clone()),
+            audience: parties.everyone(),
+        };
+        let update = Row::UpdateAppeal { from_version: row.version, appeal: Box::new(appeal.clone()) };
+        Ok(Book::change(book, Some(notice), vec![update], pb::WithdrawAppealResponse { appeal: Some(appeal) }))
     }
 }

@@ -40,16 +40,26 @@ use platform::db::Db;
 use platform::live::SharedLiveStore;
 use platform::outbox::OutboxSettings;
 
-use crate::records::encode;
+use platform::runtime::{Decision, Expected, Idempotency, Runtime};
+
+use crate::book::{BOOK, Book};
 use crate::scoring::ScoreKeeper;
 use crate::store;
 
-pub(crate) use rows::insert_parties;
+/// How many times a command is decided when other commands keep adding notices first.
+const BOOK_ATTEMPTS: u32 = 16;
 
-/// The appeals service's state: its database, its live channel, and the scoring service.
+/// A command's idempotency under the appeals service's scopes and request hashes.
+pub(crate) fn idempotency(scope: String, key: &str, request_hash: String) -> Idempotency {
+    Idempotency { scope, key: key.to_owned(), request_hash }
+}
+
+/// The appeals service's state: its database, its live channel, the command runtime its book
+/// runs on ([`crate::book`]), and the scoring service.
 pub struct Appeals {
     pub(crate) db: Db,
     pub(crate) live: SharedLiveStore,
+    pub(crate) book: Runtime<Book>,
     pub(crate) scoring: Arc<dyn ScoreKeeper>,
     /// How long a fresh outbox row waits before the background worker may try it, so that the
     /// request that wrote it normally delivers it itself.
@@ -117,6 +127,7 @@ impl Appeals {
     /// The service over `db`, `live` and `scoring`.
     pub fn new(db: Db, live: SharedLiveStore, scoring: Arc<dyn ScoreKeeper>, worker_grace: Duration) -> Appeals {
         Appeals {
+            book: Runtime::new(db.clone(), live.clone(), Book),
             db,
             live,
             scoring,
@@ -139,13 +150,18 @@ impl Appeals {
         self
     }
 
-    /// Publishes a committed notice to watchers. A notice that fails to publish is not lost:
-    /// watchers find it in the database when the next one arrives or when they resynchronise.
-    pub(crate) async fn publish(&self, notice: store::LiveNotice) {
-        let payload = bytes::Bytes::from(encode(&notice));
-        if let Err(error) = self.live.publish(store::CHANNEL, payload).await {
-            tracing::warn!(%error, "appeal notice not published; watchers will read it from the database");
-        }
+    /// Runs a command on the book ([`crate::book`]): decided on the book as it stands, and again
+    /// (a bounded number of times) when another command added a notice first.
+    pub(crate) async fn on_book<R, D>(
+        &self,
+        idempotency: Option<&Idempotency>,
+        decide: impl FnMut(u64) -> D,
+    ) -> Result<R, ServiceError>
+    where
+        R: prost::Message + Default,
+        D: std::future::Future<Output = Result<Decision<Book, R>, ServiceError>>,
+    {
+        self.book.execute(BOOK, Expected::Latest { attempts: BOOK_ATTEMPTS }, idempotency, decide).await
     }
 
     /// Records that a principal with the committee role called, so that others may name them as

@@ -1,15 +1,14 @@
 //! Publishing the club's appeal policy. Kept apart: only the administration changes it, and it
 //! applies to rulings made afterwards.
 
+use super::Appeals;
+use crate::book::{Book, Row};
+use crate::records::from_duration;
+use crate::store;
 use api::appeals::v1 as pb;
 use chrono::Utc;
 use platform::ServiceError;
 use platform::auth::Principal;
-use sea_orm::{EntityTrait, TransactionTrait};
-
-use super::Appeals;
-use crate::records::from_duration;
-use crate::store;
 
 impl Appeals {
     /// Publishes a new appeal policy; it applies to rulings made from now on.
@@ -27,21 +26,23 @@ impl Appeals {
             given.committee_size,
         )
         .map_err(ServiceError::rule)?;
-        let txn = self.db.begin().await?;
-        let current = store::current_policy(&txn).await?;
-        if current.version.unsigned_abs() != request.expected_version {
-            return Err(ServiceError::Conflict(format!(
-                "the appeal policy is at version {}, not {}; read it again",
-                current.version, request.expected_version
-            )));
-        }
-        let row = store::policy_row(current.version + 1, &rules, Utc::now(), &principal.subject);
-        let inserted = crate::entity::policy::Entity::insert(row.clone()).exec_without_returning(&txn).await;
-        if inserted.is_err() {
-            return Err(ServiceError::Conflict("the appeal policy was changed at the same time; read it again".into()));
-        }
-        txn.commit().await?;
-        let published = store::policy_version(&self.db, current.version + 1).await?;
+        let (rules, expected) = (&rules, request.expected_version);
+        let version: i64 = self
+            .on_book(None, |book| async move {
+                let current = store::current_policy(&self.db).await?;
+                if current.version.unsigned_abs() != expected {
+                    return Err(ServiceError::Conflict(format!(
+                        "the appeal policy is at version {}, not {expected}; read it again",
+                        current.version
+                    )));
+                }
+                let row = store::policy_row(current.version + 1, rules, Utc::now(), &principal.subject);
+                // A policy applies to rulings made afterwards: it adds no notice, and its own
+                // version (the row's key) settles a race with another change of it.
+                Ok(Book::change(book, None, vec![Row::InsertPolicy(Box::new(row))], current.version + 1))
+            })
+            .await?;
+        let published = store::policy_version(&self.db, version).await?;
         Ok(pb::UpdateAppealPolicyResponse { policy: Some(store::policy_message(&published)) })
     }
 }

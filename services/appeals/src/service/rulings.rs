@@ -11,16 +11,17 @@ use api::scoring::v1 as scoring_pb;
 use chrono::Utc;
 use platform::ServiceError;
 use platform::auth::Principal;
-use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, TransactionTrait};
+use platform::runtime::Decision;
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
-use super::rows::insert_parties;
-use super::{Appeals, adjustment_of, require_key, required_text};
+use super::{Appeals, adjustment_of, idempotency, require_key, required_text};
+use crate::book::{Book, NoticeDraft, Row};
 use crate::delivery::{Delivered, TOPIC_RULING};
 use crate::entity::ruling;
 use crate::records::{
     ContestantRecord, FormRecord, Parties, cite, encode, request_hash, ruling_kind, target_key, timestamp,
 };
-use crate::store::{self, NewEvent};
+use crate::store;
 
 impl Appeals {
     /// Records a ruling (see the module docs for how an adjusted score reaches the score).
@@ -33,7 +34,8 @@ impl Appeals {
         let key = require_key(&request.idempotency_key)?.to_owned();
         let scope = format!("appeals.RecordRuling/{}", principal.subject);
         let hash = request_hash(&request);
-        if let Some(answer) = store::stored_response(&self.db, &scope, &key, &hash).await? {
+        let idempotency = idempotency(scope.clone(), &key, hash.clone());
+        if let Some(answer) = idempotency.first_answer(&self.db).await? {
             return Ok(answer);
         }
         if let Some(pending) = self.pending_ruling(&scope, &key, &hash).await? {
@@ -64,15 +66,57 @@ impl Appeals {
         }
         let adjustment = adjustment_of("decision", request.decision.as_ref())?;
         let (deal, parties, score_owner) = self.resolve_deal(deal, table_kind, &target, adjustment.is_some()).await?;
-        let policy = store::current_policy(&self.db).await?;
 
+        let request = &request;
+        let ruled = Ruled {
+            principal,
+            request,
+            irregularity,
+            laws: &laws,
+            deal: &deal,
+            parties: &parties,
+            score_owner: &score_owner,
+            key: (&scope, &key, &hash),
+            table_kind,
+            target_key: &target_key,
+        };
+        let Some(adjustment) = adjustment else {
+            // No score changes: the ruling, its notice and the answer commit together.
+            return self.on_book(Some(&idempotency), |book| self.decide_ruling(book, &ruled)).await;
+        };
+        // The adjusted score is owed to the scoring service: the ruling waits as pending (the book's
+        // version stays: its notice comes once the score has changed).
+        let (target, adjustment) = (&target, &adjustment);
+        self.on_book(None, |book| self.pend_ruling(book, &ruled, target, adjustment)).await?;
+        let pending = self
+            .pending_ruling(&scope, &key, &hash)
+            .await?
+            .ok_or_else(|| ServiceError::internal("a pending ruling is missing after it was written"))?;
+        self.resume_ruling(&pending, &scope, &key, &hash).await
+    }
+
+    /// The ruling and its row, as of now, under the policy in force.
+    async fn ruling_row(&self, ruled: &Ruled<'_>) -> Result<(pb::Ruling, ruling::ActiveModel), ServiceError> {
+        let Ruled {
+            principal,
+            request,
+            irregularity,
+            laws,
+            deal,
+            parties,
+            score_owner,
+            key: (scope, key, hash),
+            table_kind,
+            target_key,
+        } = ruled;
+        let policy = store::current_policy(&self.db).await?;
         let now = Utc::now();
         let ruling = pb::Ruling {
             ruling_id: uuid::Uuid::now_v7().to_string(),
-            deal: Some(deal.clone()),
-            irregularity: irregularity.to_owned(),
+            deal: Some((*deal).clone()),
+            irregularity: (*irregularity).to_owned(),
             irregularity_id: request.irregularity_id.clone(),
-            laws,
+            laws: laws.to_vec(),
             facts: request.facts.trim().to_owned(),
             kind: request.kind,
             offending_side: request.offending_side,
@@ -87,79 +131,76 @@ impl Appeals {
             status: Set(ruling::RECORDED.to_owned()),
             sequence: Set(None),
             deal_id: Set(deal.deal_id.clone()),
-            table_kind: Set(table_kind as i32),
-            target_key: Set(target_key.clone()),
-            score_owner: Set(score_owner),
+            table_kind: Set(*table_kind as i32),
+            target_key: Set((*target_key).to_owned()),
+            score_owner: Set((*score_owner).to_owned()),
             policy_version: Set(policy.version),
             ruled_by: Set(principal.subject.clone()),
             ruled_at: Set(now),
             ruling: Set(encode(&ruling)),
             parties: Set(parties.to_json()?),
             score_version: Set(None),
-            idempotency_scope: Set(scope.clone()),
-            idempotency_key: Set(key.clone()),
-            request_hash: Set(hash.clone()),
+            idempotency_scope: Set((*scope).to_owned()),
+            idempotency_key: Set((*key).to_owned()),
+            request_hash: Set((*hash).to_owned()),
         };
+        Ok((ruling, row))
+    }
 
-        let Some(adjustment) = adjustment else {
-            // No score changes: the ruling, its notice and the answer commit together.
-            let txn = self.db.begin().await?;
-            let sequence = store::next_sequence(&txn).await?;
-            if let Some(answer) = store::stored_response(&txn, &scope, &key, &hash).await? {
-                return Ok(answer);
-            }
-            let mut row = row;
-            row.sequence = Set(Some(i64::try_from(sequence).map_err(ServiceError::internal)?));
-            ruling::Entity::insert(row).exec_without_returning(&txn).await?;
-            insert_parties(&txn, &ruling.ruling_id, &parties).await?;
-            let notice = store::append_event(
-                &txn,
-                NewEvent {
-                    sequence,
-                    at: now,
-                    actor: &principal.subject,
-                    ruling_id: &ruling.ruling_id,
-                    appeal_id: None,
-                    target_key: &target_key,
-                    event: pb::appeal_event::Event::RulingRecorded(ruling.clone()),
-                    audience: &parties.everyone(),
-                },
-            )
-            .await?;
-            let answer = pb::RecordRulingResponse { ruling: Some(ruling), score_version: None };
-            store::store_response(&txn, &scope, &key, &hash, &answer).await?;
-            txn.commit().await?;
-            self.publish(notice).await;
-            return Ok(answer);
+    /// A ruling that changes no score, on record at once with its notice.
+    async fn decide_ruling(
+        &self,
+        book: u64,
+        ruled: &Ruled<'_>,
+    ) -> Result<Decision<Book, pb::RecordRulingResponse>, ServiceError> {
+        let (ruling, mut row) = self.ruling_row(ruled).await?;
+        row.sequence = Set(Some(i64::try_from(book + 1).map_err(ServiceError::internal)?));
+        let notice = NoticeDraft {
+            at: Utc::now(),
+            actor: ruled.principal.subject.clone(),
+            ruling_id: ruling.ruling_id.clone(),
+            appeal_id: None,
+            target_key: ruled.target_key.to_owned(),
+            event: pb::appeal_event::Event::RulingRecorded(ruling.clone()),
+            audience: ruled.parties.everyone(),
         };
+        let rows = vec![
+            Row::InsertRuling(Box::new(row)),
+            Row::InsertParties(ruling.ruling_id.clone(), ruled.parties.everyone()),
+        ];
+        Ok(Book::change(
+            book,
+            Some(notice),
+            rows,
+            pb::RecordRulingResponse { ruling: Some(ruling), score_version: None },
+        ))
+    }
 
-        // The adjusted score is owed to the scoring service: the ruling waits as pending.
+    /// A ruling with an adjusted score, pending with the call it owes the scoring service; nothing
+    /// to write if the same command left it pending already.
+    async fn pend_ruling(
+        &self,
+        book: u64,
+        ruled: &Ruled<'_>,
+        target: &common::ScoreTarget,
+        adjustment: &common::Adjustment,
+    ) -> Result<Decision<Book, bool>, ServiceError> {
+        let (scope, key, hash) = ruled.key;
+        if self.pending_ruling(scope, key, hash).await?.is_some() {
+            return Ok(Decision::Unchanged(false));
+        }
+        let (ruling, mut row) = self.ruling_row(ruled).await?;
+        row.status = Set(ruling::PENDING.to_owned());
         let call = scoring_pb::ApplyAdjustmentRequest {
             ruling_id: ruling.ruling_id.clone(),
             appeal_id: String::new(),
-            target: Some(target),
-            change: Some(scoring_pb::apply_adjustment_request::Change::Adjustment(adjustment)),
+            target: Some(target.clone()),
+            change: Some(scoring_pb::apply_adjustment_request::Change::Adjustment(adjustment.clone())),
             reason: format!("ruling {}: {}", ruling.ruling_id, ruling.irregularity),
             law: ruling.laws.first().cloned(),
         };
-        let mut row = row;
-        row.status = Set(ruling::PENDING.to_owned());
-        let txn = self.db.begin().await?;
-        let inserted = ruling::Entity::insert(row).exec_without_returning(&txn).await;
-        if let Err(error) = inserted {
-            drop(txn);
-            // The same key raced this request and won: answer as its retry would.
-            return match self.pending_ruling(&scope, &key, &hash).await? {
-                Some(pending) => self.resume_ruling(&pending, &scope, &key, &hash).await,
-                None => Err(error.into()),
-            };
-        }
-        let outbox_id = self.owe(&txn, TOPIC_RULING, &ruling.ruling_id, &call, now).await?;
-        txn.commit().await?;
-        match self.deliver(outbox_id).await? {
-            Delivered::Ruling(answer) => Ok(*answer),
-            Delivered::Decision(_) => Err(ServiceError::internal("a ruling's delivery answered for a decision")),
-        }
+        let owed = self.owe(TOPIC_RULING, &ruling.ruling_id, &call, Utc::now());
+        Ok(Book::change(book, None, vec![Row::InsertRuling(Box::new(row)), owed], true))
     }
 
     /// A ruling still pending for `(scope, key)`.
@@ -353,4 +394,19 @@ fn table_kind_name(kind: i32) -> &'static str {
         Ok(common::TableKind::Duplicate) => "duplicate",
         _ => "unknown",
     }
+}
+
+/// A ruling as the director gives it, checked and resolved against the scoring service.
+struct Ruled<'a> {
+    principal: &'a Principal,
+    request: &'a pb::RecordRulingRequest,
+    irregularity: &'a str,
+    laws: &'a [common::LawCitation],
+    deal: &'a pb::DealReference,
+    parties: &'a Parties,
+    score_owner: &'a str,
+    /// The command's idempotency scope, key and request hash.
+    key: (&'a str, &'a str, &'a str),
+    table_kind: common::TableKind,
+    target_key: &'a str,
 }
