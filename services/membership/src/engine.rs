@@ -76,26 +76,10 @@ pub struct Published {
     pub table_events: Vec<pb::TableEvent>,
 }
 
-/// A command's idempotency key.
-#[derive(Debug, Clone)]
-pub struct Key {
-    /// The command.
-    pub scope: &'static str,
-    /// The client's key.
-    pub key: String,
-    /// [`platform::store::request_hash`] of the command and its request.
-    pub request_hash: String,
-}
-
-impl Key {
-    /// The key of `request`, if it carries one.
-    pub fn of(scope: &'static str, key: &str, request: &impl Message) -> Option<Key> {
-        (!key.is_empty()).then(|| Key {
-            scope,
-            key: key.to_owned(),
-            request_hash: platform::store::request_hash(scope, &request.encode_to_vec()),
-        })
-    }
+/// The idempotency of `request` to the command `scope` under the client's `key`, if it carries
+/// one (the answer is kept in the command's scope; the hash binds it to the request).
+pub fn idempotency(scope: &'static str, key: &str, request: &impl Message) -> Option<Idempotency> {
+    (!key.is_empty()).then(|| Idempotency::new(scope, key, scope, &request.encode_to_vec()))
 }
 
 fn now_ms() -> i64 {
@@ -242,12 +226,10 @@ impl Engine {
     pub async fn execute<R: Message + Default>(
         &self,
         actor: &str,
-        key: Option<Key>,
+        idempotency: Option<Idempotency>,
         decide: impl Fn(&ClubState, i64) -> Result<Option<Plan>, ServiceError>,
         respond: impl Fn(&ClubState, &Changes) -> Result<R, ServiceError>,
     ) -> Result<R, ServiceError> {
-        let idempotency =
-            key.map(|key| Idempotency { scope: key.scope.to_owned(), key: key.key, request_hash: key.request_hash });
         let attempts = Expected::Latest { attempts: self.max_attempts };
         let decided = self
             .runtime

@@ -325,12 +325,6 @@ impl Store {
         row.map(|row| decode("application", &row.record)).transpose()
     }
 
-    /// The first answer to a command with this idempotency key, if there was one.
-    pub async fn idempotent(&self, scope: &str, key: &str) -> Result<Option<(String, Vec<u8>)>, ServiceError> {
-        let row = idempotency::Entity::find_by_id((scope.to_owned(), key.to_owned())).one(&self.db).await?;
-        Ok(row.map(|row| (row.request_hash, row.response)))
-    }
-
     /// A register entry by the room's number for it.
     pub async fn player_by_number(&self, number: u64) -> Result<Option<players::Model>, ServiceError> {
         Ok(players::Entity::find_by_id(number as i64).one(&self.db).await?)
@@ -346,7 +340,7 @@ impl Store {
     pub async fn register(
         &self,
         player: players::ActiveModel,
-        key: Option<(&'static str, &str, &str)>,
+        key: Option<&platform::runtime::Idempotency>,
     ) -> Result<pb::RegisterPlayerResponse, ServiceError> {
         let player_id = player.player_id.clone().take().unwrap_or_default();
         let member_number = player.member_number.clone().take().flatten();
@@ -361,18 +355,21 @@ impl Store {
             Err(e) => return Err(e.into()),
         };
         let response = pb::RegisterPlayerResponse { player: Some(player_view(&model)) };
-        if let Some((scope, key, hash)) = key {
+        if let Some(key) = key {
             let stored = idempotency::ActiveModel {
-                scope: Set(scope.to_owned()),
-                key: Set(key.to_owned()),
-                request_hash: Set(hash.to_owned()),
+                scope: Set(key.scope.clone()),
+                key: Set(key.key.clone()),
+                request_hash: Set(key.request_hash.clone()),
                 response: Set(response.encode_to_vec()),
                 created_at: Set(model.registered_at.with_timezone(&chrono::Utc)),
             };
             if let Err(e) = stored.insert(&txn).await {
                 let _ = txn.rollback().await;
                 return Err(if unique(e.clone()) {
-                    ServiceError::Conflict(format!("idempotency_key: {key} is being used by another request; retry"))
+                    ServiceError::Conflict(format!(
+                        "idempotency_key: {} is being used by another request; retry",
+                        key.key
+                    ))
                 } else {
                     e.into()
                 });

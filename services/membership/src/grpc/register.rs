@@ -8,7 +8,7 @@ use tonic::{Request, Response, Status};
 use platform::ServiceError;
 use platform::auth::{Principal, Role};
 
-use crate::engine::Key;
+use crate::engine::idempotency;
 use crate::entity::players;
 use crate::store::{Page, datetime, player_view};
 
@@ -29,18 +29,10 @@ impl Membership {
         request: Request<pb::RegisterPlayerRequest>,
     ) -> std::result::Result<Response<pb::RegisterPlayerResponse>, Status> {
         let request = request.into_inner();
-        let key = Key::of("membership.RegisterPlayer", &request.idempotency_key, &request);
+        let key = idempotency("membership.RegisterPlayer", &request.idempotency_key, &request);
         if let Some(key) = &key
-            && let Some((hash, bytes)) = self.engine.store.idempotent(key.scope, &key.key).await?
+            && let Some(first) = key.first_answer(self.engine.store.db()).await?
         {
-            if hash != key.request_hash {
-                return Err(ServiceError::invalid(
-                    "idempotency_key",
-                    format!("{} was used for a different request", key.key),
-                )
-                .into());
-            }
-            let first = prost::Message::decode(bytes.as_slice()).map_err(|e| ServiceError::internal(e.to_string()))?;
             return Ok(Response::new(first));
         }
         let name = required("name", &request.name)?.to_owned();
@@ -61,11 +53,7 @@ impl Membership {
             version: Set(1),
             ..Default::default()
         };
-        let response = self
-            .engine
-            .store
-            .register(model, key.as_ref().map(|k| (k.scope, k.key.as_str(), k.request_hash.as_str())))
-            .await?;
+        let response = self.engine.store.register(model, key.as_ref()).await?;
         Ok(Response::new(response))
     }
 

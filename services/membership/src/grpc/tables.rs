@@ -10,7 +10,7 @@ use tonic::{Request, Response, Status};
 use platform::ServiceError;
 
 use crate::commands::{self, TableSpec};
-use crate::engine::Key;
+use crate::engine::idempotency;
 use crate::journal::{Form, Options};
 use crate::state::player;
 use crate::store::Page;
@@ -62,7 +62,7 @@ impl Membership {
     ) -> std::result::Result<Response<pb::OpenTableResponse>, Status> {
         let principal = principal(&request)?;
         let request = request.into_inner();
-        let key = Key::of("membership.OpenTable", &request.idempotency_key, &request);
+        let key = idempotency("membership.OpenTable", &request.idempotency_key, &request);
         let form = form(request.kind)?;
         let options = self.options(request.options.clone(), form).await?;
         let state = self.engine.current().await?;
