@@ -16,6 +16,7 @@ mod m20261126_000080_rules_version;
 mod m20261127_000090_outbox_dead_letter;
 mod m20261127_000100_session_storage;
 mod m20261127_000110_session_standings;
+mod m20261127_000120_membership_snapshots;
 
 /// Applies the migrations in order.
 pub struct Migrator;
@@ -36,6 +37,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000090_outbox_dead_letter::Migration),
             Box::new(m20261127_000100_session_storage::Migration),
             Box::new(m20261127_000110_session_standings::Migration),
+            Box::new(m20261127_000120_membership_snapshots::Migration),
         ]
     }
 }

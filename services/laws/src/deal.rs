@@ -36,7 +36,7 @@ use crate::seat::Seat;
 /// The form of the game at a table: rubber bridge (the Laws of Rubber Bridge) or Chicago
 /// (four-deal bridge, Appendix 4), which changes the rotation after a passed-out deal, the
 /// effect of a deal out of turn, and vulnerability.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize)]
 pub enum GameForm {
     /// Rubber bridge: a rubber ends when a side has won two games (Law 74).
     #[default]

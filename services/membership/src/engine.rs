@@ -23,7 +23,7 @@ use platform::watch::{LiveFeed, RecordPage, Seen, WatchSource, heartbeat};
 
 use crate::commands::Plan;
 use crate::journal::Entry;
-use crate::state::{Changes, ClubState, timestamp};
+use crate::state::{Changes, ClubState, snapshot, timestamp};
 use sea_orm::DatabaseTransaction;
 
 use crate::store::Store;
@@ -94,7 +94,12 @@ pub struct RoomJournal {
     store: Store,
     key: String,
     channel: String,
+    /// A snapshot of the room is written with every entry whose number is a multiple of this.
+    snapshot_every: u64,
 }
+
+/// How often the room is snapshotted, in journal entries, unless configured.
+pub const SNAPSHOT_EVERY: u64 = 500;
 
 /// One accepted entry: its number, the entry, and what it changed.
 #[derive(Debug)]
@@ -102,6 +107,8 @@ pub struct Entered {
     sequence: u64,
     entry: Entry,
     changes: Changes,
+    /// The room after the entry, when it is snapshotted.
+    snapshot: Option<Vec<u8>>,
 }
 
 impl Aggregate for RoomJournal {
@@ -138,7 +145,10 @@ impl Aggregate for RoomJournal {
         _room: &str,
         known: Option<Arc<ClubState>>,
     ) -> Result<Arc<ClubState>, ServiceError> {
-        let known = known.unwrap_or_else(|| Arc::new(ClubState::new()));
+        let known = match known {
+            Some(known) => known,
+            None => Arc::new(self.latest_snapshot().await?),
+        };
         let tail = self.store.entries_after(known.seq).await?;
         if tail.is_empty() {
             return Ok(known);
@@ -162,8 +172,35 @@ impl Aggregate for RoomJournal {
     async fn write(&self, txn: &DatabaseTransaction, writes: Vec<&Entered>) -> Result<(), WriteError> {
         for entered in writes {
             self.store.write(txn, entered.sequence, &entered.entry, &entered.changes).await?;
+            if let Some(state) = &entered.snapshot {
+                let keep_after = entered.sequence.saturating_sub(self.snapshot_every);
+                self.store.write_snapshot(txn, (entered.sequence, keep_after), snapshot::FORMAT, state).await?;
+            }
         }
         Ok(())
+    }
+}
+
+impl RoomJournal {
+    /// The room as the latest snapshot this build can read has it (an empty room without one).
+    async fn latest_snapshot(&self) -> Result<ClubState, ServiceError> {
+        let Some((sequence, bytes)) = self.store.latest_snapshot(snapshot::FORMAT).await? else {
+            return Ok(ClubState::new());
+        };
+        match ClubState::from_snapshot(&bytes) {
+            Ok(state) if state.seq == sequence => {
+                tracing::info!(sequence, "room starts from its snapshot");
+                Ok(state)
+            }
+            Ok(state) => {
+                tracing::warn!(sequence, holds = state.seq, "room snapshot holds another entry; replaying the journal");
+                Ok(ClubState::new())
+            }
+            Err(error) => {
+                tracing::warn!(sequence, %error, "room snapshot unreadable; replaying the journal");
+                Ok(ClubState::new())
+            }
+        }
     }
 }
 
@@ -176,6 +213,7 @@ pub struct Engine {
     room: String,
     channel: String,
     max_attempts: u32,
+    snapshot_every: u64,
     heartbeat: Duration,
 }
 
@@ -188,17 +226,23 @@ impl std::fmt::Debug for Engine {
 impl Engine {
     /// The engine of `room`; its group commit's writers start on the current tokio runtime. Keys
     /// are hash-tagged by room, so the room's key and channel live on one Redis Cluster shard.
-    pub fn new(store: Store, live: SharedLiveStore, room: &str, max_attempts: u32) -> Engine {
+    pub fn new(store: Store, live: SharedLiveStore, settings: &crate::Settings) -> Engine {
+        let room = settings.room.as_str();
         let channel = format!("membership:{{{room}}}:events");
-        let journal =
-            RoomJournal { store: store.clone(), key: format!("membership:{{{room}}}:room"), channel: channel.clone() };
+        let journal = RoomJournal {
+            store: store.clone(),
+            key: format!("membership:{{{room}}}:room"),
+            channel: channel.clone(),
+            snapshot_every: settings.snapshot_every.max(1),
+        };
         Engine {
             runtime: Runtime::new(store.db().clone(), live.clone(), journal),
             store,
             live,
             room: room.to_owned(),
             channel,
-            max_attempts: max_attempts.max(1),
+            max_attempts: settings.max_attempts.max(1),
+            snapshot_every: settings.snapshot_every.max(1),
             heartbeat: platform::watch::DEFAULT_HEARTBEAT,
         }
     }
@@ -234,7 +278,7 @@ impl Engine {
         let decided = self
             .runtime
             .execute(&self.room, attempts, idempotency.as_ref(), |state: Arc<ClubState>| {
-                std::future::ready(Self::decided(&state, actor, &decide, &respond))
+                std::future::ready(Self::decided(&state, actor, &decide, &respond, self.snapshot_every))
             })
             .await;
         match decided {
@@ -250,6 +294,7 @@ impl Engine {
         actor: &str,
         decide: &impl Fn(&ClubState, i64) -> Result<Option<Plan>, ServiceError>,
         respond: &impl Fn(&ClubState, &Changes) -> Result<R, ServiceError>,
+        snapshot_every: u64,
     ) -> Result<Decision<RoomJournal, R>, ServiceError> {
         let at = now_ms().max(state.clock);
         let Some(plan) = decide(state, at)? else {
@@ -270,9 +315,10 @@ impl Engine {
             room_events: changes.room_events.clone(),
             table_events: changes.table_events.clone(),
         };
+        let snapshot = if sequence.is_multiple_of(snapshot_every.max(1)) { Some(next.snapshot()?) } else { None };
         Ok(Decision::Changed(Change {
             next: Arc::new(next),
-            write: Entered { sequence, entry, changes },
+            write: Entered { sequence, entry, changes, snapshot },
             response,
             live: LiveWrite::Replace,
             published: Some(Bytes::from(published.encode_to_vec())),

@@ -57,11 +57,14 @@ pub struct Settings {
     /// How many times a command is decided again when other commands changed the room first,
     /// before it is answered ABORTED.
     pub max_attempts: u32,
+    /// How often the room's state is snapshotted, in journal entries: a process starting replays
+    /// only the entries after the latest snapshot.
+    pub snapshot_every: u64,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { room: "club".to_owned(), max_attempts: 100 }
+        Settings { room: "club".to_owned(), max_attempts: 100, snapshot_every: engine::SNAPSHOT_EVERY }
     }
 }
 
@@ -73,7 +76,7 @@ pub async fn service(
 ) -> Result<MembershipServiceServer<impl MembershipService>, StartError> {
     let store = store::Store::new(resources.db.clone(), &settings.room);
     let engine = Arc::new(
-        engine::Engine::new(store, resources.live.clone(), &settings.room, settings.max_attempts)
+        engine::Engine::new(store, resources.live.clone(), settings)
             .with_heartbeat(resources.config.streams.heartbeat_interval()),
     );
     // Bring the room up to date before serving, so the first request does not pay for the replay.

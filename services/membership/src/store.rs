@@ -15,7 +15,9 @@ use api::membership::v1 as pb;
 use platform::ServiceError;
 use platform::db::Db;
 
-use crate::entity::{applications, draws, idempotency, journal, players, room_events, rubbers, table_events, tables};
+use crate::entity::{
+    applications, draws, idempotency, journal, players, room_events, rubbers, snapshots, table_events, tables,
+};
 use crate::journal::Entry;
 use crate::state::Changes;
 
@@ -72,6 +74,44 @@ impl Store {
                 Ok((row.sequence as u64, entry))
             })
             .collect()
+    }
+
+    /// The latest snapshot of the room in `format`, if any: the journal entry it follows and the
+    /// state.
+    pub async fn latest_snapshot(&self, format: i32) -> Result<Option<(u64, Vec<u8>)>, ServiceError> {
+        let row = snapshots::Entity::find()
+            .filter(snapshots::Column::Room.eq(&self.room))
+            .filter(snapshots::Column::Format.eq(format))
+            .order_by_desc(snapshots::Column::Sequence)
+            .one(&self.db)
+            .await?;
+        Ok(row.map(|row| (row.sequence.unsigned_abs(), row.state)))
+    }
+
+    /// Writes a snapshot of the room after entry `sequence` in `txn`, and drops those older than
+    /// `keep_after` (the previous one is kept, should this one prove unreadable).
+    pub async fn write_snapshot(
+        &self,
+        txn: &impl ConnectionTrait,
+        (sequence, keep_after): (u64, u64),
+        format: i32,
+        state: &[u8],
+    ) -> Result<(), DbErr> {
+        snapshots::Entity::insert(snapshots::ActiveModel {
+            room: Set(self.room.clone()),
+            sequence: Set(sequence as i64),
+            format: Set(format),
+            state: Set(state.to_vec()),
+            taken_at: Set(chrono::Utc::now().fixed_offset()),
+        })
+        .exec_without_returning(txn)
+        .await?;
+        snapshots::Entity::delete_many()
+            .filter(snapshots::Column::Room.eq(&self.room))
+            .filter(snapshots::Column::Sequence.lt(keep_after as i64))
+            .exec(txn)
+            .await?;
+        Ok(())
     }
 
     /// The number of the last journal entry (0 if none).

@@ -28,7 +28,7 @@ pub use hands::{Deal, DealError, DealSeed};
 
 /// A suit. Suits rank downward spades, hearts, diamonds, clubs (Law 2), which is the derived
 /// order here (clubs lowest).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Suit {
     /// Clubs, the lowest suit.
     Clubs,
@@ -198,7 +198,7 @@ impl fmt::Display for SuitSet {
 }
 
 /// The rank of a card within its suit: ace highest, two lowest (Law 2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Rank {
     /// Two, the lowest.
     Two = 2,
@@ -307,7 +307,7 @@ impl fmt::Display for Rank {
 /// Cards are ordered as in the draw (Law 2, Law 3): by rank first, and between cards of equal
 /// rank by suit (spades highest). That makes every draw decisive. Within a trick the winner is
 /// decided by the play rules instead ([`crate::play`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Card {
     /// The card's suit.
     pub suit: Suit,

@@ -55,7 +55,7 @@ pub use precedence::PrecedenceDraw;
 ///
 /// The number is the membership service's own key for the player; this crate only compares
 /// them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct PlayerId(pub u64);
 
 impl fmt::Display for PlayerId {
@@ -181,7 +181,7 @@ impl SpreadDraw {
 
 /// A player and the card he drew: the input to every decision by draw (Law 3 partnerships;
 /// Rules for Club Procedure C, D, E precedence). The events of the club procedure carry these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct DrawnCard {
     /// The player.
     pub player: PlayerId,

@@ -9,7 +9,7 @@ use super::{Deck, DrawError, DrawnCard, PlayerId, check_distinct};
 
 /// Two partnerships of two: the sides of one rubber (Law 3: "the two players who draw the
 /// highest cards play as partners against the other two players").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Partnerships {
     sides: [[PlayerId; 2]; 2],
 }
@@ -192,7 +192,7 @@ impl Seating {
 /// Over the three rubbers of a pivot each player partners each of the others once: the pivot
 /// (the first dealer of the first rubber) keeps his partner for the first rubber, then
 /// partners the higher-drawing opponent, then the lower.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct PivotSchedule {
     order: [PlayerId; 4],
 }

@@ -9,7 +9,7 @@ use super::{DrawError, DrawnCard, PlayerId, check_distinct};
 /// A draw for precedence among players of equal rank (Rules for Club Procedure C: "the
 /// player who draws the highest-ranking card having precedence"; used also by rules D and E).
 /// Cards rank as in Law 2 ([`Card`]'s order), so there are never ties.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct PrecedenceDraw {
     ranked: Vec<DrawnCard>,
 }

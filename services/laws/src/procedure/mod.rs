@@ -82,7 +82,7 @@ use table::Phase;
 
 /// A table in the room, by the membership service's key (Rules for Club Procedure A: the
 /// table a member has the right to play at).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct TableId(pub u64);
 
 impl fmt::Display for TableId {
@@ -95,7 +95,7 @@ impl fmt::Display for TableId {
 /// and C: the time limit on the right to play and the order of entry). Events carry it; this
 /// crate never reads a clock. Precedence by "order of entry into the room" (rule C) is the order of
 /// the entry events, so two entries in the same millisecond are still ordered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize)]
 pub struct Timestamp(pub i64);
 
 impl fmt::Display for Timestamp {
@@ -106,7 +106,7 @@ impl fmt::Display for Timestamp {
 
 /// The club options a table plays under (Appendix 4 H3, Appendix 4 B footnote 32, Appendix 4
 /// C). All off by default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub struct TableOptions {
     /// Appendix 4 H3: no two players may play a second consecutive rubber as partners at the
     /// same table; if they draw each other again, highest plays with third-highest.
@@ -120,7 +120,7 @@ pub struct TableOptions {
 }
 
 /// Why cards must be drawn, which decides what the draw settles and the rule it follows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum DrawPurpose {
     /// Rule C: precedence between applicants of equal rank forming a new table.
     Formation,
@@ -179,7 +179,7 @@ pub struct DrawNeeded {
 }
 
 /// A player in the room.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 struct Player {
     entered: Option<(Timestamp, u64)>,
     has_played: bool,
@@ -190,7 +190,7 @@ struct Player {
 /// not compete against them for entry at another table until each has played at least one
 /// rubber. The reading (docs/laws-readings.md, "Breaking up a game (rule E)"): it lasts, per
 /// player left behind, until that player has finished a rubber.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct BreakerRestriction {
     breaker: PlayerId,
     table: TableId,
@@ -234,7 +234,7 @@ enum Departure {
 /// One club room: the players present, the tables, and the breaker restrictions, as the Rules
 /// for Club Procedure make them. Built by replaying [`ProcedureEvent`]s through
 /// [`Room::apply`].
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Room {
     events: u64,
     now: Timestamp,

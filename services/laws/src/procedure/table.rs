@@ -9,7 +9,7 @@ use super::{DrawPurpose, TableId, TableOptions, Timestamp};
 
 /// A member of a table (rule A: "an applicant who has acquired the right to play at a table
 /// either immediately or in his turn").
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Member {
     pub(super) player: PlayerId,
     pub(super) since: Timestamp,
@@ -73,14 +73,14 @@ pub enum TablePhase {
     Playing,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub(super) enum Phase {
     BetweenRubbers,
     LiningUp { eligible: Vec<PlayerId>, draws: Vec<(DrawPurpose, PrecedenceDraw)> },
     Playing { playing: [PlayerId; 4], partnerships: Partnerships },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub(super) struct Pivot {
     pub(super) schedule: PivotSchedule,
     pub(super) next: usize,
@@ -88,7 +88,7 @@ pub(super) struct Pivot {
 
 /// One table of the room: its form and options, members, waiting list and where it is in
 /// its rubbers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Table {
     pub(super) id: TableId,
     pub(super) form: GameForm,

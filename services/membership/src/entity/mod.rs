@@ -7,6 +7,7 @@ pub mod journal;
 pub mod players;
 pub mod room_events;
 pub mod rubbers;
+pub mod snapshots;
 pub mod table_events;
 pub mod tables;
 

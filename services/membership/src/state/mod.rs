@@ -15,6 +15,7 @@
 
 mod events;
 mod fold;
+pub mod snapshot;
 mod views;
 
 use std::collections::{BTreeMap, HashMap};
@@ -36,7 +37,7 @@ pub fn timestamp(ms: i64) -> prost_types::Timestamp {
 }
 
 /// The room, with everything the service shows about it, after `seq` journal entries.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct ClubState {
     /// Journal entries applied: the room's version.
     pub seq: u64,
@@ -55,13 +56,14 @@ pub struct ClubState {
     table_names: HashMap<u64, (String, String)>,
     applications: HashMap<String, Application>,
     restrictions: Vec<Restriction>,
+    #[serde(with = "snapshot::proto_map")]
     presence: BTreeMap<u64, pb::Presence>,
     /// The secret seed of the next precedence draw made as a table is opened (see
     /// `draws::OPENING_SEEDS_AHEAD`); the views show only its commitment.
     opening_seeds: Vec<[u8; 32]>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct TableMeta {
     id: String,
     number: u64,
@@ -72,29 +74,32 @@ struct TableMeta {
     events: u64,
     members: HashMap<u64, MemberMeta>,
     line_up: LineUpMeta,
+    #[serde(with = "snapshot::proto_opt")]
     rubber: Option<pb::Rubber>,
     closed: Option<(i64, String)>,
     /// The secret seeds of the next server draws, in the order they will be used (see
     /// `draws::Seeds`): kept here and in the journal only; the views show their commitments.
     seeds: Vec<[u8; 32]>,
+    #[serde(with = "snapshot::proto")]
     view: pb::Table,
 }
 
 /// The draws made for the rubber being drawn for at a table (rule B: from the first card on).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 struct LineUpMeta {
     draws: Vec<DrawRecord>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct MemberMeta {
     since: i64,
+    #[serde(with = "snapshot::source")]
     source: pb::MembershipSource,
     fill_home: Option<(u64, bool)>,
 }
 
 /// A waiting application (rule D).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Application {
     /// Its id.
     pub id: String,
@@ -110,7 +115,7 @@ pub struct Application {
     pub from_other_table: bool,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct Restriction {
     breaker: u64,
     table: u64,
