@@ -59,8 +59,9 @@ pub struct LoadedDeal {
     pub setup: game::DealSetup,
     /// Its players by seat.
     pub players: [String; 4],
-    /// Its commands, from the start.
-    pub actions: Vec<StoredAction>,
+    /// Its commands, from the start (shared: the next state's list holds the same commands, and
+    /// copies only their handles).
+    pub actions: Vec<Arc<StoredAction>>,
     /// The state they replay to.
     pub state: DealInProgress,
 }
@@ -109,7 +110,7 @@ impl Loaded {
             version: self.version,
             last_sequence: self.last_sequence,
             deal_id: self.deal.as_ref().map(|d| d.deal_id.clone()).unwrap_or_default(),
-            actions: self.deal.as_ref().map(|d| d.actions.clone()).unwrap_or_default(),
+            actions: self.deal.as_ref().map(|d| d.actions.iter().map(|a| (**a).clone()).collect()).unwrap_or_default(),
         }
     }
 }
@@ -130,6 +131,7 @@ pub fn replay(deal_id: &str, actions: Vec<StoredAction>) -> Result<LoadedDeal, S
         let applied = translate::action(action).map_err(|e| corrupt(format!("command {step}: {e}")))?;
         state = state.replay(&applied, action.rules_version).map_err(|e| corrupt(format!("command {step}: {e}")))?.0;
     }
+    let actions = actions.into_iter().map(Arc::new).collect();
     Ok(LoadedDeal { deal_id: deal_id.to_owned(), players: translate::players(&setup), setup, actions, state })
 }
 
@@ -331,7 +333,7 @@ fn decide<R: Message>(
                 deal_id: stored.deal_id.clone(),
                 players: translate::players(&setup),
                 setup,
-                actions: vec![stored.clone()],
+                actions: vec![Arc::new(stored.clone())],
                 state,
             };
             (deal, events)
@@ -341,8 +343,9 @@ fn decide<R: Message>(
                 return Err(ServiceError::FailedPrecondition(format!("table {table_id} has no deal: start one")));
             };
             let (state, events) = current.state.apply(&translate::action(&stored)?).map_err(crate::table_error)?;
-            let mut actions = current.actions.clone();
-            actions.push(stored.clone());
+            let mut actions = Vec::with_capacity(current.actions.len() + 1);
+            actions.extend(current.actions.iter().cloned());
+            actions.push(Arc::new(stored.clone()));
             let deal = LoadedDeal {
                 deal_id: current.deal_id.clone(),
                 setup: current.setup.clone(),

@@ -33,7 +33,7 @@ pub struct DealContext<'a> {
     /// The state.
     pub state: &'a DealInProgress,
     /// The deal's commands, by step (the start is step 0).
-    pub actions: &'a [StoredAction],
+    pub actions: &'a [std::sync::Arc<StoredAction>],
 }
 
 /// Who a principal is at a deal with these players (by seat): the arbiter sees as the official,
@@ -200,7 +200,7 @@ fn hands_proto(hands: Vec<(Seat, laws::CardSet)>) -> Vec<pb::SeatHand> {
 
 impl DealContext<'_> {
     fn action(&self, step: Step) -> Option<&StoredAction> {
-        self.actions.get(step as usize)
+        self.actions.get(step as usize).map(|action| &**action)
     }
 
     fn at(&self, step: Step) -> Option<prost_types::Timestamp> {
