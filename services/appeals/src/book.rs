@@ -260,6 +260,22 @@ async fn add_notice(txn: &DatabaseTransaction, notice: &Notice) -> Result<(), Wr
     Ok(())
 }
 
+/// An appeal's row as `appeal` now stands, with nothing parked on it.
+fn standing(appeal: &pb::Appeal, now: DateTime<Utc>) -> appeal::ActiveModel {
+    let status = pb::AppealStatus::try_from(appeal.status).unwrap_or(pb::AppealStatus::Unspecified);
+    appeal::ActiveModel {
+        status: Set(status_name(status).to_owned()),
+        appeal: Set(encode(appeal)),
+        version: Set(signed(appeal.version)),
+        pending_appeal: Set(None),
+        pending_scope: Set(None),
+        pending_key: Set(None),
+        pending_hash: Set(None),
+        updated_at: Set(now),
+        ..Default::default()
+    }
+}
+
 /// Fails the write as a conflict unless exactly one row moved.
 fn one(moved: u64) -> Result<(), WriteError> {
     if moved == 1 { Ok(()) } else { Err(WriteError::Conflict) }
@@ -305,19 +321,8 @@ async fn write_row(txn: &DatabaseTransaction, row: &Row) -> Result<(), WriteErro
             appeal::Entity::insert((**model).clone()).exec_without_returning(txn).await?;
         }
         Row::UpdateAppeal { from_version, appeal } => {
-            let status = pb::AppealStatus::try_from(appeal.status).unwrap_or(pb::AppealStatus::Unspecified);
             let moved = appeal::Entity::update_many()
-                .set(appeal::ActiveModel {
-                    status: Set(status_name(status).to_owned()),
-                    appeal: Set(encode(appeal.as_ref())),
-                    version: Set(signed(appeal.version)),
-                    pending_appeal: Set(None),
-                    pending_scope: Set(None),
-                    pending_key: Set(None),
-                    pending_hash: Set(None),
-                    updated_at: Set(now),
-                    ..Default::default()
-                })
+                .set(standing(appeal, now))
                 .filter(appeal::Column::AppealId.eq(&appeal.appeal_id))
                 .filter(appeal::Column::Version.eq(*from_version))
                 // A decision parked meanwhile (by another process) is not overwritten.
@@ -345,17 +350,7 @@ async fn write_row(txn: &DatabaseTransaction, row: &Row) -> Result<(), WriteErro
         }
         Row::RecordDecision { appeal, key } => {
             let moved = appeal::Entity::update_many()
-                .set(appeal::ActiveModel {
-                    status: Set("decided".to_owned()),
-                    appeal: Set(encode(appeal.as_ref())),
-                    version: Set(signed(appeal.version)),
-                    pending_appeal: Set(None),
-                    pending_scope: Set(None),
-                    pending_key: Set(None),
-                    pending_hash: Set(None),
-                    updated_at: Set(now),
-                    ..Default::default()
-                })
+                .set(standing(appeal, now))
                 .filter(appeal::Column::AppealId.eq(&appeal.appeal_id))
                 .filter(appeal::Column::PendingKey.eq(key.as_str()))
                 .exec(txn)

@@ -9,8 +9,9 @@ use platform::ServiceError;
 use platform::auth::Principal;
 use platform::runtime::{self, Decision};
 
+use super::rows::appeal_moved;
 use super::{Appeals, adjustment_of, idempotency, require_key, required_text};
-use crate::book::{Book, NoticeDraft, Row};
+use crate::book::{Book, Row};
 use crate::delivery::{Delivered, TOPIC_DECISION};
 use crate::entity::appeal;
 use crate::records::{Parties, decode, encode, from_timestamp, request_hash, ruling_kind, timestamp};
@@ -83,16 +84,9 @@ impl Appeals {
         appeal.hearing = Some(hearing);
         appeal.status = pb::AppealStatus::Heard as i32;
         appeal.version = row.version.unsigned_abs() + 1;
-        let notice = NoticeDraft {
-            at: now,
-            actor: principal.subject.clone(),
-            ruling_id: row.ruling_id.clone(),
-            appeal_id: Some(row.appeal_id.clone()),
-            target_key: ruling_row.target_key.clone(),
-            event: pb::appeal_event::Event::AppealHeard(appeal.clone()),
-            audience: parties.everyone(),
-        };
-        let update = Row::UpdateAppeal { from_version: row.version, appeal: Box::new(appeal.clone()) };
+        let event = pb::appeal_event::Event::AppealHeard(appeal.clone());
+        let by = (principal.subject.as_str(), now);
+        let (notice, update) = appeal_moved(by, &row, &ruling_row.target_key, parties.everyone(), &appeal, event);
         Ok(Book::change(book, Some(notice), vec![update], pb::HearAppealResponse { appeal: Some(appeal) }))
     }
 
@@ -259,16 +253,9 @@ impl Appeals {
             }
             Checked::Ready { row, target_key, parties, decided, now, .. } => (row, target_key, parties, decided, now),
         };
-        let notice = NoticeDraft {
-            at: now,
-            actor: decision.principal.subject.clone(),
-            ruling_id: row.ruling_id.clone(),
-            appeal_id: Some(row.appeal_id.clone()),
-            target_key,
-            event: pb::appeal_event::Event::AppealDecided(decided.clone()),
-            audience: parties.everyone(),
-        };
-        let update = Row::UpdateAppeal { from_version: row.version, appeal: Box::new(decided.clone()) };
+        let event = pb::appeal_event::Event::AppealDecided(decided.clone());
+        let by = (decision.principal.subject.as_str(), now);
+        let (notice, update) = appeal_moved(by, &row, &target_key, parties.everyone(), &decided, event);
         Ok(Book::change(book, Some(notice), vec![update], pb::DecideAppealResponse { appeal: Some(decided) }))
     }
 

@@ -9,6 +9,7 @@ use platform::auth::{Principal, Role};
 use platform::runtime::Decision;
 use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
+use super::rows::appeal_moved;
 use super::{Appeals, idempotency, require_key, required_text};
 use crate::book::{Book, NoticeDraft, Row};
 use crate::entity::appeal;
@@ -190,16 +191,9 @@ impl Appeals {
         appeal.withdrawn_at = Some(timestamp(now));
         appeal.withdrawal_reason = request.reason.trim().to_owned();
         appeal.version = row.version.unsigned_abs() + 1;
-        let notice = NoticeDraft {
-            at: now,
-            actor: principal.subject.clone(),
-            ruling_id: row.ruling_id.clone(),
-            appeal_id: Some(row.appeal_id.clone()),
-            target_key: ruling_row.target_key.clone(),
-            event: pb::appeal_event::Event::AppealWithdrawn(appeal.clone()),
-            audience: parties.everyone(),
-        };
-        let update = Row::UpdateAppeal { from_version: row.version, appeal: Box::new(appeal.clone()) };
+        let event = pb::appeal_event::Event::AppealWithdrawn(appeal.clone());
+        let by = (principal.subject.as_str(), now);
+        let (notice, update) = appeal_moved(by, &row, &ruling_row.target_key, parties.everyone(), &appeal, event);
         Ok(Book::change(book, Some(notice), vec![update], pb::WithdrawAppealResponse { appeal: Some(appeal) }))
     }
 }

@@ -1,13 +1,16 @@
 //! The rows the commands share: a ruling on record, an appeal's row, and the outbox rows that owe
 //! the scoring service a call. Kept apart so that each command's module reads as the command.
 
+use std::collections::BTreeSet;
+
+use api::appeals::v1 as pb;
 use api::scoring::v1 as scoring_pb;
 use chrono::Utc;
 use platform::ServiceError;
 use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
 use super::Appeals;
-use crate::book::Row;
+use crate::book::{NoticeDraft, Row};
 use crate::entity::{appeal, outbox, ruling};
 use crate::records::encode;
 
@@ -67,4 +70,26 @@ impl Appeals {
             .await?
             .ok_or_else(|| ServiceError::not_found(format!("appeal {appeal_id:?}")))
     }
+}
+
+/// What an appeal moving on to its next step writes: the appeal over its row, if the row is still
+/// at the version it was read at, and the notice of `event` for `audience`, by `actor`, at `now`.
+pub(crate) fn appeal_moved(
+    (actor, now): (&str, chrono::DateTime<Utc>),
+    row: &appeal::Model,
+    target_key: &str,
+    audience: BTreeSet<String>,
+    appeal: &pb::Appeal,
+    event: pb::appeal_event::Event,
+) -> (NoticeDraft, Row) {
+    let notice = NoticeDraft {
+        at: now,
+        actor: actor.to_owned(),
+        ruling_id: row.ruling_id.clone(),
+        appeal_id: Some(row.appeal_id.clone()),
+        target_key: target_key.to_owned(),
+        event,
+        audience,
+    };
+    (notice, Row::UpdateAppeal { from_version: row.version, appeal: Box::new(appeal.clone()) })
 }
