@@ -86,7 +86,9 @@ pub trait LiveStore: Send + Sync + 'static {
         expected: u64,
         value: Bytes,
         event: Option<(&str, Bytes)>,
-    ) -> Result<CasOutcome, LiveError>;
+    ) -> Result<CasOutcome, LiveError> {
+        self.compare_and_move(key, (expected, expected + 1), value, event, false).await
+    }
 
     /// [`LiveStore::compare_and_set`], except that `fragment` is appended to the stored value
     /// instead of replacing it: for values that compose by concatenation (an encoded protobuf
@@ -99,7 +101,9 @@ pub trait LiveStore: Send + Sync + 'static {
         expected: u64,
         fragment: Bytes,
         event: Option<(&str, Bytes)>,
-    ) -> Result<CasOutcome, LiveError>;
+    ) -> Result<CasOutcome, LiveError> {
+        self.compare_and_move(key, (expected, expected + 1), fragment, event, true).await
+    }
 
     /// [`LiveStore::compare_and_set`] (or, with `append`, [`LiveStore::compare_and_append`]) to
     /// version `next` rather than `expected + 1`: for a value that mirrors a record whose versions
@@ -288,26 +292,6 @@ impl MemoryStore {
 impl LiveStore for MemoryStore {
     async fn get(&self, key: &str) -> Result<Option<Versioned>, LiveError> {
         Ok(self.values().get(key).cloned())
-    }
-
-    async fn compare_and_set(
-        &self,
-        key: &str,
-        expected: u64,
-        value: Bytes,
-        event: Option<(&str, Bytes)>,
-    ) -> Result<CasOutcome, LiveError> {
-        self.swap(key, (expected, expected + 1), value, event, false)
-    }
-
-    async fn compare_and_append(
-        &self,
-        key: &str,
-        expected: u64,
-        fragment: Bytes,
-        event: Option<(&str, Bytes)>,
-    ) -> Result<CasOutcome, LiveError> {
-        self.swap(key, (expected, expected + 1), fragment, event, true)
     }
 
     async fn compare_and_move(
@@ -610,26 +594,6 @@ impl LiveStore for RedisStore {
             (None, None) => Ok(None),
             _ => Err(LiveError::Corrupt(format!("{key} has a version without data or data without a version"))),
         }
-    }
-
-    async fn compare_and_set(
-        &self,
-        key: &str,
-        expected: u64,
-        value: Bytes,
-        event: Option<(&str, Bytes)>,
-    ) -> Result<CasOutcome, LiveError> {
-        self.swap(key, (expected, expected + 1), value, event, false).await
-    }
-
-    async fn compare_and_append(
-        &self,
-        key: &str,
-        expected: u64,
-        fragment: Bytes,
-        event: Option<(&str, Bytes)>,
-    ) -> Result<CasOutcome, LiveError> {
-        self.swap(key, (expected, expected + 1), fragment, event, true).await
     }
 
     async fn compare_and_move(
