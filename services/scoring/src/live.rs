@@ -1,9 +1,9 @@
 //! Live score feeds: each scorepad's and session's events reach watchers through the live store
 //! (Redis), while Postgres keeps every event (`scoring_events`), numbered per stream.
 //!
-//! After a change commits, its events are published with one compare-and-set on the stream's
-//! feed head (the last sequence published), so the head only moves forward and the publish is
-//! atomic with it. Nothing in the live store is needed to answer anything: if it is flushed,
+//! After a change commits, the command runtime ([`platform::runtime`]) publishes its events with
+//! one compare-and-set on the stream's feed head (the last sequence published, at the owner's
+//! version), so the head only moves forward and the publish is atomic with it. Nothing in the live store is needed to answer anything: if it is flushed,
 //! behind, or down, watchers still get every event from Postgres.
 //!
 //! A watcher subscribes to the channel first, then reads from Postgres what it has not seen (a
@@ -19,7 +19,6 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use bytes::Bytes;
 use prost::Message;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use tonic::Status;
@@ -27,7 +26,7 @@ use tonic::Status;
 use crate::entity::event;
 use platform::ServiceError;
 use platform::db::Db;
-use platform::live::{CasOutcome, SharedLiveStore};
+use platform::live::SharedLiveStore;
 use platform::watch::{LiveFeed, RecordPage, Seen, WatchSource};
 
 /// The events of one commit, as published on a stream's channel.
@@ -56,9 +55,6 @@ pub struct FeedHead {
     #[prost(uint64, tag = "1")]
     pub last_sequence: u64,
 }
-
-/// How many compare-and-set attempts a publish makes against racing publishers.
-const PUBLISH_ATTEMPTS: usize = 5;
 
 /// The live side of the score feeds.
 #[derive(Clone)]
@@ -99,46 +95,6 @@ impl Feed {
     pub fn with_heartbeat(mut self, heartbeat: Duration) -> Feed {
         self.heartbeat = heartbeat;
         self
-    }
-
-    /// Publishes the events of a committed change. A failure is logged, not returned: the
-    /// change and its events are in Postgres, and watchers catch up from there.
-    #[tracing::instrument(skip_all, fields(stream, events = events.len()))]
-    pub async fn publish(&self, stream: &str, events: Vec<FeedEvent>) {
-        let Some(last) = events.last().map(|e| e.sequence) else { return };
-        if let Err(error) = self.try_publish(stream, last, events).await {
-            tracing::warn!(stream, %error, "score feed not published; watchers will read the events from Postgres");
-        }
-    }
-
-    async fn try_publish(&self, stream: &str, last: u64, events: Vec<FeedEvent>) -> Result<(), ServiceError> {
-        let batch = Bytes::from(FeedBatch { events }.encode_to_vec());
-        let key = head_key(stream);
-        let head = Bytes::from(FeedHead { last_sequence: last }.encode_to_vec());
-        for _ in 0..PUBLISH_ATTEMPTS {
-            let current = self.live.get(&key).await?;
-            let (version, published) = match &current {
-                Some(v) => (v.version, FeedHead::decode(v.value.as_ref()).map_or(0, |h| h.last_sequence)),
-                None => (0, 0),
-            };
-            if published >= last {
-                // A later change published first; the head stays where it is, and watchers order
-                // the events by their sequence numbers.
-                self.live.publish(&channel(stream), batch).await?;
-                return Ok(());
-            }
-            match self
-                .live
-                .compare_and_set(&key, version, head.clone(), Some((&channel(stream), batch.clone())))
-                .await?
-            {
-                CasOutcome::Applied(_) => return Ok(()),
-                CasOutcome::Conflict { .. } => continue,
-            }
-        }
-        // Racing publishers kept moving the head; publish without it (watchers order events).
-        self.live.publish(&channel(stream), batch).await?;
-        Ok(())
     }
 
     async fn head(&self, stream: &str) -> Option<u64> {
