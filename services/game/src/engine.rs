@@ -56,9 +56,9 @@ pub struct LoadedDeal {
     /// The deal.
     pub deal_id: String,
     /// Its setup as resolved at the start.
-    pub setup: game::DealSetup,
+    pub setup: Arc<game::DealSetup>,
     /// Its players by seat.
-    pub players: [String; 4],
+    pub players: Arc<[String; 4]>,
     /// Its commands, from the start (shared: the next state's list holds the same commands, and
     /// copies only their handles).
     pub actions: Vec<Arc<StoredAction>>,
@@ -132,7 +132,8 @@ pub fn replay(deal_id: &str, actions: Vec<StoredAction>) -> Result<LoadedDeal, S
         state = state.replay(&applied, action.rules_version).map_err(|e| corrupt(format!("command {step}: {e}")))?.0;
     }
     let actions = actions.into_iter().map(Arc::new).collect();
-    Ok(LoadedDeal { deal_id: deal_id.to_owned(), players: translate::players(&setup), setup, actions, state })
+    let players = Arc::new(translate::players(&setup));
+    Ok(LoadedDeal { deal_id: deal_id.to_owned(), players, setup: Arc::new(setup), actions, state })
 }
 
 /// What a command handler asks of the pipeline.
@@ -331,8 +332,8 @@ fn decide<R: Message>(
             let setup = start.setup.clone().unwrap_or_default();
             let deal = LoadedDeal {
                 deal_id: stored.deal_id.clone(),
-                players: translate::players(&setup),
-                setup,
+                players: Arc::new(translate::players(&setup)),
+                setup: Arc::new(setup),
                 actions: vec![Arc::new(stored.clone())],
                 state,
             };
