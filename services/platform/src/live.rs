@@ -255,9 +255,15 @@ impl MemoryStore {
             let _ = sender.send(payload);
         }
     }
+}
 
-    /// Compare-and-set, or compare-and-append, and publish, all under the lock.
-    fn swap(
+#[async_trait]
+impl LiveStore for MemoryStore {
+    async fn get(&self, key: &str) -> Result<Option<Versioned>, LiveError> {
+        Ok(self.values().get(key).cloned())
+    }
+
+    async fn compare_and_move(
         &self,
         key: &str,
         (expected, next): (u64, u64),
@@ -265,6 +271,7 @@ impl MemoryStore {
         event: Option<(&str, Bytes)>,
         append: bool,
     ) -> Result<CasOutcome, LiveError> {
+        // The version check, the write and the publish, all under the lock.
         let mut values = self.values();
         let current = values.get(key).map_or(0, |v| v.version);
         if current != expected {
@@ -285,24 +292,6 @@ impl MemoryStore {
             self.deliver(channel, payload);
         }
         Ok(CasOutcome::Applied(next))
-    }
-}
-
-#[async_trait]
-impl LiveStore for MemoryStore {
-    async fn get(&self, key: &str) -> Result<Option<Versioned>, LiveError> {
-        Ok(self.values().get(key).cloned())
-    }
-
-    async fn compare_and_move(
-        &self,
-        key: &str,
-        versions: (u64, u64),
-        value: Bytes,
-        event: Option<(&str, Bytes)>,
-        append: bool,
-    ) -> Result<CasOutcome, LiveError> {
-        self.swap(key, versions, value, event, append)
     }
 
     async fn put(&self, key: &str, value: Versioned) -> Result<(), LiveError> {
@@ -464,46 +453,6 @@ impl RedisStore {
         }
     }
 
-    /// Compare-and-set, or compare-and-append, and publish: one script call.
-    async fn swap(
-        &self,
-        key: &str,
-        (expected, next): (u64, u64),
-        value: Bytes,
-        event: Option<(&str, Bytes)>,
-        append: bool,
-    ) -> Result<CasOutcome, LiveError> {
-        let (channel, payload) = match event {
-            Some((channel, payload)) => (self.key(channel), payload),
-            None => (String::new(), Bytes::new()),
-        };
-        // The script by its SHA: a command in flight carries its arguments, not the script. A
-        // Redis that does not know it (restarted, flushed its scripts) says NOSCRIPT, and the one
-        // call that sends it whole also loads it for the next.
-        let call = |command: &str, script: &str| {
-            let mut call = redis::cmd(command);
-            call.arg(script)
-                .arg(1)
-                .arg(self.key(key))
-                .arg(expected)
-                .arg(value.as_ref())
-                .arg(&channel)
-                .arg(payload.as_ref())
-                .arg(if append { "a" } else { "" })
-                .arg(next);
-            call
-        };
-        let (applied, version): (u8, u64) = match self.attempt("EVALSHA cas", &call("EVALSHA", &CAS_SHA)).await {
-            Ok(answer) => answer,
-            Err(Failure::Answered(e)) if e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) => {
-                self.run("EVAL cas", &call("EVAL", CAS_SCRIPT)).await?
-            }
-            Err(Failure::Answered(e)) => return Err(LiveError::Unavailable(format!("EVALSHA cas: {e}"))),
-            Err(Failure::Away(e)) => return Err(e),
-        };
-        Ok(if applied == 1 { CasOutcome::Applied(version) } else { CasOutcome::Conflict { current: version } })
-    }
-
     /// Subscribes to `channel` in Redis and feeds `fanout` from it until the subscription ends
     /// or nobody listens; then the hub forgets the fan-out, and its receivers' streams end. If the
     /// subscription cannot be made the fan-out ends at once, so that whoever joined it meanwhile
@@ -599,12 +548,41 @@ impl LiveStore for RedisStore {
     async fn compare_and_move(
         &self,
         key: &str,
-        versions: (u64, u64),
+        (expected, next): (u64, u64),
         value: Bytes,
         event: Option<(&str, Bytes)>,
         append: bool,
     ) -> Result<CasOutcome, LiveError> {
-        self.swap(key, versions, value, event, append).await
+        // The version check, the write (or append) and the publish: one script call.
+        let (channel, payload) = match event {
+            Some((channel, payload)) => (self.key(channel), payload),
+            None => (String::new(), Bytes::new()),
+        };
+        // The script by its SHA: a command in flight carries its arguments, not the script. A
+        // Redis that does not know it (restarted, flushed its scripts) says NOSCRIPT, and the one
+        // call that sends it whole also loads it for the next.
+        let call = |command: &str, script: &str| {
+            let mut call = redis::cmd(command);
+            call.arg(script)
+                .arg(1)
+                .arg(self.key(key))
+                .arg(expected)
+                .arg(value.as_ref())
+                .arg(&channel)
+                .arg(payload.as_ref())
+                .arg(if append { "a" } else { "" })
+                .arg(next);
+            call
+        };
+        let (applied, version): (u8, u64) = match self.attempt("EVALSHA cas", &call("EVALSHA", &CAS_SHA)).await {
+            Ok(answer) => answer,
+            Err(Failure::Answered(e)) if e.kind() == redis::ErrorKind::Server(redis::ServerErrorKind::NoScript) => {
+                self.run("EVAL cas", &call("EVAL", CAS_SCRIPT)).await?
+            }
+            Err(Failure::Answered(e)) => return Err(LiveError::Unavailable(format!("EVALSHA cas: {e}"))),
+            Err(Failure::Away(e)) => return Err(e),
+        };
+        Ok(if applied == 1 { CasOutcome::Applied(version) } else { CasOutcome::Conflict { current: version } })
     }
 
     async fn put(&self, key: &str, value: Versioned) -> Result<(), LiveError> {
