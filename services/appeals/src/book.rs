@@ -267,6 +267,13 @@ fn standing(appeal: &pb::Appeal, now: DateTime<Utc>) -> appeal::ActiveModel {
         status: Set(status_name(status).to_owned()),
         appeal: Set(encode(appeal)),
         version: Set(signed(appeal.version)),
+        ..unparked(now)
+    }
+}
+
+/// An appeal's row with no decision parked on it.
+fn unparked(now: DateTime<Utc>) -> appeal::ActiveModel {
+    appeal::ActiveModel {
         pending_appeal: Set(None),
         pending_scope: Set(None),
         pending_key: Set(None),
@@ -359,14 +366,7 @@ async fn write_row(txn: &DatabaseTransaction, row: &Row) -> Result<(), WriteErro
         }
         Row::ClearDecision(appeal_id) => {
             appeal::Entity::update_many()
-                .set(appeal::ActiveModel {
-                    pending_appeal: Set(None),
-                    pending_scope: Set(None),
-                    pending_key: Set(None),
-                    pending_hash: Set(None),
-                    updated_at: Set(now),
-                    ..Default::default()
-                })
+                .set(unparked(now))
                 .filter(appeal::Column::AppealId.eq(appeal_id))
                 .exec(txn)
                 .await?;
