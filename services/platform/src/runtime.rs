@@ -481,7 +481,8 @@ impl<A: Aggregate> Runtime<A> {
             Ok(state) => state,
             Err(error) => return Attempt::Failed(error),
         };
-        let change = match decide(state.clone()).await {
+        let before = A::version(&state);
+        let change = match decide(state).await {
             Ok(Decision::Changed(change)) => change,
             Ok(Decision::Unchanged(answer)) => {
                 // A repeat of a command that changed something gets that first answer, not how
@@ -494,9 +495,8 @@ impl<A: Aggregate> Runtime<A> {
                     None => Attempt::Done(Ok(answer)),
                 };
             }
-            Err(error) => return self.refused(id, &state, expected, error).await,
+            Err(error) => return self.refused(id, before, expected, error).await,
         };
-        let before = A::version(&state);
         if A::version(&change.next) < before {
             return Attempt::Failed(ServiceError::internal(format!(
                 "{} {id}: a command moved version {before} to {}",
@@ -539,9 +539,9 @@ impl<A: Aggregate> Runtime<A> {
 
     /// A refusal judged on a state the journal has moved past is no refusal: the command is
     /// decided again (latest) or told to read again (expected version).
-    async fn refused<R>(&self, id: &str, state: &A::State, expected: Expected, error: ServiceError) -> Attempt<R> {
+    async fn refused<R>(&self, id: &str, decided_on: u64, expected: Expected, error: ServiceError) -> Attempt<R> {
         match self.aggregate.journal_version(&self.db, id).await {
-            Ok(journal) if journal != A::version(state) => match expected {
+            Ok(journal) if journal != decided_on => match expected {
                 Expected::Latest { .. } => Attempt::Again,
                 Expected::Version(version) => match self.rebuild(id).await {
                     Ok(current) => Attempt::Failed(stale::<A>(id, A::version(&current), version)),

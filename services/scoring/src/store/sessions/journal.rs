@@ -143,7 +143,7 @@ impl Aggregate for SessionJournal {
                 return Err(WriteError::Conflict);
             }
             rescore::write_rows(txn, write.rows.iter()).await?;
-            Sessions::write_kept(txn, write.kept.clone()).await?;
+            Sessions::write_kept(txn, &write.kept).await?;
             for (version, replay) in &write.versions {
                 score_version::Entity::insert(version_row(&next.session_id, version, replay.clone()))
                     .exec_without_returning(txn)

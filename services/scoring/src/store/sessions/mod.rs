@@ -180,7 +180,7 @@ impl Sessions {
         let txn = self.db.begin().await?;
         let row = session::Entity::insert(model).exec_with_returning(&txn).await?;
         if pairs {
-            Self::write_kept(&txn, rows_of(&session_id, &definition, &Default::default())).await?;
+            Self::write_kept(&txn, &rows_of(&session_id, &definition, &Default::default())).await?;
         }
         txn.commit().await?;
         session_proto(&row)

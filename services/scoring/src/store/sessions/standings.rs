@@ -253,7 +253,7 @@ impl Sessions {
     /// Writes contestants' rows, new or changed.
     pub(super) async fn write_kept<C: ConnectionTrait>(
         db: &C,
-        rows: Vec<session_standing::Model>,
+        rows: &[session_standing::Model],
     ) -> Result<(), sea_orm::DbErr> {
         for chunk in rows.chunks(ROWS_PER_STATEMENT) {
             let models = chunk.iter().map(|m| session_standing::ActiveModel::from(m.clone()));
