@@ -208,12 +208,9 @@ impl RoomJournal {
 pub struct Engine {
     /// The durable record.
     pub store: Store,
-    live: SharedLiveStore,
     runtime: Runtime<RoomJournal>,
     room: String,
-    channel: String,
     max_attempts: u32,
-    snapshot_every: u64,
     heartbeat: Duration,
 }
 
@@ -228,23 +225,25 @@ impl Engine {
     /// are hash-tagged by room, so the room's key and channel live on one Redis Cluster shard.
     pub fn new(store: Store, live: SharedLiveStore, settings: &crate::Settings) -> Engine {
         let room = settings.room.as_str();
-        let channel = format!("membership:{{{room}}}:events");
         let journal = RoomJournal {
             store: store.clone(),
             key: format!("membership:{{{room}}}:room"),
-            channel: channel.clone(),
+            channel: format!("membership:{{{room}}}:events"),
             snapshot_every: settings.snapshot_every.max(1),
         };
         Engine {
-            runtime: Runtime::new(store.db().clone(), live.clone(), journal),
+            runtime: Runtime::new(store.db().clone(), live, journal),
             store,
-            live,
             room: room.to_owned(),
-            channel,
             max_attempts: settings.max_attempts.max(1),
-            snapshot_every: settings.snapshot_every.max(1),
             heartbeat: platform::watch::DEFAULT_HEARTBEAT,
         }
+    }
+
+    /// The room's live channel, subscribed to before a watcher reads the record.
+    async fn subscribe(&self) -> Result<LiveFeed, ServiceError> {
+        let channel = &self.runtime.aggregate().channel;
+        Ok(LiveFeed::subscribe(self.runtime.live.clone(), channel, self.heartbeat).await?)
     }
 
     /// The same engine, its watch streams sending a heartbeat after `heartbeat` of quiet.
@@ -278,7 +277,13 @@ impl Engine {
         let decided = self
             .runtime
             .execute(&self.room, attempts, idempotency.as_ref(), |state: Arc<ClubState>| {
-                std::future::ready(Self::decided(&state, actor, &decide, &respond, self.snapshot_every))
+                std::future::ready(Self::decided(
+                    &state,
+                    actor,
+                    &decide,
+                    &respond,
+                    self.runtime.aggregate().snapshot_every,
+                ))
             })
             .await;
         match decided {
@@ -354,7 +359,7 @@ impl Engine {
     #[tracing::instrument(skip_all)]
     pub async fn live_room(&self) -> Result<LiveRoom, ServiceError> {
         let head = self.store.head().await?;
-        match self.live.get(&self.runtime.aggregate().key).await {
+        match self.runtime.live.get(&self.runtime.aggregate().key).await {
             Ok(Some(value)) => match LiveRoom::decode(value.value.as_ref()) {
                 Ok(room) if room.journal_sequence >= head => return Ok(room),
                 Ok(room) => {
@@ -375,7 +380,7 @@ impl Engine {
         self: &Arc<Self>,
         after: Option<u64>,
     ) -> Result<ReceiverStream<Result<pb::WatchRoomResponse, tonic::Status>>, ServiceError> {
-        let feed = LiveFeed::subscribe(self.live.clone(), &self.channel, self.heartbeat).await?;
+        let feed = self.subscribe().await?;
         let state = self.current().await?;
         let (first, last) = match after {
             None => {
@@ -408,7 +413,7 @@ impl Engine {
         table_id: &str,
         after: Option<u64>,
     ) -> Result<ReceiverStream<Result<pb::WatchTableResponse, tonic::Status>>, ServiceError> {
-        let feed = LiveFeed::subscribe(self.live.clone(), &self.channel, self.heartbeat).await?;
+        let feed = self.subscribe().await?;
         let state = self.current().await?;
         let table = match state.open_table(table_id).and_then(|n| state.table(n)) {
             Some(table) => table.clone(),
