@@ -12,6 +12,8 @@ use super::*;
 use crate::live::FeedBatch;
 use crate::store::MAX_ATTEMPTS;
 
+use super::warm::SessionState;
+
 impl Sessions {
     /// Records a table's result on a board and rescores the board, idempotent by deal id.
     #[tracing::instrument(skip_all, fields(deal_id = %request.deal_id))]
@@ -39,8 +41,8 @@ impl Sessions {
             .transpose()?;
         let changed = self
             .runtime
-            .execute(&key.session_id, latest(), None, |row| {
-                self.decide_record(row, &key, request, &result, source, hands.as_ref(), recorded_by)
+            .execute(&key.session_id, latest(), None, |state| {
+                self.decide_record(state, &key, request, &result, source, hands.as_ref(), recorded_by)
             })
             .await?;
         one_result(changed)
@@ -49,7 +51,7 @@ impl Sessions {
     #[allow(clippy::too_many_arguments)] // the request, as checked, taken apart
     async fn decide_record(
         &self,
-        row: Arc<session::Model>,
+        state: Arc<SessionState>,
         key: &pb::BoardResultKey,
         request: &spb::RecordBoardResultRequest,
         result: &pb::DealResult,
@@ -57,14 +59,15 @@ impl Sessions {
         hands: Option<&pb::Deal>,
         recorded_by: &str,
     ) -> Result<Decision<SessionJournal, SessionChanged>, ServiceError> {
+        let row = &state.row;
         let db = &self.db;
-        let outline = Outline::of(&row)?;
-        Self::check_key(db, &outline, key).await?;
+        let outline = Outline::of(row)?;
+        self.check_key(&state, &outline, key).await?;
         let encoded = result.encode_to_vec();
         let idem_key = format!("deal:{}", request.deal_id);
         let teams = outline.teams();
         let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
-        let on_board = Self::board_rows(db, &key.session_id, board).await?;
+        let on_board = self.board_at(&state, board).await?;
         // What the result may clash with: its board, and the deal wherever it was recorded, in
         // the order the session keeps them.
         let mut candidates: Vec<&board_result::Model> = on_board.iter().collect();
@@ -182,7 +185,7 @@ impl Sessions {
             hands,
             also: Vec::new(),
         };
-        let (write, committed) = self.plan(&row, outline, on_board, change).await?;
+        let (write, committed) = self.plan(&state, outline, on_board, change).await?;
         let mine = committed
             .results
             .into_iter()
@@ -208,8 +211,8 @@ impl Sessions {
         let expected = Expected::Version(request.expected_version);
         let changed = self
             .runtime
-            .execute(&key.session_id, expected, None, |row| {
-                self.decide_correct(row, &key, request, &result, recorded_by)
+            .execute(&key.session_id, expected, None, |state| {
+                self.decide_correct(state, &key, request, &result, recorded_by)
             })
             .await?;
         one_result(changed)
@@ -217,23 +220,23 @@ impl Sessions {
 
     async fn decide_correct(
         &self,
-        row: Arc<session::Model>,
+        state: Arc<SessionState>,
         key: &pb::BoardResultKey,
         request: &spb::CorrectBoardResultRequest,
         result: &pb::DealResult,
         recorded_by: &str,
     ) -> Result<Decision<SessionJournal, SessionChanged>, ServiceError> {
-        let db = &self.db;
+        let row = &state.row;
         let period = match (row.scores_published_at, row.correction_period_ends_at) {
             (None, _) => CorrectionPeriod::BeforePublication,
             (Some(_), Some(ends)) if time::now() > ends => CorrectionPeriod::Expired,
             (Some(_), _) => CorrectionPeriod::Running,
         };
         check_board_correction(period, request.approved_after_correction_period).map_err(ServiceError::rule)?;
-        let outline = Outline::of(&row)?;
-        Self::check_key(db, &outline, key).await?;
+        let outline = Outline::of(row)?;
+        self.check_key(&state, &outline, key).await?;
         let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
-        let on_board = Self::board_rows(db, &key.session_id, board).await?;
+        let on_board = self.board_at(&state, board).await?;
         let mut model = on_board.iter().find(|m| key_of(m) == *key).cloned().ok_or_else(|| {
             ServiceError::not_found(format!(
                 "a result on board {} for {} v {}",
@@ -263,7 +266,7 @@ impl Sessions {
         };
         let change =
             Change { row: model.clone(), version, operation: "correct", idem_key: None, hands: None, also: Vec::new() };
-        let (write, committed) = self.plan(&row, outline, on_board, change).await?;
+        let (write, committed) = self.plan(&state, outline, on_board, change).await?;
         let mine = committed
             .results
             .into_iter()
@@ -292,8 +295,8 @@ impl Sessions {
         };
         let changed = self
             .runtime
-            .execute(&key.session_id, latest(), None, |row| {
-                self.decide_adjust(row, key, request, adjustment.as_ref(), recorded_by)
+            .execute(&key.session_id, latest(), None, |state| {
+                self.decide_adjust(state, key, request, adjustment.as_ref(), recorded_by)
             })
             .await?;
         Ok((changed.results, changed.version.unwrap_or_default()))
@@ -301,17 +304,18 @@ impl Sessions {
 
     async fn decide_adjust(
         &self,
-        row: Arc<session::Model>,
+        state: Arc<SessionState>,
         key: &pb::BoardResultKey,
         request: &spb::ApplyAdjustmentRequest,
         adjustment: Option<&pb::Adjustment>,
         recorded_by: &str,
     ) -> Result<Decision<SessionJournal, SessionChanged>, ServiceError> {
+        let row = &state.row;
         let db = &self.db;
-        let outline = Outline::of(&row)?;
-        Self::check_key(db, &outline, key).await?;
+        let outline = Outline::of(row)?;
+        self.check_key(&state, &outline, key).await?;
         let board = i32::try_from(key.board_number).unwrap_or(i32::MAX);
-        let on_board = Self::board_rows(db, &key.session_id, board).await?;
+        let on_board = self.board_at(&state, board).await?;
         let idem_key = format!("ruling:{}/{}", request.ruling_id, request.appeal_id);
         if let Some(first) = Self::version_by_key(db, &key.session_id, &idem_key).await? {
             let results = on_board.iter().map(result_proto).collect::<Result<Vec<_>, _>>()?;
@@ -383,7 +387,7 @@ impl Sessions {
         };
         let operation = if adjustment.is_some() { "adjust" } else { "restore" };
         let change = Change { row: model, version, operation, idem_key: Some(idem_key), hands: None, also: Vec::new() };
-        let (write, committed) = self.plan(&row, outline, on_board, change).await?;
+        let (write, committed) = self.plan(&state, outline, on_board, change).await?;
         Ok(accepted(write, committed.results, committed.version))
     }
 
@@ -423,20 +427,21 @@ impl Sessions {
         }
         let changed = self
             .runtime
-            .execute(&request.session_id, latest(), None, |row| self.decide_foul(row, request, &forms, recorded_by))
+            .execute(&request.session_id, latest(), None, |state| self.decide_foul(state, request, &forms, recorded_by))
             .await?;
         Ok((changed.results, changed.version.unwrap_or_default()))
     }
 
     async fn decide_foul(
         &self,
-        row: Arc<session::Model>,
+        state: Arc<SessionState>,
         request: &spb::MarkFouledBoardRequest,
         forms: &BTreeMap<String, u8>,
         recorded_by: &str,
     ) -> Result<Decision<SessionJournal, SessionChanged>, ServiceError> {
+        let row = &state.row;
         let db = &self.db;
-        let outline = Outline::of(&row)?;
+        let outline = Outline::of(row)?;
         if outline.teams() {
             return Err(ServiceError::Rule {
                 message: "a fouled board at teams is not scored in groups: Law 87C sends it to Law 86B2, adjusted \
@@ -452,7 +457,7 @@ impl Sessions {
             ));
         }
         let board = i32::try_from(request.board_number).unwrap_or(i32::MAX);
-        let stored = Self::board_rows(db, &request.session_id, board).await?;
+        let stored = self.board_at(&state, board).await?;
         let on_board: Vec<&board_result::Model> = stored.iter().collect();
         for (i, given) in request.forms.iter().enumerate() {
             if !on_board.iter().any(|m| m.ns_contestant == given.north_south_contestant_id) {
@@ -499,7 +504,7 @@ impl Sessions {
             ..Default::default()
         };
         let change = Change { row: main, version, operation: "foul", idem_key: None, hands: None, also: changed };
-        let (write, committed) = self.plan(&row, outline, stored, change).await?;
+        let (write, committed) = self.plan(&state, outline, stored, change).await?;
         Ok(accepted(write, committed.results, committed.version))
     }
 
@@ -509,16 +514,17 @@ impl Sessions {
     pub async fn publish(&self, session_id: &str, recorded_by: &str) -> Result<spb::Session, ServiceError> {
         let changed = self
             .runtime
-            .execute(session_id, latest(), None, |row| std::future::ready(self.decide_publish(&row, recorded_by)))
+            .execute(session_id, latest(), None, |state| std::future::ready(self.decide_publish(&state, recorded_by)))
             .await?;
         changed.session.ok_or_else(|| ServiceError::internal("a publication answered without its session"))
     }
 
     fn decide_publish(
         &self,
-        row: &session::Model,
+        state: &SessionState,
         recorded_by: &str,
     ) -> Result<Decision<SessionJournal, SessionChanged>, ServiceError> {
+        let row = &state.row;
         if row.scores_published_at.is_some() {
             let session = Some(session_proto(row)?);
             return Ok(Decision::Unchanged(SessionChanged { results: Vec::new(), version: None, session }));
@@ -556,7 +562,7 @@ impl Sessions {
         }
         .encode_to_vec();
         let write = SessionWrite {
-            next: Arc::new(published),
+            next: state.after(published, &[], &[]),
             from_version: row.version,
             columns: Columns { published: true, ..Columns::default() },
             rows: Vec::new(),

@@ -17,6 +17,8 @@ use crate::entity::event;
 use crate::live::{FeedHead, channel, head_key};
 use crate::store::version_row;
 
+use super::warm::SessionState;
+
 /// What a change of a session answers: the results it changed on its board, the score version
 /// that made it (or, for a change made before, that made it then), and the session, when the
 /// change was its publication.
@@ -47,8 +49,8 @@ pub(super) struct Columns {
 /// What one accepted change writes.
 #[derive(Debug)]
 pub struct SessionWrite {
-    /// The session's row after the change.
-    pub(super) next: Arc<session::Model>,
+    /// The session after the change.
+    pub(super) next: Arc<SessionState>,
     /// The version the change was decided on.
     pub(super) from_version: i64,
     /// The row's columns it moves.
@@ -68,13 +70,13 @@ pub struct SessionWrite {
 pub struct SessionJournal;
 
 impl Aggregate for SessionJournal {
-    type State = Arc<session::Model>;
+    type State = Arc<SessionState>;
     type Write = SessionWrite;
     const NAME: &'static str = "session";
     const LIVE_HOLDS_STATE: bool = false;
 
-    fn version(state: &Arc<session::Model>) -> u64 {
-        u64::try_from(state.version).unwrap_or(0)
+    fn version(state: &Arc<SessionState>) -> u64 {
+        u64::try_from(state.row.version).unwrap_or(0)
     }
 
     fn live_key(&self, session_id: &str) -> String {
@@ -85,8 +87,8 @@ impl Aggregate for SessionJournal {
         channel(&stream(session_id))
     }
 
-    fn to_live(&self, state: &Arc<session::Model>) -> Bytes {
-        let last_sequence = u64::try_from(state.last_sequence).unwrap_or(0);
+    fn to_live(&self, state: &Arc<SessionState>) -> Bytes {
+        let last_sequence = u64::try_from(state.row.last_sequence).unwrap_or(0);
         Bytes::from(FeedHead { last_sequence }.encode_to_vec())
     }
 
@@ -94,14 +96,20 @@ impl Aggregate for SessionJournal {
         Ok(None)
     }
 
-    /// The session's row as it stands (one primary-key read, whatever this process knew).
+    /// The session as it stands: what this process holds, if the session is still at its
+    /// version (one primary-key lookup of the version), else its row read afresh.
     async fn read_journal(
         &self,
         db: &Db,
         session_id: &str,
-        _known: Option<Arc<session::Model>>,
-    ) -> Result<Arc<session::Model>, ServiceError> {
-        Ok(Arc::new(Sessions::row(db, session_id).await?))
+        known: Option<Arc<SessionState>>,
+    ) -> Result<Arc<SessionState>, ServiceError> {
+        if let Some(known) = known
+            && self.journal_version(db, session_id).await? == Self::version(&known)
+        {
+            return Ok(known);
+        }
+        Ok(SessionState::loaded(Sessions::row(db, session_id).await?))
     }
 
     async fn journal_version(&self, db: &Db, session_id: &str) -> Result<u64, ServiceError> {
@@ -118,7 +126,7 @@ impl Aggregate for SessionJournal {
     /// on (which settles races), then its results, standings rows, versions and events.
     async fn write(&self, txn: &DatabaseTransaction, writes: Vec<&SessionWrite>) -> Result<(), WriteError> {
         for write in writes {
-            let next = &write.next;
+            let next = &write.next.row;
             let mut update = session::Entity::update_many()
                 .col_expr(session::Column::Version, Expr::value(next.version))
                 .col_expr(session::Column::LastSequence, Expr::value(next.last_sequence));

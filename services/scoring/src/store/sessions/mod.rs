@@ -19,6 +19,7 @@ mod standings;
 mod streams;
 #[cfg(test)]
 mod tests;
+mod warm;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
@@ -48,6 +49,7 @@ use platform::db::Db;
 use access::{Visibility, contestants_of, is_staff, redact, visibility, visibility_beside};
 use rescore::{Change, Outline};
 use standings::{Frame, Kept, rows_of};
+use warm::SessionState;
 
 /// A session's event stream.
 pub fn stream(session_id: &str) -> String {
@@ -277,8 +279,9 @@ impl Sessions {
 
     /// Checks the key against the session: its board and two contestants (from the definition
     /// when the change read it, else from the contestants' rows).
-    async fn check_key<C: ConnectionTrait>(
-        db: &C,
+    async fn check_key(
+        &self,
+        state: &SessionState,
         outline: &Outline,
         key: &pb::BoardResultKey,
     ) -> Result<(), ServiceError> {
@@ -291,7 +294,7 @@ impl Sessions {
         let ids = [key.north_south_contestant_id.as_str(), key.east_west_contestant_id.as_str()];
         let mut kept = Kept::default();
         if outline.whole.is_none() {
-            Self::read_kept(db, &key.session_id, &ids, &mut kept).await?;
+            self.kept_at(state, &ids, &mut kept).await?;
         }
         for (field, id) in [("key.north_south_contestant_id", ids[0]), ("key.east_west_contestant_id", ids[1])] {
             let known = match &outline.whole {

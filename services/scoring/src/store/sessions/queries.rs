@@ -1,6 +1,8 @@
 //! Reads of a session's results, standings and score versions, each filtered by what the
 //! principal may see ([`super::access`]). Kept apart from the commands: nothing here writes.
 
+use std::sync::Arc;
+
 use super::*;
 
 impl Sessions {
@@ -44,18 +46,42 @@ impl Sessions {
         Self::results(&self.db, session_id).await?.iter().map(result_proto).collect()
     }
 
-    /// The standings as they stand.
+    /// The standings as they stand: ranked once a version, from the contestants' rows this
+    /// process holds at the session's version ([`super::warm`]), read whole only when it holds
+    /// none.
     pub async fn standings(&self, session_id: &str) -> Result<spb::GetStandingsResponse, ServiceError> {
-        let txn = Self::read_txn(&self.db).await?;
-        let row = Self::row(&txn, session_id).await?;
-        let standings = self.standings_now(&txn, &row).await?;
-        txn.commit().await?;
-        let frame: Frame = decode(&row.definition, "session definition")?;
-        Ok(spb::GetStandingsResponse {
+        let state = self.runtime.current(session_id).await?;
+        let frame: Frame = decode(&state.row.definition, "session definition")?;
+        let respond = |row: &session::Model, standings: Vec<spb::Standing>| spb::GetStandingsResponse {
             standings,
             scoring_method: frame.scoring_method,
             version: u64::try_from(row.version).unwrap_or(0),
-        })
+        };
+        if let Some(ranked) = state.standings() {
+            return Ok(respond(&state.row, ranked.as_ref().clone()));
+        }
+        if let Some(standings) = standings::in_row(&state.row)? {
+            return Ok(respond(&state.row, standings));
+        }
+        if let Some(rows) = state.every_kept() {
+            let ranked = self.ranked(&state.row, &rows)?;
+            state.hold_standings(Arc::new(ranked.clone()));
+            return Ok(respond(&state.row, ranked));
+        }
+        // The session's row and every contestant's row, read in one state of the session.
+        let txn = Self::read_txn(&self.db).await?;
+        let row = Self::row(&txn, session_id).await?;
+        let rows = Self::every_kept(&txn, session_id).await?;
+        txn.commit().await?;
+        if let Some(standings) = standings::in_row(&row)? {
+            return Ok(respond(&row, standings));
+        }
+        let ranked = self.ranked(&row, &rows)?;
+        if row.version == state.row.version {
+            state.hold_kept(&rows, true);
+            state.hold_standings(Arc::new(ranked.clone()));
+        }
+        Ok(respond(&row, ranked))
     }
 
     /// A session as the exports need it: the session, its results and standings, if the

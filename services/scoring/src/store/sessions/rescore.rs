@@ -7,10 +7,9 @@ use std::collections::HashMap;
 
 use laws::score::board::Standings;
 
-use std::sync::Arc;
-
 use super::journal::{Columns, SessionWrite};
 use super::streams::{board_event, standings_event};
+use super::warm::SessionState;
 use super::*;
 
 /// A change to one board result, as a command decided it.
@@ -106,12 +105,13 @@ impl Sessions {
     /// the session stands. `on_board` is the change's board as stored.
     pub(super) async fn plan(
         &self,
-        row: &session::Model,
+        state: &SessionState,
         outline: Outline,
         on_board: Vec<board_result::Model>,
         change: Change,
     ) -> Result<(SessionWrite, Committed), ServiceError> {
         let db = &self.db;
+        let row = &state.row;
         let session_id = row.session_id.clone();
         let stored = &outline.stored;
         // Hands learned for a board are kept in the definition, read whole for that alone.
@@ -146,7 +146,7 @@ impl Sessions {
             scored.moved = moved_rows(&stored.standings, &whole);
             scored
         } else {
-            self.rescore_board(db, &outline.frame, &session_id, on_board, &change).await?
+            self.rescore_board(state, &outline.frame, on_board, &change).await?
         };
         let changed: HashSet<&str> = std::iter::once(change.row.result_id.as_str())
             .chain(change.also.iter().map(|m| m.result_id.as_str()))
@@ -249,12 +249,13 @@ impl Sessions {
 
         rescored.models.retain(|m| m.board_number == main_board);
         let results = rescored.models.iter().map(result_proto).collect::<Result<Vec<_>, _>>()?;
+        let kept = std::mem::take(&mut rescored.kept);
         let write = SessionWrite {
-            next: Arc::new(next),
+            next: state.after(next, &rows, &kept),
             from_version: row.version,
             columns,
             rows,
-            kept: std::mem::take(&mut rescored.kept),
+            kept,
             versions,
             events,
         };
@@ -283,14 +284,14 @@ impl Sessions {
     /// scores, and the boards where a pair whose percentage moved holds an average plus or minus
     /// valued again (Law 12C2(c)): nothing else of the session is read, its contestants' rows
     /// included.
-    async fn rescore_board<C: ConnectionTrait>(
+    async fn rescore_board(
         &self,
-        db: &C,
+        state: &SessionState,
         frame: &Frame,
-        session_id: &str,
         mut models: Vec<board_result::Model>,
         change: &Change,
     ) -> Result<Rescored, ServiceError> {
+        let session_id = state.row.session_id.as_str();
         let method = domain::method_of(frame.scoring_method, self.settings.datum)?;
         let board = change.row.board_number;
         let board_number = u32::try_from(board).unwrap_or(0);
@@ -303,7 +304,7 @@ impl Sessions {
         contestants.sort_unstable();
         contestants.dedup();
         let mut kept = Kept::default();
-        Self::read_kept(db, session_id, &contestants, &mut kept).await?;
+        self.kept_at(state, &contestants, &mut kept).await?;
         let score = |kept: &Kept, number: u32, rows: &[Row]| {
             domain::score_board_in(method, &frame.boards, |id| kept.pair(id), number, &rows.iter().collect::<Vec<_>>())
         };
@@ -314,8 +315,8 @@ impl Sessions {
         let mut scored = vec![new];
         if !moved.is_empty() {
             let holders: Vec<String> = moved.iter().filter_map(|p| kept.contestant(*p)).map(str::to_owned).collect();
-            for other in Self::award_boards(db, session_id, board, &holders).await? {
-                let on_other = Self::board_rows(db, session_id, other).await?;
+            for other in Self::award_boards(&self.db, session_id, board, &holders).await? {
+                let on_other = self.board_at(state, other).await?;
                 let rows: Vec<Row> = on_other.iter().map(domain_row).collect::<Result<_, _>>()?;
                 // The other board's awards are valued from its pairs' tallies: read those not
                 // read yet (their tallies do not move).
@@ -323,7 +324,7 @@ impl Sessions {
                     rows.iter().flat_map(|r| [r.ns.as_str(), r.ew.as_str()]).filter(|id| !kept.has(id)).collect();
                 if !unread.is_empty() {
                     let mut more = Kept::default();
-                    Self::read_kept(db, session_id, &unread, &mut more).await?;
+                    self.kept_at(state, &unread, &mut more).await?;
                     let added = more.standings();
                     tallies = Standings::from_tallies(tallies.tallies().chain(added.tallies()).map(|(p, t)| (p, *t)));
                     kept.absorb(more);

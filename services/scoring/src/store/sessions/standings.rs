@@ -118,11 +118,12 @@ pub(super) struct Frame {
 pub(super) struct Kept {
     rows: Vec<(PairId, String, Tally, Vec<u8>)>,
     by_id: HashMap<String, usize>,
+    by_pair: HashMap<PairId, usize>,
 }
 
 impl Kept {
     /// Adds rows read.
-    fn extend(&mut self, rows: Vec<session_standing::Model>) -> Result<(), ServiceError> {
+    pub(super) fn extend(&mut self, rows: Vec<session_standing::Model>) -> Result<(), ServiceError> {
         for row in rows {
             if self.by_id.contains_key(&row.contestant_id) {
                 continue;
@@ -130,6 +131,7 @@ impl Kept {
             let pair = PairId(u32::try_from(row.pair).map_err(ServiceError::internal)?);
             let tally = load_tally(&decode(&row.tally, "tally")?)?;
             self.by_id.insert(row.contestant_id.clone(), self.rows.len());
+            self.by_pair.insert(pair, self.rows.len());
             self.rows.push((pair, row.contestant_id, tally, row.tally));
         }
         Ok(())
@@ -140,6 +142,7 @@ impl Kept {
         for row in other.rows {
             if !self.by_id.contains_key(&row.1) {
                 self.by_id.insert(row.1.clone(), self.rows.len());
+                self.by_pair.insert(row.0, self.rows.len());
                 self.rows.push(row);
             }
         }
@@ -152,7 +155,7 @@ impl Kept {
 
     /// The contestant of a pair number read.
     pub(super) fn contestant(&self, pair: PairId) -> Option<&str> {
-        self.rows.iter().find(|r| r.0 == pair).map(|r| r.1.as_str())
+        self.by_pair.get(&pair).map(|i| self.rows[*i].1.as_str())
     }
 
     /// Whether a contestant's row was read.
@@ -232,22 +235,20 @@ pub(super) fn rows_of(
 const ROWS_PER_STATEMENT: usize = 5_000;
 
 impl Sessions {
-    /// The rows of `contestants` (those of the session), added to `kept`.
+    /// The rows of `contestants` (those of the session) as stored.
     pub(super) async fn read_kept<C: ConnectionTrait>(
         db: &C,
         session_id: &str,
         contestants: &[&str],
-        kept: &mut Kept,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<Vec<session_standing::Model>, ServiceError> {
         if contestants.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
-        let rows = session_standing::Entity::find()
+        Ok(session_standing::Entity::find()
             .filter(session_standing::Column::SessionId.eq(session_id))
             .filter(session_standing::Column::ContestantId.is_in(contestants.iter().copied()))
             .all(db)
-            .await?;
-        kept.extend(rows)
+            .await?)
     }
 
     /// Writes contestants' rows, new or changed.
@@ -272,17 +273,32 @@ impl Sessions {
         db: &C,
         row: &session::Model,
     ) -> Result<Vec<spb::Standing>, ServiceError> {
-        let stored: StoredStandings = decode(&row.standings, "standings")?;
-        if !stored.in_rows {
-            return Ok(stored.standings);
+        match in_row(row)? {
+            Some(standings) => Ok(standings),
+            None => self.ranked(row, &Self::every_kept(db, &row.session_id).await?),
         }
-        let frame: Frame = decode(&row.definition, "session definition")?;
-        let method = domain::method_of(frame.scoring_method, self.settings.datum)?;
-        let rows = session_standing::Entity::find()
-            .filter(session_standing::Column::SessionId.eq(row.session_id.as_str()))
+    }
+
+    /// Every contestant's row of a pairs session, in pair order.
+    pub(super) async fn every_kept<C: ConnectionTrait>(
+        db: &C,
+        session_id: &str,
+    ) -> Result<Vec<session_standing::Model>, ServiceError> {
+        Ok(session_standing::Entity::find()
+            .filter(session_standing::Column::SessionId.eq(session_id))
             .order_by_asc(session_standing::Column::Pair)
             .all(db)
-            .await?;
+            .await?)
+    }
+
+    /// The standings ranked from every contestant's row (`rows`, in pair order), best first.
+    pub(super) fn ranked(
+        &self,
+        row: &session::Model,
+        rows: &[session_standing::Model],
+    ) -> Result<Vec<spb::Standing>, ServiceError> {
+        let frame: Frame = decode(&row.definition, "session definition")?;
+        let method = domain::method_of(frame.scoring_method, self.settings.datum)?;
         let mut ids: Vec<&str> = Vec::with_capacity(rows.len());
         let mut tallies = Vec::with_capacity(rows.len());
         for (i, r) in rows.iter().enumerate() {
@@ -301,6 +317,13 @@ impl Sessions {
         }
         Ok(domain::standings_of(&ids, method, &Standings::from_tallies(tallies)))
     }
+}
+
+/// The standings a session keeps in its row (a teams session, or one stored before they were
+/// kept a row per contestant), or `None` when they are kept a row per contestant.
+pub(super) fn in_row(row: &session::Model) -> Result<Option<Vec<spb::Standing>>, ServiceError> {
+    let stored: StoredStandings = decode(&row.standings, "standings")?;
+    Ok(if stored.in_rows { None } else { Some(stored.standings) })
 }
 
 #[cfg(test)]

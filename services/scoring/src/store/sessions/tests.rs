@@ -54,7 +54,17 @@ impl Club {
         self.sessions.create(request).await.unwrap()
     }
 
+    /// Another process of the service on the same database and live store.
+    fn second_process(&self) -> Sessions {
+        let s = &self.sessions;
+        Sessions::new(s.db.clone(), s.feed.clone(), s.settings)
+    }
+
     async fn record(&self, session: &spb::Session, board: u32, ns: u32, tricks: u32) {
+        self.record_in(&self.sessions, session, board, ns, tricks).await;
+    }
+
+    async fn record_in(&self, sessions: &Sessions, session: &spb::Session, board: u32, ns: u32, tricks: u32) {
         let contract: laws::Contract = "4S".parse().unwrap();
         let result = pb::DealResult {
             outcome: Some(pb::deal_result::Outcome::Played(pb::PlayedContract {
@@ -78,7 +88,7 @@ impl Club {
             source: spb::ResultSource::Desk as i32,
             hands: None,
         };
-        self.sessions.record(&request, "desk").await.unwrap();
+        sessions.record(&request, "desk").await.unwrap();
     }
 
     /// The session scored whole from its stored results, as the laws crate scores it.
@@ -186,5 +196,32 @@ async fn a_session_stored_the_old_way_reads_and_scores_the_same() {
         let row = Sessions::row(club.db(), &session.session_id).await.unwrap();
         let now: StoredStandings = decode(&row.standings, "standings").unwrap();
         assert!(now.in_rows && now.standings.is_empty() && now.tallies.is_empty());
+    }
+}
+
+/// Two processes of the service change one session in turn, on the same boards: what one holds
+/// of the session at a version is never taken for the session once the other has moved it. After
+/// every change both read the standings the session scored whole gives, and the stored scores
+/// are the whole session's.
+#[tokio::test]
+async fn two_processes_changing_one_session_each_see_what_the_other_wrote() {
+    let club = Club::new().await;
+    let other = club.second_process();
+    let session = club.session(12, 2).await;
+    let changes = [(1, 1, 10), (1, 3, 9), (2, 1, 11), (1, 5, 8), (2, 3, 10), (1, 7, 10), (2, 5, 7), (1, 9, 12)];
+    for (i, (board, ns, tricks)) in changes.into_iter().enumerate() {
+        // Each process reads before the other writes, so it holds the version the other moves.
+        let writer = if i % 2 == 0 { &club.sessions } else { &other };
+        club.record_in(writer, &session, board, ns, tricks).await;
+        let whole = club.whole(&session).await;
+        for (name, process) in [("first", &club.sessions), ("second", &other)] {
+            let read = process.standings(&session.session_id).await.unwrap().standings;
+            assert_eq!(read, whole.standings, "after change {i}, read by the {name} process");
+        }
+    }
+    let whole = club.whole(&session).await;
+    let stored = Sessions::results(club.db(), &session.session_id).await.unwrap();
+    for (model, (ns, ew)) in stored.iter().zip(&whole.values) {
+        assert_eq!((&model.ns_values, &model.ew_values), (&ns.encode_to_vec(), &ew.encode_to_vec()));
     }
 }
