@@ -81,6 +81,12 @@ struct Args {
     /// Writes mode: rulings timed.
     #[arg(long, default_value_t = 20)]
     rulings: u32,
+    /// Writes mode: the server's database URL. When given, its planner statistics are refreshed
+    /// (ANALYZE) after each session is filled, as autovacuum keeps them in a running club: a
+    /// database made for the run has none until autovacuum's first pass (a minute or more), and
+    /// until then Postgres may read a board's rows by scanning the whole session.
+    #[arg(long)]
+    analyze_database: Option<String>,
 }
 
 /// A fixed pseudo-random sequence (64-bit LCG), so every run offers the same work.
@@ -256,7 +262,12 @@ async fn main() -> anyhow::Result<()> {
             appeals_channel,
             interceptor,
         ));
-        let plan = writes::Plan { sizes: args.sizes.clone(), board_tables: args.board_tables, rulings: args.rulings };
+        let analyze = match &args.analyze_database {
+            Some(url) => Some(sea_orm::Database::connect(url.as_str()).await.context("connecting to the database")?),
+            None => None,
+        };
+        let plan =
+            writes::Plan { sizes: args.sizes.clone(), board_tables: args.board_tables, rulings: args.rulings, analyze };
         return writes::run(client, appeals, &plan).await;
     }
 
