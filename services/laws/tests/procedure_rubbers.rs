@@ -133,6 +133,36 @@ fn rule_e_a_breaker_from_another_table_loses_without_a_draw_against_a_player_he_
     assert_eq!(club.room.next_draw(T1).unwrap().purpose, DrawPurpose::Partnerships);
 }
 
+/// Rule E: a player who breaks up a game "may not compete against them for entry at another
+/// table until each of them has played at least one rubber". Here the breaker and one of the
+/// players he left both join another table and draw, with one of its members, for the places the
+/// newcomers from other tables take: the breaker draws the highest card, yet ranks below the
+/// player he left, who takes the second place.
+#[test]
+fn rule_e_a_breaker_drawing_for_entry_beside_a_player_he_left_ranks_below_him() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 15, 21, 22, 23]);
+    club.form(T1, &[1, 2, 3, 4]);
+    club.play_rubber(T1);
+    club.form(T2, &[21, 22, 23, 15]);
+    let out = club.leave_table(15, T2);
+    assert!(out.contains(&Outcome::TableBroken { table: T2, breaker: p(15), left_behind: ps(&[21, 22, 23]) }));
+    // 21 leaves T2 (now three) for T1; so does 15, who broke it up.
+    let out = club.apply_to(T1, &[21], &[]);
+    assert!(out.contains(&Outcome::MemberJoined { table: T1, player: p(21), from_table: Some(T2) }));
+    let out = club.apply_to(T1, &[15], &[]);
+    assert!(out.contains(&Outcome::MemberJoined { table: T1, player: p(15), from_table: Some(T2) }));
+
+    club.start_draw(T1);
+    // 21 and 15 did not play the last rubber and come in; 3 and 4 draw lowest and would go out.
+    let out = club.line_up_draw(T1, DrawPurpose::GoingOut, &[(1, "HA"), (2, "HK"), (3, "HQ"), (4, "H2")]);
+    let needed = draw_needed(&out).unwrap();
+    assert_eq!((needed.purpose, sorted(needed.players)), (DrawPurpose::LeaverEntry, ps(&[3, 4, 15, 21])));
+    // 15 draws the ace, 3 the king, 21 the three, 4 the two: by the cards 15 and 3 would play.
+    let out = club.line_up_draw(T1, DrawPurpose::LeaverEntry, &[(15, "SA"), (3, "SK"), (21, "C3"), (4, "C2")]);
+    assert_eq!(line_up_fixed(&out), Some((ps(&[1, 2, 3, 21]), ps(&[4, 15]))));
+}
+
 #[test]
 fn rule_e_the_breaker_restriction_lifts_only_after_each_of_the_three_has_played_a_rubber() {
     let mut club = Club::new();

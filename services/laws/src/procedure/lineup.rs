@@ -1,6 +1,7 @@
 //! Who plays each rubber and who sits out: the time limit (rule B), the first rubber of a new
 //! table (rule C) and going out (rule E), with the draws they call for.
 
+use super::precedence::demote_breakers;
 use super::{BreakerRestriction, DrawNeeded, DrawPurpose, Phase, Table};
 use crate::draw::{PlayerId, PrecedenceDraw};
 
@@ -119,7 +120,13 @@ fn line_up<'a>(
         contestants.into_iter().chain(barred.into_iter().take(short)).collect()
     } else {
         match draw_for(DrawPurpose::LeaverEntry).filter(|d| d.covers(&contestants)) {
-            Some(draw) => draw.order(&contestants).into_iter().take(seats).collect(),
+            Some(draw) => {
+                // A breaker who draws beside a player he left (both came from his old table)
+                // still "may not compete against" him: whatever his card, he ranks below him.
+                let mut order = draw.order(&contestants);
+                demote_breakers(&mut order, restrictions);
+                order.into_iter().take(seats).collect()
+            }
             None => {
                 return Err(DrawNeeded {
                     table: Some(table.id),
