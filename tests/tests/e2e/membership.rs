@@ -5,6 +5,7 @@
 mod draws;
 mod going_out;
 mod players;
+mod procedure_edges;
 mod resilience;
 mod tables;
 mod watchers;

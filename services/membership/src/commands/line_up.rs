@@ -154,6 +154,17 @@ pub fn record_physical(state: &ClubState, table: u64, request: PhysicalRequest, 
     let mut sim = Sim::new(state, at);
     let existing = match &request.draw_id {
         Some(id) => {
+            if state.draw_called_off(table, id) {
+                return Err(ServiceError::Rule {
+                    message: format!(
+                        "draw {id} was called off: the members of {} changed before its first valid card, so it \
+                         no longer has the players who must draw; open the draw the table needs now (rule B of the \
+                         Rules for Club Procedure)",
+                        state.table_id(table)
+                    ),
+                    law: Law::club_procedure('B'),
+                });
+            }
             let draw = state.line_up_draws(table).iter().find(|d| d.draw_id == *id).ok_or_else(|| {
                 ServiceError::not_found(format!(
                     "draw {id} among the draws for the next rubber at {}",

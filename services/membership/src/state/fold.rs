@@ -75,6 +75,23 @@ impl ClubState {
         Ok((next, changes))
     }
 
+    /// Calls off the draws for the next rubber at `table` that `which` picks (rule B): they leave
+    /// the line-up, their ids are kept to say why a card recorded for one is refused, and each
+    /// is shown as cancelled.
+    fn call_off_draws(&mut self, table: u64, which: impl Fn(&DrawRecord) -> bool, changes: &mut Changes) {
+        let Some(t) = self.tables.get_mut(&table) else { return };
+        let (off, kept): (Vec<DrawRecord>, Vec<DrawRecord>) =
+            std::mem::take(&mut t.line_up.draws).into_iter().partition(|d| which(d));
+        t.line_up.draws = kept;
+        t.line_up.cancelled.extend(off.iter().map(|d| d.draw_id.clone()));
+        for draw in &off {
+            let mut view = self.draw_view(table, draw);
+            view.status = pb::DrawStatus::Cancelled as i32;
+            view.awaiting_player_ids.clear();
+            changes.draws.push(view);
+        }
+    }
+
     /// Records what the entry's outcomes mean for the service's data; returns why each member
     /// who left a table left it.
     fn absorb(
@@ -189,11 +206,7 @@ impl ClubState {
                     };
                     self.restrictions.push(restriction);
                 }
-                Outcome::DrawCancelled { table } => {
-                    if let Some(t) = self.tables.get_mut(&table.0) {
-                        t.line_up = LineUpMeta::default();
-                    }
-                }
+                Outcome::DrawCancelled { table } => self.call_off_draws(table.0, |_| true, changes),
                 Outcome::RubberEnded { table, completed } => ended.push((table.0, completed)),
                 Outcome::TableDissolved { table } => {
                     let reason = match &entry.command {
@@ -214,6 +227,27 @@ impl ClubState {
                 | Outcome::LineUpFixed { .. }
                 | Outcome::PartnershipsSet { .. } => {}
             }
+        }
+        // Rule B: the draw for the next rubber begins with its first valid card. A physical draw
+        // opened before that counted on the table's members as they were; once they change it is
+        // called off, and the desk opens the draw the table needs now (with the players it needs).
+        let mut moved: Vec<u64> = changes
+            .outcomes
+            .iter()
+            .flat_map(|o| match o {
+                Outcome::MemberJoined { table, .. }
+                | Outcome::MembershipLost { table, .. }
+                | Outcome::MemberLeft { table, .. } => vec![table.0],
+                Outcome::FillStarted { home, host, .. } | Outcome::FillEnded { home, host, .. } => {
+                    vec![home.0, host.0]
+                }
+                _ => Vec::new(),
+            })
+            .collect();
+        moved.sort_unstable();
+        moved.dedup();
+        for table in moved {
+            self.call_off_draws(table, |d| d.started_at.is_none(), changes);
         }
         // Rule E: a restriction lasts while the laws keep it (per protected player until he has
         // finished a rubber); the service keeps the three names to show who has cleared it.

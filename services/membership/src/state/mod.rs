@@ -88,6 +88,10 @@ struct TableMeta {
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 struct LineUpMeta {
     draws: Vec<DrawRecord>,
+    /// Draws called off before their first valid card, because the table's members changed
+    /// (rule B).
+    #[serde(default)]
+    cancelled: Vec<String>,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -244,6 +248,12 @@ impl ClubState {
     /// The draws made so far for the rubber being drawn for at `table`.
     pub fn line_up_draws(&self, table: u64) -> &[DrawRecord] {
         self.tables.get(&table).map_or(&[], |t| &t.line_up.draws)
+    }
+
+    /// Whether draw `draw_id` for the next rubber at `table` was called off before its first
+    /// valid card because the table's members changed (rule B).
+    pub fn draw_called_off(&self, table: u64, draw_id: &str) -> bool {
+        self.tables.get(&table).is_some_and(|t| t.line_up.cancelled.iter().any(|d| d == draw_id))
     }
 
     /// The rubber in progress at `table`.

@@ -1,0 +1,194 @@
+//! The card room's procedure at its edges, as a front desk meets them, with physical draws of
+//! explicit cards so that every outcome is determined.
+
+use api::membership::v1 as pb;
+
+use super::{Room, assert_rule, ids, playing, sorted};
+
+fn physical(player: &str, card: &str, position: u32) -> pb::PhysicalDrawing {
+    pb::PhysicalDrawing {
+        player_id: player.to_owned(),
+        card: Some(card.parse::<laws::Card>().unwrap().into()),
+        spread_position: position,
+        deck: 1,
+        more_than_one_card: false,
+    }
+}
+
+fn new_draw(
+    table: &str,
+    purpose: pb::DrawPurpose,
+    players: &[&str],
+    drawings: Vec<pb::PhysicalDrawing>,
+) -> pb::RecordPhysicalDrawRequest {
+    pb::RecordPhysicalDrawRequest {
+        table_id: table.to_owned(),
+        draw_id: String::new(),
+        purpose: purpose as i32,
+        player_ids: ids(players),
+        drawings,
+    }
+}
+
+fn more_cards(table: &str, draw_id: &str, drawings: Vec<pb::PhysicalDrawing>) -> pb::RecordPhysicalDrawRequest {
+    pb::RecordPhysicalDrawRequest {
+        table_id: table.to_owned(),
+        draw_id: draw_id.to_owned(),
+        purpose: pb::DrawPurpose::Unspecified as i32,
+        player_ids: Vec::new(),
+        drawings,
+    }
+}
+
+/// A table of four finishes a rubber and the desk opens a physical draw for partnerships among
+/// the four, with `first_cards` recorded (none, or only cards that must be drawn again); then a
+/// fifth player is admitted. Rule B: "a membership ... counts for a rubber only if it existed
+/// before the first card of that rubber's draw was duly drawn": no card has been, so the fifth
+/// is a member for the next rubber, and the draw that counted on the four is called off. The
+/// desk then draws what the table needs now (going out among the four who played, partnerships
+/// among the four who play) and the rubber starts.
+async fn a_draw_counting_on_the_old_four_is_called_off(first_cards: Vec<pb::PhysicalDrawing>) {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4", "p5"]).await;
+    let t1 = room.open(&["p1", "p2", "p3", "p4"]).await.table.unwrap().table_id;
+    let first = room.start(&t1).await;
+    room.end(&t1, &first, true).await;
+
+    let partnerships = pb::DrawPurpose::Partnerships;
+    let opened = room
+        .desk
+        .record_physical_draw(new_draw(&t1, partnerships, &["p1", "p2", "p3", "p4"], first_cards))
+        .await
+        .unwrap()
+        .into_inner()
+        .draw
+        .unwrap();
+    assert_eq!(opened.status, pb::DrawStatus::AwaitingDraws as i32);
+    assert!(opened.started_at.is_none(), "no card duly drawn yet: {opened:?}");
+
+    let admitted = room.apply(&t1, "p5").await;
+    assert_eq!(admitted.application.unwrap().status, pb::ApplicationStatus::Admitted as i32);
+    let called_off = room.draw(&opened.draw_id).await;
+    assert_eq!(called_off.status, pb::DrawStatus::Cancelled as i32, "{called_off:?}");
+
+    // The four drawing on the old draw are told why, naming rule B.
+    let late =
+        vec![physical("p1", "HA", 10), physical("p2", "C2", 20), physical("p3", "SK", 30), physical("p4", "D9", 40)];
+    let refused = room.desk.record_physical_draw(more_cards(&t1, &opened.draw_id, late)).await.unwrap_err();
+    assert_rule(&refused, "rule B");
+
+    // p5 did not play the last rubber and comes in; p1-p4 tie for going out (rule E).
+    let going =
+        vec![physical("p1", "HA", 10), physical("p2", "C2", 20), physical("p3", "SK", 30), physical("p4", "D9", 40)];
+    let going = room
+        .desk
+        .record_physical_draw(new_draw(&t1, pb::DrawPurpose::GoingOut, &["p1", "p2", "p3", "p4"], going))
+        .await
+        .unwrap()
+        .into_inner()
+        .draw
+        .unwrap();
+    assert_eq!(going.order.last().map(String::as_str), Some("p2"), "C2 is the lowest card and goes out");
+    let cards =
+        vec![physical("p5", "SA", 12), physical("p1", "S3", 22), physical("p3", "HK", 32), physical("p4", "D4", 42)];
+    let partners = room
+        .desk
+        .record_physical_draw(new_draw(&t1, partnerships, &["p1", "p3", "p4", "p5"], cards))
+        .await
+        .unwrap()
+        .into_inner()
+        .draw
+        .unwrap();
+    assert_eq!(partners.status, pb::DrawStatus::Complete as i32);
+
+    let rubber = room.start(&t1).await;
+    assert_eq!(sorted(playing(&rubber)), ids(&["p1", "p3", "p4", "p5"]));
+    assert_eq!(rubber.sitting_out_player_ids, ids(&["p2"]));
+    assert!(rubber.draw_ids.contains(&partners.draw_id), "the rubber's partnerships are the new draw's");
+    assert!(!rubber.draw_ids.contains(&opened.draw_id));
+}
+
+/// Rule B, the issue's first case: the draw was opened and nothing was drawn before the fifth
+/// player was admitted.
+#[tokio::test]
+async fn rule_b_a_partnership_draw_opened_before_a_fifth_is_admitted_is_called_off() {
+    a_draw_counting_on_the_old_four_is_called_off(Vec::new()).await;
+}
+
+/// Rule B with Law 3: the only card recorded was one of the four at an end of the spread, which
+/// "must be drawn again": no card has been duly drawn, so the draw has not started either.
+#[tokio::test]
+async fn rule_b_a_draw_whose_only_card_was_an_end_card_is_called_off_when_a_fifth_is_admitted() {
+    a_draw_counting_on_the_old_four_is_called_off(vec![physical("p1", "C7", 50)]).await;
+}
+
+/// Rule B: once a card has been duly drawn, the rubber's draw has started; a player admitted then
+/// waits for the next rubber and the draw stands.
+#[tokio::test]
+async fn rule_b_a_draw_with_a_card_duly_drawn_stands_when_a_fifth_is_admitted() {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4", "p5"]).await;
+    let t1 = room.open(&["p1", "p2", "p3", "p4"]).await.table.unwrap().table_id;
+    let first = room.start(&t1).await;
+    room.end(&t1, &first, true).await;
+    let opened = room
+        .desk
+        .record_physical_draw(new_draw(
+            &t1,
+            pb::DrawPurpose::Partnerships,
+            &["p1", "p2", "p3", "p4"],
+            vec![physical("p1", "HA", 10)],
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .draw
+        .unwrap();
+    assert!(opened.started_at.is_some());
+    room.apply(&t1, "p5").await;
+    assert_eq!(room.draw(&opened.draw_id).await.status, pb::DrawStatus::AwaitingDraws as i32);
+    let rest = vec![physical("p2", "C2", 20), physical("p3", "SK", 30), physical("p4", "D9", 40)];
+    let done = room.desk.record_physical_draw(more_cards(&t1, &opened.draw_id, rest)).await.unwrap().into_inner();
+    assert_eq!(done.draw.unwrap().status, pb::DrawStatus::Complete as i32);
+    let rubber = room.start(&t1).await;
+    assert_eq!(sorted(playing(&rubber)), ids(&["p1", "p2", "p3", "p4"]));
+    assert!(rubber.draw_ids.contains(&opened.draw_id));
+}
+
+/// Rule E: a player who breaks up a game "may not compete against them for entry at another
+/// table until each of them has played at least one rubber". The breaker and a player he left
+/// both join another table and draw for entry with the two members who would otherwise play; the
+/// breaker draws the ace, yet ranks below the player he left, who takes the second place.
+#[tokio::test]
+async fn rule_e_a_breaker_in_a_shared_entry_draw_ranks_below_a_player_he_left() {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4", "b15", "q21", "q22", "q23"]).await;
+    let t1 = room.open(&["p1", "p2", "p3", "p4"]).await.table.unwrap().table_id;
+    let first = room.start(&t1).await;
+    room.end(&t1, &first, true).await;
+    let t2 = room.open(&["q21", "q22", "q23", "b15"]).await.table.unwrap().table_id;
+    room.leave_table(&t2, "b15").await;
+    room.apply(&t1, "q21").await;
+    room.apply(&t1, "b15").await;
+
+    let going =
+        vec![physical("p1", "HA", 10), physical("p2", "HK", 20), physical("p3", "HQ", 30), physical("p4", "H2", 40)];
+    room.desk
+        .record_physical_draw(new_draw(&t1, pb::DrawPurpose::GoingOut, &["p1", "p2", "p3", "p4"], going))
+        .await
+        .unwrap();
+    let entry =
+        vec![physical("b15", "SA", 10), physical("p3", "SK", 20), physical("q21", "C3", 30), physical("p4", "C2", 40)];
+    let entry = room
+        .desk
+        .record_physical_draw(new_draw(&t1, pb::DrawPurpose::EntryFromOtherTable, &["b15", "p3", "q21", "p4"], entry))
+        .await
+        .unwrap()
+        .into_inner()
+        .draw
+        .unwrap();
+    assert_eq!(entry.order, ids(&["b15", "p3", "q21", "p4"]), "the cards' order; rule E ranks b15 below q21");
+    let rubber = room.start(&t1).await;
+    assert_eq!(sorted(playing(&rubber)), ids(&["p1", "p2", "p3", "q21"]));
+    assert_eq!(sorted(rubber.sitting_out_player_ids.clone()), ids(&["b15", "p4"]));
+}
