@@ -110,6 +110,7 @@ impl Lineup {
                 .zip(&self.players)
                 .map(|(seat, player)| pb::SeatedPlayer { seat: *seat as i32, player_id: player.clone() })
                 .collect(),
+            ..Default::default()
         };
         let rubber = desk.start_rubber(request).await.unwrap_or_else(|s| panic!("start rubber: {s:?}")).into_inner();
         self.rubber_id = rubber.rubber.unwrap_or_else(|| panic!("StartRubber answered without a rubber")).rubber_id;

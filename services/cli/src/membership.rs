@@ -171,6 +171,15 @@ pub enum Rubber {
         /// A seat chosen, as seat=player (north=alice); all four or none.
         #[arg(long = "seat")]
         seats: Vec<String>,
+        /// The deck the first dealer chose to deal with, 1 or 2 (Law 3).
+        #[arg(long)]
+        deck: Option<u32>,
+        /// Partnerships the four agreed instead of drawing (Law 3): the two partners, as a,b.
+        #[arg(long, value_delimiter = ',', requires = "first_dealer")]
+        agreed_partners: Vec<String>,
+        /// With --agreed-partners: the player the four agreed deals first.
+        #[arg(long, requires = "agreed_partners")]
+        first_dealer: Option<String>,
     },
     /// Ends the rubber in progress and applies going out (rule E).
     End {
@@ -337,7 +346,7 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 print_table(table);
             }
         }
-        Command::Rubber(Rubber::Start { table, partnership_draw, seats }) => {
+        Command::Rubber(Rubber::Start { table, partnership_draw, seats, deck, agreed_partners, first_dealer }) => {
             let mut seat_choices = Vec::new();
             for seat in &seats {
                 let Some((name, player)) = seat.split_once('=') else {
@@ -352,10 +361,16 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 };
                 seat_choices.push(common::SeatedPlayer { seat: seat as i32, player_id: player.trim().to_owned() });
             }
+            let agreed_partnerships = first_dealer.map(|first_dealer_player_id| pb::AgreedPartnerships {
+                partner_player_ids: agreed_partners,
+                first_dealer_player_id,
+            });
             let request = pb::StartRubberRequest {
                 table_id: table,
                 partnership_draw_id: partnership_draw.unwrap_or_default(),
                 seat_choices,
+                first_deck: deck.unwrap_or_default(),
+                agreed_partnerships,
             };
             let response = client.start_rubber(request).await?.into_inner();
             if let Some(rubber) = &response.rubber {
@@ -499,6 +514,8 @@ fn print_rubber(rubber: &pb::Rubber) {
         let dealer = if seated.seat == rubber.first_dealer { "  deals first" } else { "" };
         println!("  {seat:<6} {}{dealer}", seated.player_id);
     }
+    let partnerships = if rubber.partnerships_agreed { "agreed by the four" } else { "drawn" };
+    println!("  partnerships {partnerships}; the first dealer deals with deck {}", rubber.first_deck.max(1));
     if !rubber.sitting_out_player_ids.is_empty() {
         println!("  sitting out: {}", rubber.sitting_out_player_ids.join(", "));
     }

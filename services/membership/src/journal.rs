@@ -147,6 +147,13 @@ pub enum Command {
         /// before tables kept commitments). Secret until used: only their commitments are shown.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         next_seeds: Option<Vec<String>>,
+        /// The deck the first dealer chose, 1 or 2 (Law 3); entries written before the choice
+        /// was kept dealt with the first.
+        #[serde(default = "first_deck")]
+        first_deck: u8,
+        /// Whether the four agreed their partnerships instead of drawing (Law 3).
+        #[serde(default)]
+        agreed: bool,
     },
     /// The rubber in progress ended.
     EndRubber {
@@ -432,6 +439,11 @@ pub struct DrawnCardRecord {
     pub card: String,
 }
 
+/// The deck a rubber's first dealer deals with when no choice was recorded.
+fn first_deck() -> u8 {
+    1
+}
+
 /// How the partnerships of a rubber were settled, as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
@@ -443,6 +455,11 @@ pub enum Partnerships {
     },
     /// The table's pivot rotation (Appendix 4 B).
     Pivot,
+    /// Partnerships the four agreed (Law 3: "unless it is otherwise agreed").
+    Agreed {
+        /// The two partnerships.
+        sides: [[u64; 2]; 2],
+    },
 }
 
 /// A Rules for Club Procedure event, as stored (the time is the entry's).
@@ -617,9 +634,10 @@ impl From<&ProcedureEvent> for Event {
                 table: table.0,
                 partnerships: match partnerships {
                     PartnershipSource::Drawn(cards) => Partnerships::Drawn { cards: cards_out(cards) },
-                    // The service never records agreed partnerships (the contract has no way to
-                    // ask for them); a pivot is the only other source it uses.
-                    PartnershipSource::Agreed(_) | PartnershipSource::Pivot => Partnerships::Pivot,
+                    PartnershipSource::Agreed(agreed) => {
+                        Partnerships::Agreed { sides: agreed.sides().map(|side| side.map(|p| p.0)) }
+                    }
+                    PartnershipSource::Pivot => Partnerships::Pivot,
                 },
             },
             ProcedureEvent::RubberEnded { table, completed, .. } => {
@@ -700,6 +718,10 @@ impl Event {
                         PartnershipSource::Drawn(cards)
                     }
                     Partnerships::Pivot => PartnershipSource::Pivot,
+                    Partnerships::Agreed { sides: [a, b] } => PartnershipSource::Agreed(
+                        laws::draw::Partnerships::new(a.map(PlayerId), b.map(PlayerId))
+                            .map_err(|e| ServiceError::internal(format!("journal: agreed partnerships: {e}")))?,
+                    ),
                 },
                 at,
             },
@@ -762,6 +784,13 @@ mod tests {
             },
             ProcedureEvent::RubberStarted { table: TableId(3), partnerships: PartnershipSource::Drawn(four), at },
             ProcedureEvent::RubberStarted { table: TableId(3), partnerships: PartnershipSource::Pivot, at },
+            ProcedureEvent::RubberStarted {
+                table: TableId(3),
+                partnerships: PartnershipSource::Agreed(
+                    laws::draw::Partnerships::new([PlayerId(1), PlayerId(3)], [PlayerId(2), PlayerId(4)]).unwrap(),
+                ),
+                at,
+            },
             ProcedureEvent::RubberEnded { table: TableId(3), completed: false, at },
             ProcedureEvent::OptionsChanged { table: TableId(3), options, at },
             ProcedureEvent::TableClosed { table: TableId(3), at },

@@ -27,7 +27,7 @@ pub use line_up::{PhysicalRequest, draw_cards, record_physical};
 pub use room::{
     TableSpec, apply, arrive, close_table, leave_room, leave_table, make_fourth, open_table, update_options, withdraw,
 };
-pub use rubbers::{SeatChoiceRequest, end_rubber, start_rubber};
+pub use rubbers::{AgreedPartnerships, RubberStart, SeatChoiceRequest, end_rubber, start_rubber};
 
 /// A command the room accepts: the entry to journal.
 #[derive(Debug, Clone)]

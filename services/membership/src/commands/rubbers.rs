@@ -1,7 +1,7 @@
 //! Starting a rubber (the draws the room still asks for, the partnerships, and the seating Law 3
 //! allows) and ending it.
 
-use laws::draw::{Deck, DrawResult, DrawnCard, SeatChoice, Seating};
+use laws::draw::{Deck, DrawResult, DrawnCard, Partnerships, PlayerId, SeatChoice, Seating};
 use laws::procedure::{DrawPurpose, Outcome, PartnershipSource, ProcedureEvent, TableId};
 use laws::{Law, Seat};
 
@@ -17,17 +17,49 @@ use super::{Plan, Sim, server_draw_for};
 /// A seat the desk chose for a player.
 pub type SeatChoiceRequest = (Seat, u64);
 
+/// What the desk recorded of the four's choices as a rubber starts (Law 3).
+#[derive(Debug, Clone, Copy)]
+pub struct RubberStart<'a> {
+    /// A completed draw for partnerships to use; `None` for the one made since the last rubber,
+    /// else a server draw.
+    pub partnership_draw_id: Option<&'a str>,
+    /// The seats chosen; empty for the server to seat the four.
+    pub seat_choices: &'a [SeatChoiceRequest],
+    /// The deck the first dealer chose to deal with.
+    pub deck: Deck,
+    /// Partnerships the four agreed instead of drawing.
+    pub agreed: Option<AgreedPartnerships>,
+}
+
+impl Default for RubberStart<'_> {
+    /// Nothing chosen: the server draws and seats, and the first dealer deals with the first deck.
+    fn default() -> Self {
+        RubberStart { partnership_draw_id: None, seat_choices: &[], deck: Deck::First, agreed: None }
+    }
+}
+
+/// Partnerships the four who play agreed (Law 3: "unless it is otherwise agreed"), and who they
+/// agreed deals first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AgreedPartnerships {
+    /// Two of the four, partners.
+    pub partners: [u64; 2],
+    /// The first dealer.
+    pub first_dealer: u64,
+}
+
 /// Starts a rubber: starts its draw if that has not begun (rule B), has the server make every draw
 /// the room still asks for (going out, entry from another table: rule E), then the partnerships
 /// (Law 3: the desk's physical draw, one made before, a server draw, or the pivot's rotation), and
 /// seats the four as Law 3 says.
-pub fn start_rubber(
-    state: &ClubState,
-    table: u64,
-    partnership_draw_id: Option<&str>,
-    seat_choices: &[SeatChoiceRequest],
-    at: i64,
-) -> Result<Plan, ServiceError> {
+pub fn start_rubber(state: &ClubState, table: u64, start: &RubberStart<'_>, at: i64) -> Result<Plan, ServiceError> {
+    let RubberStart { partnership_draw_id, seat_choices, deck, agreed } = *start;
+    if agreed.is_some() && partnership_draw_id.is_some() {
+        return Err(ServiceError::invalid(
+            "agreed_partnerships",
+            "agreed partnerships are instead of a draw for them: give one or the other (Law 3)",
+        ));
+    }
     if let Some(pending) = pending_physical(state, table) {
         return Err(pending_refusal(pending));
     }
@@ -41,8 +73,8 @@ pub fn start_rubber(
     // Rule E can ask for at most a going-out draw, a "who would otherwise play" draw and an entry
     // draw before the partnerships; the bound only guards against a loop.
     for _ in 0..8 {
-        match sim.room.next_draw(TableId(table)) {
-            Some(needed) if needed.purpose != DrawPurpose::Partnerships => {
+        match (sim.room.next_draw(TableId(table)), agreed) {
+            (Some(needed), _) if needed.purpose != DrawPurpose::Partnerships => {
                 let record = server_draw_for(state, &needed, &mut seeds, sim.at())?;
                 let at = sim.at;
                 sim.push(ProcedureEvent::LineUpDrawn {
@@ -53,7 +85,18 @@ pub fn start_rubber(
                 })?;
                 new_draws.push(record);
             }
-            Some(needed) => {
+            (Some(needed), Some(agreed)) => {
+                let partnerships = agreed_among(state, &needed.players, &agreed)?;
+                let at = sim.at;
+                let outcomes = sim.push(ProcedureEvent::RubberStarted {
+                    table: TableId(table),
+                    partnerships: PartnershipSource::Agreed(partnerships),
+                    at,
+                })?;
+                set = partnerships_set(outcomes);
+                break;
+            }
+            (Some(needed), None) => {
                 let cards = match partnership_draw_id {
                     Some(id) => {
                         let draw = state
@@ -97,7 +140,17 @@ pub fn start_rubber(
                 partnership_cards = Some(cards);
                 break;
             }
-            None => {
+            (None, Some(_)) => {
+                return Err(ServiceError::Rule {
+                    message: format!(
+                        "agreed_partnerships: {} is a pivot table, whose partnerships follow its rotation (Appendix \
+                         4 B)",
+                        state.table_id(table)
+                    ),
+                    law: Law::rubber(3, ""),
+                });
+            }
+            (None, None) => {
                 let at = sim.at;
                 let outcomes = sim.push(ProcedureEvent::RubberStarted {
                     table: TableId(table),
@@ -112,9 +165,13 @@ pub fn start_rubber(
     let Some(Outcome::PartnershipsSet { partnerships, first_dealer, no_consecutive_applied, .. }) = set else {
         return Err(ServiceError::internal("a rubber started without partnerships"));
     };
-    let dealer = first_dealer.unwrap_or(partnerships.sides()[0][0]);
+    // With partnerships agreed no card names the first dealer: the four agreed him too.
+    let dealer = match agreed {
+        Some(agreed) => player(agreed.first_dealer),
+        None => first_dealer.unwrap_or(partnerships.sides()[0][0]),
+    };
     let result = DrawResult { partnerships, first_dealer: dealer, no_consecutive_applied };
-    let seating = seat(state, &result, partnership_cards.as_deref(), seat_choices)?;
+    let seating = seat(state, &result, partnership_cards.as_deref(), seat_choices, deck)?;
     let seats = Seat::ALL.map(|s| seating.player_at(s).0);
     let first_dealer = seating.first_dealer().index() as u8;
     let rubber_id = uuid::Uuid::now_v7().to_string();
@@ -126,7 +183,39 @@ pub fn start_rubber(
         seats,
         first_dealer,
         next_seeds: seeds.after(draws::SEEDS_AHEAD),
+        first_deck: match seating.deck() {
+            Deck::First => 1,
+            Deck::Second => 2,
+        },
+        agreed: agreed.is_some(),
     }))
+}
+
+/// The partnerships agreed among the four who play (`four`), checked: the partners and the first
+/// dealer are among them (Law 3).
+fn agreed_among(
+    state: &ClubState,
+    four: &[PlayerId],
+    agreed: &AgreedPartnerships,
+) -> Result<Partnerships, ServiceError> {
+    let named = |p: u64| four.contains(&player(p));
+    let outsider = agreed.partners.iter().chain([&agreed.first_dealer]).find(|p| !named(**p));
+    if let Some(p) = outsider {
+        return Err(ServiceError::Rule {
+            message: format!(
+                "agreed_partnerships: player {} is not one of the four who play this rubber ({}) (Law 3)",
+                state.player_id(*p),
+                four.iter().map(|p| state.player_id(p.0)).collect::<Vec<_>>().join(", ")
+            ),
+            law: Law::rubber(3, ""),
+        });
+    }
+    let [a, b] = agreed.partners.map(player);
+    let others: Vec<PlayerId> = four.iter().copied().filter(|p| *p != a && *p != b).collect();
+    let others: [PlayerId; 2] = others
+        .try_into()
+        .map_err(|_| ServiceError::invalid("agreed_partnerships.partner_player_ids", "two different players"))?;
+    Partnerships::new([a, b], others).map_err(|e| state.refusal(&e))
 }
 
 fn partnerships_set(outcomes: Vec<Outcome>) -> Option<Outcome> {
@@ -141,14 +230,14 @@ fn seat(
     result: &DrawResult,
     cards: Option<&[DrawnCard]>,
     choices: &[SeatChoiceRequest],
+    deck: Deck,
 ) -> Result<Seating, ServiceError> {
     let refuse = |e: laws::draw::DrawError| state.refusal(&e);
     if choices.is_empty() {
         let [a, b] = result.opponents();
         let card = |p| cards.and_then(|c| c.iter().find(|d| d.player == p).map(|d| d.card));
         let lho = if card(b) > card(a) { b } else { a };
-        return Seating::choose(result, SeatChoice { dealer_seat: Seat::North, deck: Deck::First, dealer_lho: lho })
-            .map_err(refuse);
+        return Seating::choose(result, SeatChoice { dealer_seat: Seat::North, deck, dealer_lho: lho }).map_err(refuse);
     }
     let dealer = result.first_dealer;
     let dealer_seat =
@@ -164,8 +253,7 @@ fn seat(
         .find(|(s, _)| *s == dealer_seat.lho())
         .map(|(_, p)| player(*p))
         .ok_or_else(|| ServiceError::invalid("seat_choices", "every seat needs a player"))?;
-    let seating =
-        Seating::choose(result, SeatChoice { dealer_seat, deck: Deck::First, dealer_lho: lho }).map_err(refuse)?;
+    let seating = Seating::choose(result, SeatChoice { dealer_seat, deck, dealer_lho: lho }).map_err(refuse)?;
     for (s, p) in choices {
         if seating.player_at(*s).0 != *p {
             return Err(ServiceError::Rule {

@@ -146,12 +146,12 @@ fn a_table_opened_before_commitments_were_kept_commits_at_its_first_draw_and_say
     assert_eq!(state.opening_seeds().len(), crate::draws::OPENING_SEEDS_AHEAD, "and the room's");
 
     // From then on every server draw uses a seed committed before.
-    let rubber = start_rubber(&state, 1, None, &[], 30).unwrap();
+    let rubber = start_rubber(&state, 1, &RubberStart::default(), 30).unwrap();
     let (state, _, _) = run(&state, rubber, 30);
     let Some(rubber_id) = state.current_rubber(1).map(|r| r.rubber_id.clone()) else { panic!("no rubber") };
     let (state, _, _) = run(&state, end_rubber(&state, 1, &rubber_id, true, 40).unwrap(), 40);
     let committed = state.committed_seeds(1).to_vec();
-    let plan = start_rubber(&state, 1, None, &[], 50).unwrap();
+    let plan = start_rubber(&state, 1, &RubberStart::default(), 50).unwrap();
     let Command::StartRubber { draws, .. } = &plan.command else { panic!("{:?}", plan.command) };
     assert!(!draws.is_empty(), "going out and partnerships drawn by the server");
     for (draw, seed) in draws.iter().zip(&committed) {

@@ -4,6 +4,7 @@
 use api::convert::ProtoEnum;
 use api::membership::v1 as pb;
 use laws::Seat;
+use laws::draw::Deck;
 use tonic::{Request, Response, Status};
 
 use platform::ServiceError;
@@ -37,12 +38,38 @@ impl Membership {
             );
         }
         let draw_id = Some(request.partnership_draw_id.trim().to_owned()).filter(|id| !id.is_empty());
+        let deck = match request.first_deck {
+            0 | 1 => Deck::First,
+            2 => Deck::Second,
+            _ => return Err(ServiceError::invalid("first_deck", "1 or 2: a table has two decks (Law 1)").into()),
+        };
+        let agreed = match &request.agreed_partnerships {
+            None => None,
+            Some(agreed) => {
+                let field = "agreed_partnerships.partner_player_ids";
+                let [a, b] = agreed.partner_player_ids.as_slice() else {
+                    return Err(ServiceError::invalid(field, "two players, partners").into());
+                };
+                let partners = [
+                    self.number(&state, &format!("{field}[0]"), a).await?,
+                    self.number(&state, &format!("{field}[1]"), b).await?,
+                ];
+                if partners[0] == partners[1] {
+                    return Err(ServiceError::invalid(field, "two different players").into());
+                }
+                let dealer = &agreed.first_dealer_player_id;
+                let first_dealer = self.number(&state, "agreed_partnerships.first_dealer_player_id", dealer).await?;
+                Some(commands::AgreedPartnerships { partners, first_dealer })
+            }
+        };
+        let start =
+            commands::RubberStart { partnership_draw_id: draw_id.as_deref(), seat_choices: &choices, deck, agreed };
         let response = self
             .engine
             .execute(
                 &principal.subject,
                 None,
-                |state, at| commands::start_rubber(state, number, draw_id.as_deref(), &choices, at).map(Some),
+                |state, at| commands::start_rubber(state, number, &start, at).map(Some),
                 |state, changes| {
                     Ok(pb::StartRubberResponse {
                         rubber: changes.rubbers.iter().find(|(r, _)| r.ended_at.is_none()).map(|(r, _)| r.clone()),

@@ -278,12 +278,14 @@ impl ClubState {
                 }
                 changes.draws.push(self.draw_view(*table, draw));
             }
-            Command::StartRubber { table, rubber_id, draws, seats, first_dealer, .. } => {
+            Command::StartRubber { table, rubber_id, draws, seats, first_dealer, first_deck, agreed, .. } => {
                 let number = *table;
                 for draw in draws {
                     changes.draws.push(self.draw_view(number, draw));
                 }
-                let rubber = self.rubber_view(number, rubber_id, draws, seats, *first_dealer, at)?;
+                let mut rubber = self.rubber_view(number, rubber_id, draws, seats, *first_dealer, at)?;
+                rubber.first_deck = u32::from(*first_deck);
+                rubber.partnerships_agreed = *agreed;
                 if let Some(t) = self.tables.get_mut(&number) {
                     t.rubber = Some(rubber.clone());
                     t.line_up = LineUpMeta::default();

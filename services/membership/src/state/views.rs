@@ -117,6 +117,9 @@ impl ClubState {
             status: pb::RubberStatus::InProgress as i32,
             started_at: Some(timestamp(at)),
             ended_at: None,
+            // The start's own choices (Law 3), which the command that started it records.
+            first_deck: 1,
+            partnerships_agreed: false,
         })
     }
 

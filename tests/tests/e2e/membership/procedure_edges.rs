@@ -1,6 +1,7 @@
 //! The card room's procedure at its edges, as a front desk meets them, with physical draws of
 //! explicit cards so that every outcome is determined.
 
+use api::common::v1 as common;
 use api::membership::v1 as pb;
 
 use super::{Room, assert_rule, ids, playing, sorted};
@@ -191,4 +192,79 @@ async fn rule_e_a_breaker_in_a_shared_entry_draw_ranks_below_a_player_he_left() 
     let rubber = room.start(&t1).await;
     assert_eq!(sorted(playing(&rubber)), ids(&["p1", "p2", "p3", "q21"]));
     assert_eq!(sorted(rubber.sitting_out_player_ids.clone()), ids(&["b15", "p4"]));
+}
+
+fn seated(seats: &[(common::Seat, &str)]) -> Vec<common::SeatedPlayer> {
+    seats
+        .iter()
+        .map(|(seat, player)| common::SeatedPlayer { seat: *seat as i32, player_id: (*player).to_owned() })
+        .collect()
+}
+
+/// Law 3: "Unless it is otherwise agreed, the two players who draw the highest cards play as
+/// partners", and the first dealer "has the right to choose his seat and the deck with which he
+/// will deal". The four agree p1 and p3 play together and p3 deals first; he sits North and
+/// takes the second deck, the opponents choose East and West. No draw for partnerships is made.
+#[tokio::test]
+async fn law_3_four_who_agree_their_partnerships_play_them_with_the_seats_and_deck_chosen() {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4"]).await;
+    let t1 = room.open(&["p1", "p2", "p3", "p4"]).await.table.unwrap().table_id;
+    let request = pb::StartRubberRequest {
+        table_id: t1.clone(),
+        partnership_draw_id: String::new(),
+        seat_choices: seated(&[
+            (common::Seat::North, "p3"),
+            (common::Seat::South, "p1"),
+            (common::Seat::East, "p4"),
+            (common::Seat::West, "p2"),
+        ]),
+        first_deck: 2,
+        agreed_partnerships: Some(pb::AgreedPartnerships {
+            partner_player_ids: ids(&["p1", "p3"]),
+            first_dealer_player_id: "p3".into(),
+        }),
+    };
+    let rubber = room.desk.start_rubber(request).await.unwrap().into_inner().rubber.unwrap();
+    assert!(rubber.partnerships_agreed);
+    assert_eq!(rubber.first_deck, 2);
+    assert_eq!(rubber.first_dealer, common::Seat::North as i32);
+    let at = |seat: common::Seat| rubber.seats.iter().find(|s| s.seat == seat as i32).unwrap().player_id.clone();
+    assert_eq!(
+        [common::Seat::North, common::Seat::East, common::Seat::South, common::Seat::West].map(at),
+        ["p3", "p4", "p1", "p2"]
+    );
+    assert!(room.draws_of(&rubber, pb::DrawPurpose::Partnerships).await.is_empty(), "no draw for partnerships");
+}
+
+/// Law 3's choices as the desk records them, refused when they cannot be: a partner who is not
+/// one of the four, agreed partnerships beside a draw for them, a third deck.
+#[tokio::test]
+async fn law_3_agreed_partnerships_and_the_deck_are_checked() {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4", "p5"]).await;
+    let t1 = room.open(&["p1", "p2", "p3", "p4", "p5"]).await.table.unwrap().table_id;
+    let agreed = |partners: &[&str], dealer: &str| pb::AgreedPartnerships {
+        partner_player_ids: ids(partners),
+        first_dealer_player_id: dealer.into(),
+    };
+    let start = |agreed: Option<pb::AgreedPartnerships>, draw: &str, deck: u32| pb::StartRubberRequest {
+        table_id: t1.clone(),
+        partnership_draw_id: draw.into(),
+        seat_choices: Vec::new(),
+        first_deck: deck,
+        agreed_partnerships: agreed,
+    };
+    // p5 is fifth in precedence and sits out the first rubber (rule C).
+    let outsider = room.desk.start_rubber(start(Some(agreed(&["p1", "p5"], "p1")), "", 0)).await.unwrap_err();
+    assert_rule(&outsider, "Law 3");
+    assert!(outsider.message().contains("p5"), "{outsider:?}");
+    let both = room.desk.start_rubber(start(Some(agreed(&["p1", "p2"], "p1")), "some-draw", 0)).await.unwrap_err();
+    assert_eq!(both.code(), tonic::Code::InvalidArgument, "{both:?}");
+    let third = room.desk.start_rubber(start(None, "", 3)).await.unwrap_err();
+    assert_eq!(third.code(), tonic::Code::InvalidArgument, "{third:?}");
+
+    // The deck chosen with a server draw: recorded on the rubber.
+    let rubber = room.desk.start_rubber(start(None, "", 2)).await.unwrap().into_inner().rubber.unwrap();
+    assert_eq!((rubber.first_deck, rubber.partnerships_agreed), (2, false));
 }

@@ -311,6 +311,7 @@ async fn rule_b_an_application_made_after_the_draw_started_waits_for_the_next_ru
             table_id: t1.clone(),
             partnership_draw_id: draw.draw_id.clone(),
             seat_choices: vec![],
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -368,6 +369,7 @@ async fn the_desk_may_seat_the_four_as_law_3_allows_and_no_other_way() {
             table_id: t1.clone(),
             partnership_draw_id: String::new(),
             seat_choices: seats(&dealer, &partner, &high, &low),
+            ..Default::default()
         })
         .await
         .unwrap_err();
@@ -379,6 +381,7 @@ async fn the_desk_may_seat_the_four_as_law_3_allows_and_no_other_way() {
             table_id: t1.clone(),
             partnership_draw_id: String::new(),
             seat_choices: seats(&low, &partner, &high, &dealer),
+            ..Default::default()
         })
         .await
         .unwrap()
