@@ -127,6 +127,9 @@ pub enum Table {
         /// A key that makes a retried command harmless.
         #[arg(long, default_value = "")]
         idempotency_key: String,
+        /// An applicant from another table who makes the fourth and will return to it (rule F).
+        #[arg(long = "returning-fourth")]
+        returning_fourths: Vec<String>,
     },
     /// Shows one table, or every open table.
     Show {
@@ -272,6 +275,7 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
             pivot,
             chicago_swap_vulnerability,
             idempotency_key,
+            returning_fourths,
         }) => {
             let request = pb::OpenTableRequest {
                 name,
@@ -287,6 +291,7 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 }),
                 applicant_player_ids: players,
                 idempotency_key,
+                returning_fourth_player_ids: returning_fourths,
             };
             let response = client.open_table(request).await?.into_inner();
             if let Some(table) = &response.table {

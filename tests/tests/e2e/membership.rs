@@ -116,6 +116,7 @@ impl Room {
             options: Some(options),
             applicant_player_ids: ids(names),
             idempotency_key: String::new(),
+            ..Default::default()
         };
         self.desk.open_table(request).await.map(|r| r.into_inner())
     }

@@ -44,8 +44,15 @@ pub struct TableSpec {
 }
 
 /// Four or more applicants form a table (rule C); the room ranks them, asking for a draw among
-/// applicants of equal rank when their order matters, which the server makes.
-pub fn open_table(state: &ClubState, spec: TableSpec, applicants: &[u64], at: i64) -> Result<Plan, ServiceError> {
+/// applicants of equal rank when their order matters, which the server makes. `returning_fourths`
+/// are members of other tables who make the fourth and will return to them (rule F).
+pub fn open_table(
+    state: &ClubState,
+    spec: TableSpec,
+    applicants: &[u64],
+    returning_fourths: &[u64],
+    at: i64,
+) -> Result<Plan, ServiceError> {
     let mut sim = Sim::new(state, at);
     let at = sim.at;
     let number = state.next_table_number();
@@ -64,7 +71,7 @@ pub fn open_table(state: &ClubState, spec: TableSpec, applicants: &[u64], at: i6
         form: spec.form.into(),
         options: spec.options.laws(),
         applicants: applicants.clone(),
-        returning_fourths: Vec::new(),
+        returning_fourths: returning_fourths.iter().map(|p| player(*p)).collect(),
         draw: draw.as_ref().map(DrawRecord::cards).unwrap_or_default(),
         at,
     })?;

@@ -122,13 +122,14 @@ impl ClubState {
             match outcome {
                 Outcome::TableFormed { table, members, .. } => {
                     for p in members {
-                        let came_from = self.member_came_from(table.0, p.0);
-                        let source = if came_from {
-                            pb::MembershipSource::FromOtherTable
-                        } else {
-                            pb::MembershipSource::NewTable
+                        // A returning fourth (rule F) keeps his own table, which he goes back to.
+                        let home = self.room.table(table).and_then(|t| t.member(p)).and_then(|m| m.fourth_for());
+                        let (source, fill_home) = match home {
+                            Some(home) => (pb::MembershipSource::MakingFourth, Some((home.0, true))),
+                            None if self.member_came_from(table.0, p.0) => (pb::MembershipSource::FromOtherTable, None),
+                            None => (pb::MembershipSource::NewTable, None),
                         };
-                        self.join(table.0, p.0, at, source, None);
+                        self.join(table.0, p.0, at, source, fill_home);
                     }
                 }
                 Outcome::MemberJoined { table, player: p, from_table } => {

@@ -4,7 +4,7 @@
 use api::common::v1 as common;
 use api::membership::v1 as pb;
 
-use super::{Room, assert_rule, ids, playing, sorted};
+use super::{Room, assert_rule, ids, member, members, playing, sorted};
 
 fn physical(player: &str, card: &str, position: u32) -> pb::PhysicalDrawing {
     pb::PhysicalDrawing {
@@ -267,4 +267,41 @@ async fn law_3_agreed_partnerships_and_the_deck_are_checked() {
     // The deck chosen with a server draw: recorded on the rubber.
     let rubber = room.desk.start_rubber(start(None, "", 2)).await.unwrap().into_inner().rubber.unwrap();
     assert_eq!((rubber.first_deck, rubber.partnerships_agreed), (2, false));
+}
+
+/// Rule F: "making a fourth" also serves three players forming a new table. Three players ask
+/// a member of another table to make the fourth; he announces he will return, keeps his own
+/// table's membership, is not drawn for there while away, and goes back as soon as a newcomer
+/// can fill his place.
+#[tokio::test]
+async fn rule_f_a_member_makes_the_fourth_of_a_forming_table_and_returns_when_replaced() {
+    let mut room = Room::new().await;
+    room.enter(&["a1", "a2", "a3", "a4", "a5", "q1", "q2", "q3", "q4", "q5"]).await;
+    let home = room.open(&["a1", "a2", "a3", "a4", "a5"]).await.table.unwrap().table_id;
+    let open = |applicants: &[&str], returning: &[&str]| pb::OpenTableRequest {
+        applicant_player_ids: ids(applicants),
+        returning_fourth_player_ids: ids(returning),
+        kind: common::TableKind::Rubber as i32,
+        ..Default::default()
+    };
+    // A fourth is only one the table needs: five applicants form it without him.
+    let refused = room.desk.open_table(open(&["q1", "q2", "q3", "q4", "a5"], &["a5"])).await.unwrap_err();
+    assert_rule(&refused, "rule F");
+
+    let formed = room.desk.open_table(open(&["q1", "q2", "q3", "a5"], &["a5"])).await.unwrap().into_inner();
+    let host = formed.table.unwrap();
+    let fourth = member(&host, "a5");
+    assert_eq!(fourth.source, pb::MembershipSource::MakingFourth as i32);
+    let fill = fourth.temporary_fill.clone().unwrap();
+    assert_eq!((fill.home_table_id.as_str(), fill.announced_return), (home.as_str(), true));
+    assert_eq!(member(&room.table(&home).await, "a5").away_at_table_id, host.table_id);
+    // Away, he is not drawn for at home.
+    let rubber = room.start(&home).await;
+    assert_eq!(sorted(playing(&rubber)), ids(&["a1", "a2", "a3", "a4"]));
+
+    // A newcomer cuts in at the new table: the fourth's place can be filled, and he goes back.
+    let host_now = room.apply(&host.table_id, "q5").await.table.unwrap();
+    assert!(!members(&host_now).contains(&"a5".to_owned()), "{host_now:#?}");
+    assert_eq!(member(&room.table(&home).await, "a5").away_at_table_id, "");
+    assert_eq!(room.presence("a5").await.unwrap().table_id, home);
 }

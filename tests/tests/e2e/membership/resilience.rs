@@ -129,6 +129,7 @@ async fn a_retried_open_table_with_its_idempotency_key_opens_one_table() {
         options: Some(pb::TableOptions { chicago_swap_vulnerability: true, ..Default::default() }),
         applicant_player_ids: ids(&["p1", "p2", "p3", "p4"]),
         idempotency_key: "open-blue-1".into(),
+        ..Default::default()
     };
     let first = room.desk.open_table(request.clone()).await.unwrap().into_inner();
     let again = room.desk.open_table(request.clone()).await.unwrap().into_inner();

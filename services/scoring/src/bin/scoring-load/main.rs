@@ -155,6 +155,7 @@ async fn new_table(members: &mut Members, worker: usize) -> anyhow::Result<Table
             options: None,
             applicant_player_ids: players,
             idempotency_key: String::new(),
+            returning_fourth_player_ids: Vec::new(),
         })
         .await?
         .into_inner()
