@@ -292,6 +292,7 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 applicant_player_ids: players,
                 idempotency_key,
                 returning_fourth_player_ids: returning_fourths,
+                precedence_drawings: Vec::new(),
             };
             let response = client.open_table(request).await?.into_inner();
             if let Some(table) = &response.table {
@@ -332,8 +333,12 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
             }
         }
         Command::Table(Table::Apply { table, player, together_with }) => {
-            let request =
-                pb::ApplyToTableRequest { table_id: table, player_id: player, together_with_player_ids: together_with };
+            let request = pb::ApplyToTableRequest {
+                table_id: table,
+                player_id: player,
+                together_with_player_ids: together_with,
+                precedence_drawings: Vec::new(),
+            };
             let response = client.apply_to_table(request).await?.into_inner();
             for application in response.application.iter().chain(&response.together_with) {
                 println!("{}", application_line(application));

@@ -130,6 +130,7 @@ impl Room {
             table_id: table.to_owned(),
             player_id: player.to_owned(),
             together_with_player_ids: vec![],
+            ..Default::default()
         };
         self.player(player).apply_to_table(request).await.unwrap().into_inner()
     }
@@ -139,6 +140,7 @@ impl Room {
             table_id: table.to_owned(),
             player_id: players[0].to_owned(),
             together_with_player_ids: ids(&players[1..]),
+            ..Default::default()
         };
         self.desk.apply_to_table(request).await.unwrap().into_inner()
     }

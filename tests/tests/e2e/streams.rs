@@ -210,6 +210,7 @@ impl Club {
             table_id: self.table.table_id.clone(),
             player_id: player,
             together_with_player_ids: Vec::new(),
+            ..Default::default()
         };
         members.apply_to_table(request).await.unwrap();
 

@@ -18,8 +18,9 @@ fn line_up_purpose(purpose: Purpose) -> Result<(), ServiceError> {
     match purpose {
         Purpose::Precedence => Err(ServiceError::Rule {
             message: "draws for precedence between applicants are made when the table is opened or the applications \
-                      are made (OpenTable, ApplyToTable); a draw recorded here is for the next rubber (rules C and D \
-                      of the Rules for Club Procedure)"
+                      are made, and a physical one is recorded with that command (OpenTable's or ApplyToTable's \
+                      precedence_drawings); a draw recorded here is for the next rubber (rules C and D of the Rules \
+                      for Club Procedure)"
                 .to_owned(),
             law: Law::club_procedure('D'),
         }),

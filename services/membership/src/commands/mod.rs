@@ -15,6 +15,7 @@ mod rubbers;
 #[cfg(test)]
 mod tests;
 
+use laws::Law;
 use laws::procedure::{DrawNeeded, Outcome, ProcedureEvent, Room, Timestamp};
 
 use platform::ServiceError;
@@ -113,4 +114,72 @@ fn server_draw_for(
     let settles = LawPurpose::from(needed.purpose);
     let players: Vec<u64> = needed.players.iter().map(|p| p.0).collect();
     draws::server_draw(state, settles.contract(), settles, &players, seeds, at)
+}
+
+/// The draw for precedence that opening or applying to a table needs (`needed`, rules C and D):
+/// the desk's physical `cards`, which must make the whole draw, redraws included (Law 3), or a
+/// server draw when the desk gave none. Cards when no draw is needed are refused (naming `rule`),
+/// and so are cards of players who do not draw.
+fn precedence_draw(
+    state: &ClubState,
+    needed: Option<&DrawNeeded>,
+    cards: &[draws::PhysicalCard],
+    seeds: &mut draws::Seeds,
+    at: i64,
+    rule: char,
+) -> Result<Option<DrawRecord>, ServiceError> {
+    let Some(needed) = needed else {
+        if cards.is_empty() {
+            return Ok(None);
+        }
+        return Err(ServiceError::Rule {
+            message: format!(
+                "no draw for precedence is needed: the applicants' standing already orders them where it matters \
+                 (rule {rule} of the Rules for Club Procedure)"
+            ),
+            law: Law::club_procedure(rule),
+        });
+    };
+    if cards.is_empty() {
+        return server_draw_for(state, needed, seeds, at).map(Some);
+    }
+    let players: Vec<u64> = needed.players.iter().map(|p| p.0).collect();
+    let names = |players: &[u64]| players.iter().map(|p| state.player_id(*p)).collect::<Vec<_>>().join(", ");
+    if let Some(card) = cards.iter().find(|c| !players.contains(&c.player)) {
+        return Err(ServiceError::Rule {
+            message: format!(
+                "{} does not draw: the draw for precedence is among {} ({})",
+                state.player_id(card.player),
+                names(&players),
+                needed.purpose.law()
+            ),
+            law: needed.purpose.law(),
+        });
+    }
+    let settles = LawPurpose::from(needed.purpose);
+    let empty = DrawRecord {
+        draw_id: draws::new_id(),
+        purpose: settles.contract(),
+        physical: true,
+        players: players.clone(),
+        drawings: Vec::new(),
+        seed: None,
+        started_at: None,
+        completed_at: None,
+        settles,
+        committed_before: false,
+    };
+    let record = draws::record_physical(state, &empty, cards, at)?;
+    if !record.is_complete() {
+        return Err(ServiceError::Rule {
+            message: format!(
+                "the draw for precedence among {} is not complete: {} must still draw a valid card; record every \
+                 card, redraws included, with the command (Law 3)",
+                names(&players),
+                names(&record.awaiting())
+            ),
+            law: Law::rubber(3, ""),
+        });
+    }
+    Ok(Some(record))
 }

@@ -10,7 +10,7 @@ use crate::draws;
 use crate::journal::{Command, DrawRecord, NewApplication, NewTable, Options};
 use crate::state::{ClubState, player};
 
-use super::{Plan, Sim, server_draw_for};
+use super::{Plan, Sim, precedence_draw};
 
 /// A player enters the room; `None` if he is already in it (arriving again changes nothing).
 pub fn arrive(state: &ClubState, player_id: &str, number: u64, at: i64) -> Result<Option<Plan>, ServiceError> {
@@ -51,6 +51,7 @@ pub fn open_table(
     spec: TableSpec,
     applicants: &[u64],
     returning_fourths: &[u64],
+    precedence_cards: &[draws::PhysicalCard],
     at: i64,
 ) -> Result<Plan, ServiceError> {
     let mut sim = Sim::new(state, at);
@@ -62,10 +63,7 @@ pub fn open_table(
     // precedence draw here uses the seed the room committed for opening draws, and the table's
     // own seeds are committed with it.
     let mut opening = draws::Seeds::of(state.opening_seeds());
-    let draw = match &needed {
-        Some(needed) => Some(server_draw_for(state, needed, &mut opening, at.0)?),
-        None => None,
-    };
+    let draw = precedence_draw(state, needed.as_ref(), precedence_cards, &mut opening, at.0, 'C')?;
     let outcomes = sim.push(ProcedureEvent::TableFormed {
         table: TableId(number),
         form: spec.form.into(),
@@ -103,16 +101,19 @@ fn waiting(outcomes: &[Outcome]) -> Vec<u64> {
 /// Players apply to a table at the same time (rule D): members at once while the table has room,
 /// the rest wait; if they are more than the places left, the room asks for a draw among them,
 /// which the server makes.
-pub fn apply(state: &ClubState, table: u64, players: &[u64], at: i64) -> Result<Plan, ServiceError> {
+pub fn apply(
+    state: &ClubState,
+    table: u64,
+    players: &[u64],
+    precedence_cards: &[draws::PhysicalCard],
+    at: i64,
+) -> Result<Plan, ServiceError> {
     let mut sim = Sim::new(state, at);
     let at = sim.at;
     let applicants: Vec<_> = players.iter().map(|p| player(*p)).collect();
     let needed = state.room.application_draw(TableId(table), &applicants).map_err(|e| state.refusal(&e))?;
     let mut seeds = draws::Seeds::of(state.committed_seeds(table));
-    let draw = match &needed {
-        Some(needed) => Some(server_draw_for(state, needed, &mut seeds, at.0)?),
-        None => None,
-    };
+    let draw = precedence_draw(state, needed.as_ref(), precedence_cards, &mut seeds, at.0, 'D')?;
     sim.push(ProcedureEvent::Applied {
         table: TableId(table),
         players: applicants,

@@ -34,7 +34,7 @@ fn club() -> Vec<Entry> {
         journal.push(entry);
     }
     let spec = TableSpec { name: String::new(), form: Form::Rubber, options: Options::default() };
-    let plan = open_table(&state, spec, &[1, 2, 3, 4, 5], &[], 10).unwrap();
+    let plan = open_table(&state, spec, &[1, 2, 3, 4, 5], &[], &[], 10).unwrap();
     journal.push(run(&state, plan, 10).1);
     journal
 }
@@ -100,7 +100,7 @@ fn the_room_commits_its_opening_draw_seed_with_its_first_entry_and_keeps_it_unti
     assert_eq!(committed.len(), crate::draws::OPENING_SEEDS_AHEAD);
     // Five who entered one after another rank by entry: no draw, so the seed stays for the next.
     let spec = TableSpec { name: String::new(), form: Form::Rubber, options: Options::default() };
-    let plan = open_table(&state, spec, &[1, 2, 3, 4, 5], &[], 10).unwrap();
+    let plan = open_table(&state, spec, &[1, 2, 3, 4, 5], &[], &[], 10).unwrap();
     let Command::OpenTable { draw: None, next_seeds, .. } = &plan.command else { panic!("{:?}", plan.command) };
     assert_eq!(next_seeds.as_ref().map(Vec::len), Some(SEEDS_AHEAD), "the new table commits its own");
     assert!(plan.opening_seeds.is_none());

@@ -11,6 +11,7 @@ use platform::ServiceError;
 use crate::commands::{self, PhysicalRequest};
 use crate::draws::PhysicalCard;
 use crate::journal::Purpose;
+use crate::state::ClubState;
 use crate::store::Page;
 
 use super::{Membership, Result, principal, required};
@@ -70,23 +71,7 @@ impl Membership {
                 (purpose("purpose", request.purpose)?, self.numbers(&state, "player_ids", &request.player_ids).await?)
             }
         };
-        let mut cards = Vec::with_capacity(request.drawings.len());
-        for (i, drawing) in request.drawings.iter().enumerate() {
-            let field = |name: &str| format!("drawings[{i}].{name}");
-            let player = self.number(&state, &field("player_id"), &drawing.player_id).await?;
-            let card = Card::try_from(api::convert::required(&field("card"), drawing.card)?)
-                .map_err(|e| e.within(&field("card")))?;
-            let position =
-                u8::try_from(drawing.spread_position).ok().and_then(|p| SpreadPosition::new(p).ok()).ok_or_else(
-                    || ServiceError::invalid(&field("spread_position"), "0 to 51: a spread holds 52 cards (Law 1)"),
-                )?;
-            let deck = match drawing.deck {
-                1 => Deck::First,
-                2 => Deck::Second,
-                other => return Err(ServiceError::invalid(&field("deck"), format!("1 or 2, not {other}")).into()),
-            };
-            cards.push(PhysicalCard { player, card, position, deck, more_than_one_card: drawing.more_than_one_card });
-        }
+        let cards = self.physical_cards(&state, "drawings", &request.drawings).await?;
         let physical = PhysicalRequest { draw_id, purpose, players, cards };
         let response = self
             .engine
@@ -98,6 +83,34 @@ impl Membership {
             )
             .await?;
         Ok(Response::new(response))
+    }
+
+    /// The physical cards of a request's `field`, each checked as a card of the table's two
+    /// decks in a spread of 52 (Law 1), drawn by a player of the register.
+    pub(super) async fn physical_cards(
+        &self,
+        state: &ClubState,
+        field: &str,
+        drawings: &[pb::PhysicalDrawing],
+    ) -> Result<Vec<PhysicalCard>> {
+        let mut cards = Vec::with_capacity(drawings.len());
+        for (i, drawing) in drawings.iter().enumerate() {
+            let field = |name: &str| format!("{field}[{i}].{name}");
+            let player = self.number(state, &field("player_id"), &drawing.player_id).await?;
+            let card = Card::try_from(api::convert::required(&field("card"), drawing.card)?)
+                .map_err(|e| e.within(&field("card")))?;
+            let position =
+                u8::try_from(drawing.spread_position).ok().and_then(|p| SpreadPosition::new(p).ok()).ok_or_else(
+                    || ServiceError::invalid(&field("spread_position"), "0 to 51: a spread holds 52 cards (Law 1)"),
+                )?;
+            let deck = match drawing.deck {
+                1 => Deck::First,
+                2 => Deck::Second,
+                other => return Err(ServiceError::invalid(&field("deck"), format!("1 or 2, not {other}"))),
+            };
+            cards.push(PhysicalCard { player, card, position, deck, more_than_one_card: drawing.more_than_one_card });
+        }
+        Ok(cards)
     }
 
     pub(super) async fn get_draw(

@@ -29,6 +29,12 @@ impl Membership {
             )
             .into());
         }
+        if !request.precedence_drawings.is_empty() && !is_staff(&principal) {
+            return Err(ServiceError::PermissionDenied(
+                "precedence_drawings: only the desk records a physical draw".to_owned(),
+            )
+            .into());
+        }
         let state = self.engine.current().await?;
         let number = self.table(&state, "table_id", &request.table_id).await?;
         let applicant = self.active_player(&state, "player_id", &player_id).await?;
@@ -36,6 +42,7 @@ impl Membership {
         for (i, id) in request.together_with_player_ids.iter().enumerate() {
             players.push(self.active_player(&state, &format!("together_with_player_ids[{i}]"), id).await?);
         }
+        let precedence = self.physical_cards(&state, "precedence_drawings", &request.precedence_drawings).await?;
         let response = self
             .engine
             .execute(
@@ -46,7 +53,7 @@ impl Membership {
                     if players.len() == 1 && state.waiting_application(number, applicant).is_some() {
                         return Ok(None);
                     }
-                    commands::apply(state, number, &players, at).map(Some)
+                    commands::apply(state, number, &players, &precedence, at).map(Some)
                 },
                 |state, changes| {
                     let application = |p: u64| {

@@ -74,6 +74,7 @@ impl Membership {
         for (i, id) in request.returning_fourth_player_ids.iter().enumerate() {
             returning.push(self.number(&state, &format!("returning_fourth_player_ids[{i}]"), id).await?);
         }
+        let precedence = self.physical_cards(&state, "precedence_drawings", &request.precedence_drawings).await?;
         let spec = TableSpec { name: request.name.clone(), form, options };
         // The groups of rule C are the applicants' standing before the table forms.
         let groups: Mutex<Vec<(u64, pb::PrecedenceGroup)>> = Mutex::new(Vec::new());
@@ -97,7 +98,7 @@ impl Membership {
                         })
                         .collect();
                     *groups.lock().unwrap_or_else(|e| e.into_inner()) = standing;
-                    commands::open_table(state, spec.clone(), &applicants, &returning, at).map(Some)
+                    commands::open_table(state, spec.clone(), &applicants, &returning, &precedence, at).map(Some)
                 },
                 |state, changes| {
                     let groups = groups.lock().unwrap_or_else(|e| e.into_inner()).clone();

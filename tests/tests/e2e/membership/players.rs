@@ -27,6 +27,7 @@ async fn a_player_acts_and_sees_only_for_himself() {
             table_id: t1.clone(),
             player_id: "p5".into(),
             together_with_player_ids: ids(&["p6"]),
+            ..Default::default()
         })
         .await
         .unwrap_err();

@@ -305,3 +305,76 @@ async fn rule_f_a_member_makes_the_fourth_of_a_forming_table_and_returns_when_re
     assert_eq!(member(&room.table(&home).await, "a5").away_at_table_id, "");
     assert_eq!(room.presence("a5").await.unwrap().table_id, home);
 }
+
+/// Rules C and D with physical cards. Rule C: applicants who have played rank equal, and "cards
+/// are drawn for precedence" where their order matters; rule D: applications made at the same
+/// time, more than the places left, are ordered by a draw. The desk draws with cards and records
+/// them with the command; cards it should not have drawn, or too few, are refused.
+#[tokio::test]
+async fn rules_c_and_d_a_physical_draw_for_precedence_is_recorded_with_the_command() {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4", "p5", "p6"]).await;
+    let t1 = room.open(&["p1", "p2", "p3", "p4", "p5", "p6"]).await.table.unwrap().table_id;
+    let first = room.start(&t1).await;
+    room.end(&t1, &first, true).await;
+    room.leave_room("p1").await;
+    room.leave_room("p2").await;
+    room.arrive("p1").await;
+    room.arrive("p2").await;
+    room.enter(&["n1", "n2", "n3", "x1", "x2"]).await;
+
+    // n1-n3 have not played and rank by entry; p1 and p2 have played and rank equal: the fourth
+    // place plays the first rubber and the fifth does not, so a draw orders them.
+    let open = |cards: Vec<pb::PhysicalDrawing>| pb::OpenTableRequest {
+        kind: common::TableKind::Rubber as i32,
+        applicant_player_ids: ids(&["p1", "n1", "p2", "n2", "n3"]),
+        precedence_drawings: cards,
+        ..Default::default()
+    };
+    let outsider =
+        room.desk.open_table(open(vec![physical("n1", "SA", 10), physical("p1", "C2", 20)])).await.unwrap_err();
+    assert_rule(&outsider, "rule C");
+    assert!(outsider.message().contains("n1 does not draw"), "{outsider:?}");
+    let short = room.desk.open_table(open(vec![physical("p1", "C2", 10)])).await.unwrap_err();
+    assert_rule(&short, "Law 3");
+    assert!(short.message().contains("p2 must still draw"), "{short:?}");
+
+    // p2's first card is at the end of the spread and is drawn again (Law 3).
+    let cards = vec![physical("p1", "C2", 10), physical("p2", "DK", 51), physical("p2", "SA", 30)];
+    let formed = room.desk.open_table(open(cards)).await.unwrap().into_inner();
+    let draw = formed.precedence_draw.unwrap();
+    assert_eq!((draw.method, draw.status), (pb::DrawMethod::Physical as i32, pb::DrawStatus::Complete as i32));
+    assert_eq!(draw.order, ids(&["p2", "p1"]));
+    let ranking: Vec<String> = formed.ranking.iter().map(|r| r.player_id.clone()).collect();
+    assert_eq!(ranking, ids(&["n1", "n2", "n3", "p2", "p1"]));
+    let t2 = formed.table.unwrap().table_id;
+
+    // Two apply together for the one place left (rule D): the higher card is admitted.
+    let apply = |cards: Vec<pb::PhysicalDrawing>| pb::ApplyToTableRequest {
+        table_id: t2.clone(),
+        player_id: "x1".into(),
+        together_with_player_ids: ids(&["x2"]),
+        precedence_drawings: cards,
+    };
+    let by_player = room.player("x1").apply_to_table(apply(vec![physical("x1", "D3", 10)])).await.unwrap_err();
+    assert_eq!(by_player.code(), tonic::Code::PermissionDenied, "{by_player:?}");
+    let applied = room
+        .desk
+        .apply_to_table(apply(vec![physical("x1", "D3", 10), physical("x2", "H3", 20)]))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(applied.precedence_draw.unwrap().order, ids(&["x2", "x1"]), "hearts rank above diamonds (Law 2)");
+    let table = applied.table.unwrap();
+    assert!(members(&table).contains(&"x2".to_owned()));
+    assert!(!members(&table).contains(&"x1".to_owned()), "x1 waits");
+
+    // No draw is needed among players whose standing already orders them.
+    let fresh = room.desk.open_table(pb::OpenTableRequest {
+        kind: common::TableKind::Rubber as i32,
+        applicant_player_ids: ids(&["p3", "p4", "p5", "p6"]),
+        precedence_drawings: vec![physical("p3", "SA", 10)],
+        ..Default::default()
+    });
+    assert_rule(&fresh.await.unwrap_err(), "rule C");
+}

@@ -40,8 +40,7 @@ async fn concurrent_applications_from_many_clients_never_exceed_six_members_or_l
             let interceptor = platform::client::ClientInterceptor::with_token(&token).unwrap();
             let mut client =
                 MembershipClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor));
-            let request =
-                pb::ApplyToTableRequest { table_id: t1, player_id: a.clone(), together_with_player_ids: vec![] };
+            let request = pb::ApplyToTableRequest { table_id: t1, player_id: a.clone(), ..Default::default() };
             client.apply_to_table(request).await.map(|r| r.into_inner().application.unwrap())
         }));
     }

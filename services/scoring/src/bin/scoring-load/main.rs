@@ -156,6 +156,7 @@ async fn new_table(members: &mut Members, worker: usize) -> anyhow::Result<Table
             applicant_player_ids: players,
             idempotency_key: String::new(),
             returning_fourth_player_ids: Vec::new(),
+            precedence_drawings: Vec::new(),
         })
         .await?
         .into_inner()
