@@ -54,6 +54,17 @@ fn playing(rubber: &pb::Rubber) -> Vec<String> {
     sorted(rubber.seats.iter().map(|s| s.player_id.clone()).collect())
 }
 
+/// A card a player drew from the first deck at `position` of the spread, as the desk records it.
+fn physical(player: &str, card: &str, position: u32) -> pb::PhysicalDrawing {
+    pb::PhysicalDrawing {
+        player_id: player.to_owned(),
+        card: Some(card.parse::<laws::Card>().unwrap().into()),
+        spread_position: position,
+        deck: 1,
+        more_than_one_card: false,
+    }
+}
+
 fn assert_rule(status: &tonic::Status, rule: &str) {
     assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
     assert!(status.message().contains(rule), "{rule} not named in {:?}", status.message());

@@ -3,22 +3,12 @@
 
 use api::membership::v1 as pb;
 
-use super::{Room, assert_rule, ids, member, members, playing, queue, sorted};
+use super::{Room, assert_rule, ids, member, members, physical, playing, queue, sorted};
 
 /// The going out an ended rubber brought.
 fn going_out(end: &pb::EndRubberResponse) -> (Vec<String>, Vec<String>, Vec<String>) {
     let g = end.going_out.clone().unwrap_or_default();
     (sorted(g.coming_in_player_ids), sorted(g.going_out_player_ids), sorted(g.tied_player_ids))
-}
-
-fn physical(player: &str, card: &str, position: u32) -> pb::PhysicalDrawing {
-    pb::PhysicalDrawing {
-        player_id: player.to_owned(),
-        card: Some(card.parse::<laws::Card>().unwrap().into()),
-        spread_position: position,
-        deck: 1,
-        more_than_one_card: false,
-    }
 }
 
 #[tokio::test]

@@ -4,17 +4,7 @@
 use api::common::v1 as common;
 use api::membership::v1 as pb;
 
-use super::{Room, assert_rule, ids, member, members, playing, sorted};
-
-fn physical(player: &str, card: &str, position: u32) -> pb::PhysicalDrawing {
-    pb::PhysicalDrawing {
-        player_id: player.to_owned(),
-        card: Some(card.parse::<laws::Card>().unwrap().into()),
-        spread_position: position,
-        deck: 1,
-        more_than_one_card: false,
-    }
-}
+use super::{Room, assert_rule, ids, member, members, physical, playing, sorted};
 
 fn new_draw(
     table: &str,
