@@ -338,3 +338,30 @@ fn rule_d_a_player_leaving_the_room_is_never_admitted_by_the_vacancy_he_opens() 
     assert!(club.room.tables_of(p(11)).is_empty());
     assert_eq!(club.members(T1).len(), 5);
 }
+
+/// Rule C: those who have not played rank "by order of entry into the room". The desk corrects
+/// the time a player entered (recorded late: he was there before the others) and he then ranks
+/// first; a time after the correction, or a player not in the room, is refused.
+#[test]
+fn rule_c_a_corrected_time_of_entry_orders_the_player_from_then_on() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 5]);
+    let at = club.now();
+    let early = Timestamp(500);
+    club.apply(ProcedureEvent::EntryCorrected { player: p(5), entered_at: early, at });
+    assert_eq!(club.room.entered_at(p(5)), Some(early));
+    let out = club.form(T1, &[1, 2, 3, 4, 5]);
+    let formed = out.iter().find_map(|o| match o {
+        Outcome::TableFormed { members, first_rubber, .. } => Some((members.clone(), first_rubber.clone())),
+        _ => None,
+    });
+    assert_eq!(formed, Some((ps(&[5, 1, 2, 3, 4]), ps(&[5, 1, 2, 3]))));
+
+    let at = club.now();
+    let later = Timestamp(at.0 + 1);
+    let err = club.try_apply(ProcedureEvent::EntryCorrected { player: p(1), entered_at: later, at }).unwrap_err();
+    assert_eq!(err, ProcedureError::EntryAfterCorrection { player: p(1), entered_at: later });
+    assert_eq!(err.law(), Law::club_procedure('C'));
+    let err = club.try_apply(ProcedureEvent::EntryCorrected { player: p(9), entered_at: early, at }).unwrap_err();
+    assert_eq!(err, ProcedureError::NotInRoom { player: p(9) });
+}

@@ -20,6 +20,17 @@ pub enum ProcedureError {
         /// The room's latest time.
         now: Timestamp,
     },
+    /// A corrected time of entry after the correction itself (rule C: order of entry).
+    #[error(
+        "{player} cannot be corrected to have entered at {entered_at:?}, after the correction is made (rule C of \
+             the Rules for Club Procedure)"
+    )]
+    EntryAfterCorrection {
+        /// The player.
+        player: PlayerId,
+        /// The time given.
+        entered_at: Timestamp,
+    },
     /// The player is already in the room (rule C: precedence by order of entry).
     #[error("{player} is already in the room (rule C of the Rules for Club Procedure)")]
     AlreadyInRoom {
@@ -250,6 +261,7 @@ impl CitesLaw for ProcedureError {
             | ProcedureError::DrawAlreadyStarted { .. }
             | ProcedureError::NoDrawStarted { .. } => Law::club_procedure('B'),
             ProcedureError::AlreadyInRoom { .. }
+            | ProcedureError::EntryAfterCorrection { .. }
             | ProcedureError::NotInRoom { .. }
             | ProcedureError::TableExists { .. }
             | ProcedureError::TooFewApplicants { .. }

@@ -33,6 +33,18 @@ pub enum ProcedureEvent {
         /// When.
         at: Timestamp,
     },
+    /// The desk corrects when a player entered the room, recorded late or wrongly: rule C orders
+    /// those who have not played "by order of entry into the room". The time given must not be
+    /// after the correction, and the player must be in the room; it orders him from then on,
+    /// and nothing already decided moves.
+    EntryCorrected {
+        /// The player.
+        player: PlayerId,
+        /// When he entered, as corrected.
+        entered_at: Timestamp,
+        /// When the correction is made.
+        at: Timestamp,
+    },
     /// A player left the room: he gives up every membership and application.
     LeftRoom {
         /// The player.
@@ -177,6 +189,7 @@ impl ProcedureEvent {
     pub const fn at(&self) -> Timestamp {
         match self {
             ProcedureEvent::Entered { at, .. }
+            | ProcedureEvent::EntryCorrected { at, .. }
             | ProcedureEvent::LeftRoom { at, .. }
             | ProcedureEvent::TableFormed { at, .. }
             | ProcedureEvent::Applied { at, .. }

@@ -27,6 +27,25 @@ impl Room {
         Ok(())
     }
 
+    /// The time a player entered the room is corrected (rule C): it orders him from now on; his
+    /// place in the order of events stays, to order him among players entered at the same time.
+    pub(super) fn correct_entry(
+        &mut self,
+        player: PlayerId,
+        entered_at: super::Timestamp,
+    ) -> Result<(), ProcedureError> {
+        if entered_at > self.now {
+            return Err(ProcedureError::EntryAfterCorrection { player, entered_at });
+        }
+        match self.players.get_mut(&player).and_then(|p| p.entered.as_mut()) {
+            Some(entered) => {
+                entered.0 = entered_at;
+                Ok(())
+            }
+            None => Err(ProcedureError::NotInRoom { player }),
+        }
+    }
+
     /// A player leaves the room, giving up every application and membership.
     pub(super) fn leave_room(&mut self, player: PlayerId, out: &mut Vec<Outcome>) -> Result<(), ProcedureError> {
         if !self.is_present(player) {

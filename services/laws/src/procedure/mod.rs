@@ -390,6 +390,7 @@ impl Room {
         let mut out = Vec::new();
         match event {
             ProcedureEvent::Entered { player, .. } => next.enter(*player)?,
+            ProcedureEvent::EntryCorrected { player, entered_at, .. } => next.correct_entry(*player, *entered_at)?,
             ProcedureEvent::LeftRoom { player, .. } => next.leave_room(*player, &mut out)?,
             ProcedureEvent::TableFormed { table, form, options, applicants, returning_fourths, draw, .. } => {
                 next.form_table(*table, *form, *options, applicants, returning_fourths, draw, &mut out)?

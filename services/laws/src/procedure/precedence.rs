@@ -23,14 +23,17 @@ pub(super) fn demote_breakers(order: &mut Vec<PlayerId>, restrictions: &[Breaker
 /// "Precedence when forming a table (rule C)"): first those who have not played, by order of
 /// entry into the room; then those who have played, all equal; lowest, those leaving an
 /// existing table to join.
-fn formation_rank(room: &Room, player: PlayerId) -> (u8, u64) {
+fn formation_rank(room: &Room, player: PlayerId) -> (u8, i64, u64) {
     if room.is_leaving_a_table(player) {
-        (2, 0)
+        (2, 0, 0)
     } else if !room.has_played(player) {
-        let entry = room.players.get(&player).and_then(|p| p.entered).map_or(u64::MAX, |(_, seq)| seq);
-        (0, entry)
+        // By the time of entry (as the desk may have corrected it), then by the order the room
+        // recorded entries made at the same time.
+        let entry =
+            room.players.get(&player).and_then(|p| p.entered).map_or((i64::MAX, u64::MAX), |(at, seq)| (at.0, seq));
+        (0, entry.0, entry.1)
     } else {
-        (1, 0)
+        (1, 0, 0)
     }
 }
 
