@@ -82,6 +82,18 @@ pub enum Room {
         #[arg(long)]
         player: String,
     },
+    /// Corrects when a player entered the room (rule C orders those who have not played by it).
+    CorrectArrival {
+        /// The player's id.
+        #[arg(long)]
+        player: String,
+        /// When he entered, RFC 3339 (2026-11-27T19:05:00Z).
+        #[arg(long)]
+        arrived_at: String,
+        /// Why, kept with the correction.
+        #[arg(long)]
+        reason: String,
+    },
     /// Records a player's departure: his membership and applications end.
     Leave {
         /// The player's id.
@@ -247,6 +259,20 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
         }
         Command::Room(Room::Arrive { player }) => {
             let response = client.arrive_in_room(pb::ArriveInRoomRequest { player_id: player }).await?.into_inner();
+            if let Some(presence) = response.presence {
+                println!("{}", presence_line(&presence));
+            }
+        }
+        Command::Room(Room::CorrectArrival { player, arrived_at, reason }) => {
+            let at = chrono::DateTime::parse_from_rfc3339(&arrived_at).map_err(|e| {
+                anyhow::anyhow!("--arrived-at {arrived_at}: {e} (RFC 3339, such as 2026-11-27T19:05:00Z)")
+            })?;
+            let arrived_at = prost_types::Timestamp {
+                seconds: at.timestamp(),
+                nanos: i32::try_from(at.timestamp_subsec_nanos()).unwrap_or(0),
+            };
+            let request = pb::CorrectArrivalRequest { player_id: player, arrived_at: Some(arrived_at), reason };
+            let response = client.correct_arrival(request).await?.into_inner();
             if let Some(presence) = response.presence {
                 println!("{}", presence_line(&presence));
             }
@@ -458,6 +484,14 @@ fn presence_line(presence: &pb::Presence) -> String {
     }
     for restriction in &presence.breaker_restrictions {
         line.push_str(&format!("\n  {}", restriction_line(&presence.player_id, restriction)));
+    }
+    if let Some(correction) = &presence.arrival_correction {
+        line.push_str(&format!(
+            "\n  arrival corrected from {} by {}: {}",
+            time(&correction.recorded_arrived_at),
+            correction.corrected_by,
+            correction.reason
+        ));
     }
     line
 }

@@ -47,6 +47,15 @@ pub enum Command {
         /// The register's number for the player: the room's key for him.
         number: u64,
     },
+    /// The desk corrected when a player entered the room (rule C).
+    CorrectArrival {
+        /// The player.
+        player: u64,
+        /// When he entered, as corrected (ms).
+        arrived_at: i64,
+        /// Why.
+        reason: String,
+    },
     /// A player left the room.
     LeaveRoom {
         /// The player.
@@ -183,6 +192,7 @@ impl Command {
     pub fn kind(&self) -> &'static str {
         match self {
             Command::Arrive { .. } => "arrive",
+            Command::CorrectArrival { .. } => "correct_arrival",
             Command::LeaveRoom { .. } => "leave_room",
             Command::OpenTable { .. } => "open_table",
             Command::Apply { .. } => "apply",
@@ -471,6 +481,13 @@ pub enum Event {
         /// The player.
         player: u64,
     },
+    /// `ProcedureEvent::EntryCorrected`.
+    EntryCorrected {
+        /// The player.
+        player: u64,
+        /// When he entered, as corrected (ms).
+        entered_at: i64,
+    },
     /// `ProcedureEvent::LeftRoom`.
     LeftRoom {
         /// The player.
@@ -604,6 +621,9 @@ impl From<&ProcedureEvent> for Event {
     fn from(event: &ProcedureEvent) -> Event {
         match event {
             ProcedureEvent::Entered { player, .. } => Event::Entered { player: player.0 },
+            ProcedureEvent::EntryCorrected { player, entered_at, .. } => {
+                Event::EntryCorrected { player: player.0, entered_at: entered_at.0 }
+            }
             ProcedureEvent::LeftRoom { player, .. } => Event::LeftRoom { player: player.0 },
             ProcedureEvent::TableFormed { table, form, options, applicants, returning_fourths, draw, .. } => {
                 Event::TableFormed {
@@ -659,6 +679,9 @@ impl Event {
     pub fn to_laws(&self, at: Timestamp) -> Result<ProcedureEvent, ServiceError> {
         Ok(match self {
             Event::Entered { player } => ProcedureEvent::Entered { player: PlayerId(*player), at },
+            Event::EntryCorrected { player, entered_at } => {
+                ProcedureEvent::EntryCorrected { player: PlayerId(*player), entered_at: Timestamp(*entered_at), at }
+            }
             Event::LeftRoom { player } => ProcedureEvent::LeftRoom { player: PlayerId(*player), at },
             Event::TableFormed {
                 table,

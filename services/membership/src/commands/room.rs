@@ -2,7 +2,7 @@
 //! applicants (rule C) or closed, its options change, players apply (rule D) or withdraw, a member
 //! leaves a table or makes a fourth at another (rule F).
 
-use laws::procedure::{Outcome, ProcedureEvent, TableId};
+use laws::procedure::{Outcome, ProcedureEvent, TableId, Timestamp};
 
 use platform::ServiceError;
 
@@ -21,6 +21,21 @@ pub fn arrive(state: &ClubState, player_id: &str, number: u64, at: i64) -> Resul
     let at = sim.at;
     sim.push(ProcedureEvent::Entered { player: player(number), at })?;
     Ok(Some(sim.plan(Command::Arrive { player_id: player_id.to_owned(), number })))
+}
+
+/// The desk corrects when a player entered the room (rule C orders those who have not played by
+/// it): the laws refuse a time after the correction or a player not in the room.
+pub fn correct_arrival(
+    state: &ClubState,
+    number: u64,
+    arrived_at: i64,
+    reason: &str,
+    at: i64,
+) -> Result<Plan, ServiceError> {
+    let mut sim = Sim::new(state, at);
+    let at = sim.at;
+    sim.push(ProcedureEvent::EntryCorrected { player: player(number), entered_at: Timestamp(arrived_at), at })?;
+    Ok(sim.plan(Command::CorrectArrival { player: number, arrived_at, reason: reason.to_owned() }))
 }
 
 /// A player leaves the room: every membership and application ends.

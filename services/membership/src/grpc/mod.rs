@@ -165,6 +165,13 @@ impl MembershipService for Membership {
         self.arrive_in_room(request).await
     }
 
+    async fn correct_arrival(
+        &self,
+        request: Request<pb::CorrectArrivalRequest>,
+    ) -> std::result::Result<Response<pb::CorrectArrivalResponse>, Status> {
+        self.correct_arrival(request).await
+    }
+
     async fn leave_room(
         &self,
         request: Request<pb::LeaveRoomRequest>,

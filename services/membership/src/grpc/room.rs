@@ -4,6 +4,7 @@
 use std::sync::Mutex;
 
 use api::membership::v1 as pb;
+use platform::ServiceError;
 use tonic::{Request, Response, Status};
 
 use crate::commands;
@@ -28,6 +29,34 @@ impl Membership {
                 None,
                 |state, at| commands::arrive(state, &player_id, number, at),
                 |state, _| Ok(pb::ArriveInRoomResponse { presence: state.presence(number).cloned() }),
+            )
+            .await?;
+        Ok(Response::new(response))
+    }
+
+    pub(super) async fn correct_arrival(
+        &self,
+        request: Request<pb::CorrectArrivalRequest>,
+    ) -> std::result::Result<Response<pb::CorrectArrivalResponse>, Status> {
+        let principal = principal(&request)?;
+        let request = request.into_inner();
+        let player_id = required("player_id", &request.player_id)?.to_owned();
+        let arrived_at = request.arrived_at.ok_or_else(|| ServiceError::invalid("arrived_at", "missing"))?;
+        let arrived_at = u32::try_from(arrived_at.nanos)
+            .ok()
+            .filter(|n| *n < 1_000_000_000)
+            .and_then(|nanos| arrived_at.seconds.checked_mul(1_000)?.checked_add(i64::from(nanos / 1_000_000)))
+            .filter(|ms| *ms >= 0)
+            .ok_or_else(|| ServiceError::invalid("arrived_at", "not a time since 1970"))?;
+        let state = self.engine.current().await?;
+        let number = self.number(&state, "player_id", &player_id).await?;
+        let response = self
+            .engine
+            .execute(
+                &principal.subject,
+                None,
+                |state, at| commands::correct_arrival(state, number, arrived_at, &request.reason, at).map(Some),
+                |state, _| Ok(pb::CorrectArrivalResponse { presence: state.presence(number).cloned() }),
             )
             .await?;
         Ok(Response::new(response))

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use api::membership::v1 as pb;
 
-use super::{Changes, ClubState, player, timestamp};
+use super::{ArrivalCorrection, Changes, ClubState, player, timestamp};
 use crate::journal::{Command, Entry};
 
 impl ClubState {
@@ -26,8 +26,22 @@ impl ClubState {
             Command::Arrive { number, .. } => {
                 self.arrivals.insert(*number, (at, self.seq));
             }
+            Command::CorrectArrival { player, arrived_at, reason } => {
+                if let Some(arrival) = self.arrivals.get_mut(player) {
+                    let first = self.arrival_corrections.get(player).map(|c| c.recorded);
+                    let correction = ArrivalCorrection {
+                        recorded: first.unwrap_or(arrival.0),
+                        by: entry.actor.clone(),
+                        reason: reason.clone(),
+                        at,
+                    };
+                    self.arrival_corrections.insert(*player, correction);
+                    arrival.0 = *arrived_at;
+                }
+            }
             Command::LeaveRoom { player } => {
                 self.arrivals.remove(player);
+                self.arrival_corrections.remove(player);
             }
             _ => {}
         }

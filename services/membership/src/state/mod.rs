@@ -51,6 +51,9 @@ pub struct ClubState {
     player_ids: HashMap<u64, String>,
     numbers: HashMap<String, u64>,
     arrivals: HashMap<u64, (i64, u64)>,
+    /// The desk's corrections of arrival times since each player arrived (rule C).
+    #[serde(default)]
+    arrival_corrections: HashMap<u64, ArrivalCorrection>,
     tables: BTreeMap<u64, TableMeta>,
     table_numbers: HashMap<String, u64>,
     table_names: HashMap<u64, (String, String)>,
@@ -61,6 +64,16 @@ pub struct ClubState {
     /// The secret seed of the next precedence draw made as a table is opened (see
     /// `draws::OPENING_SEEDS_AHEAD`); the views show only its commitment.
     opening_seeds: Vec<[u8; 32]>,
+}
+
+/// A correction of a player's time of entry: the time first recorded, who corrected it, why and
+/// when.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct ArrivalCorrection {
+    recorded: i64,
+    by: String,
+    reason: String,
+    at: i64,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]

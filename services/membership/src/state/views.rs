@@ -210,6 +210,12 @@ impl ClubState {
                 .filter(|r| r.breaker == number)
                 .map(|r| self.restriction_view(r))
                 .collect(),
+            arrival_correction: self.arrival_corrections.get(&number).map(|c| pb::ArrivalCorrection {
+                recorded_arrived_at: Some(timestamp(c.recorded)),
+                corrected_by: c.by.clone(),
+                reason: c.reason.clone(),
+                corrected_at: Some(timestamp(c.at)),
+            }),
         }
     }
 }

@@ -368,3 +368,41 @@ async fn rules_c_and_d_a_physical_draw_for_precedence_is_recorded_with_the_comma
     });
     assert_rule(&fresh.await.unwrap_err(), "rule C");
 }
+
+/// Rule C: those who have not played rank "by order of entry into the room". p5 was in the room
+/// before the others but was recorded last; the desk corrects his time of entry, the correction
+/// is kept with who made it and why, and he then ranks first when the table is formed. A time
+/// after the correction, a player not in the room, or a player correcting himself is refused.
+#[tokio::test]
+async fn rule_c_the_desk_corrects_a_time_of_entry_and_precedence_follows_it() {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4", "p5"]).await;
+    room.register("absent").await;
+    let first = room.presence("p1").await.unwrap().arrived_at.unwrap();
+    let recorded = room.presence("p5").await.unwrap().arrived_at.unwrap();
+    let earlier = prost_types::Timestamp { seconds: first.seconds - 60, nanos: 0 };
+    let correct = |player: &str, at: prost_types::Timestamp| pb::CorrectArrivalRequest {
+        player_id: player.into(),
+        arrived_at: Some(at),
+        reason: "came in before the others; signed in late".into(),
+    };
+
+    let corrected = room.desk.correct_arrival(correct("p5", earlier)).await.unwrap().into_inner();
+    let presence = corrected.presence.unwrap();
+    assert_eq!(presence.arrived_at, Some(earlier));
+    let correction = presence.arrival_correction.unwrap();
+    assert_eq!(correction.recorded_arrived_at, Some(recorded));
+    assert_eq!(correction.corrected_by, "front-desk");
+    assert_eq!(correction.reason, "came in before the others; signed in late");
+
+    let t1 = room.open(&["p1", "p2", "p3", "p4", "p5"]).await.table.unwrap().table_id;
+    let rubber = room.start(&t1).await;
+    assert_eq!(sorted(playing(&rubber)), ids(&["p1", "p2", "p3", "p5"]), "p5 ranks first, p4 is fifth");
+    assert_eq!(rubber.sitting_out_player_ids, ids(&["p4"]));
+
+    let future = prost_types::Timestamp { seconds: first.seconds + 10 * 365 * 24 * 3600, nanos: 0 };
+    assert_rule(&room.desk.correct_arrival(correct("p1", future)).await.unwrap_err(), "rule C");
+    assert_rule(&room.desk.correct_arrival(correct("absent", earlier)).await.unwrap_err(), "rule C");
+    let own = room.player("p4").correct_arrival(correct("p4", earlier)).await.unwrap_err();
+    assert_eq!(own.code(), tonic::Code::PermissionDenied, "{own:?}");
+}
