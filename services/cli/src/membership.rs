@@ -142,6 +142,10 @@ pub enum Table {
         /// An applicant from another table who makes the fourth and will return to it (rule F).
         #[arg(long = "returning-fourth")]
         returning_fourths: Vec<String>,
+        /// A card of a physical draw for precedence among applicants of equal standing (rule C),
+        /// as in `draw record --card`; without any, the server draws if a draw is needed.
+        #[arg(long = "precedence-card")]
+        precedence_cards: Vec<String>,
     },
     /// Shows one table, or every open table.
     Show {
@@ -160,6 +164,10 @@ pub enum Table {
         /// Another player applying at the same time; repeat for each (a draw orders them).
         #[arg(long = "with")]
         together_with: Vec<String>,
+        /// A card of a physical draw ordering the applications made together (rule D), as in
+        /// `draw record --card`; without any, the server draws if a draw is needed.
+        #[arg(long = "precedence-card")]
+        precedence_cards: Vec<String>,
     },
     /// Closes a table: memberships end and waiting applications lapse.
     Close {
@@ -213,6 +221,26 @@ pub enum Rubber {
 /// Draws.
 #[derive(Debug, Subcommand)]
 pub enum Draw {
+    /// Records the cards of a physical draw for the next rubber (Law 3): a new draw with its
+    /// purpose and players, or more cards (redraws) for one that awaits them.
+    Record {
+        /// The table.
+        #[arg(long)]
+        table: String,
+        /// The draw to continue; without it, a new draw.
+        #[arg(long)]
+        draw: Option<String>,
+        /// For a new draw: what it decides.
+        #[arg(long, value_enum, required_unless_present = "draw")]
+        purpose: Option<DrawFor>,
+        /// For a new draw: a player who draws; repeat for each.
+        #[arg(long = "player")]
+        players: Vec<String>,
+        /// A card drawn, in order: player=CARD@POSITION, with /2 for the second deck and a final
+        /// + when he took more than one card (alice=HA@12, bob=C7@40/2).
+        #[arg(long = "card")]
+        cards: Vec<String>,
+    },
     /// Shows a draw with every card, position, redraw and reason, or a table's draws.
     Show {
         /// The draw.
@@ -222,6 +250,44 @@ pub enum Draw {
         #[arg(long)]
         table: Option<String>,
     },
+}
+
+/// What a physical draw for the next rubber decides.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum DrawFor {
+    /// Partnerships and the first dealer (Law 3).
+    Partnerships,
+    /// Who goes out after a rubber, among those tied (rule E).
+    GoingOut,
+    /// Entry of members from other tables against those who would otherwise play (rule E).
+    Entry,
+}
+
+/// A card drawn, as `player=CARD@POSITION[/DECK][+]` (see `draw record --card`).
+fn drawing(text: &str) -> anyhow::Result<pb::PhysicalDrawing> {
+    let usage = "expected player=CARD@POSITION, with /2 for the second deck and + for more than one card";
+    let (player, rest) = text.split_once('=').with_context(|| format!("{text}: {usage}"))?;
+    let (more_than_one_card, rest) = match rest.strip_suffix('+') {
+        Some(rest) => (true, rest),
+        None => (false, rest),
+    };
+    let (card, place) = rest.split_once('@').with_context(|| format!("{text}: {usage}"))?;
+    let (position, deck) = match place.split_once('/') {
+        Some((position, deck)) => (position, deck.parse::<u32>().with_context(|| format!("{text}: deck 1 or 2"))?),
+        None => (place, 1),
+    };
+    let card: laws::Card = card.trim().parse().map_err(|e| anyhow::anyhow!("{text}: {e}"))?;
+    Ok(pb::PhysicalDrawing {
+        player_id: player.trim().to_owned(),
+        card: Some(card.into()),
+        spread_position: position.trim().parse().with_context(|| format!("{text}: a position in the spread"))?,
+        deck,
+        more_than_one_card,
+    })
+}
+
+fn drawings(cards: &[String]) -> anyhow::Result<Vec<pb::PhysicalDrawing>> {
+    cards.iter().map(|c| drawing(c)).collect()
 }
 
 /// Runs a card-room command against `client`.
@@ -302,6 +368,7 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
             chicago_swap_vulnerability,
             idempotency_key,
             returning_fourths,
+            precedence_cards,
         }) => {
             let request = pb::OpenTableRequest {
                 name,
@@ -318,7 +385,7 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 applicant_player_ids: players,
                 idempotency_key,
                 returning_fourth_player_ids: returning_fourths,
-                precedence_drawings: Vec::new(),
+                precedence_drawings: drawings(&precedence_cards)?,
             };
             let response = client.open_table(request).await?.into_inner();
             if let Some(table) = &response.table {
@@ -358,12 +425,12 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 );
             }
         }
-        Command::Table(Table::Apply { table, player, together_with }) => {
+        Command::Table(Table::Apply { table, player, together_with, precedence_cards }) => {
             let request = pb::ApplyToTableRequest {
                 table_id: table,
                 player_id: player,
                 together_with_player_ids: together_with,
-                precedence_drawings: Vec::new(),
+                precedence_drawings: drawings(&precedence_cards)?,
             };
             let response = client.apply_to_table(request).await?.into_inner();
             for application in response.application.iter().chain(&response.together_with) {
@@ -426,6 +493,25 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 if !going_out.tied_player_ids.is_empty() {
                     println!("tied (the next draw settles who goes out): {}", going_out.tied_player_ids.join(", "));
                 }
+            }
+        }
+        Command::Draw(Draw::Record { table, draw, purpose, players, cards }) => {
+            let purpose = match purpose {
+                None => pb::DrawPurpose::Unspecified,
+                Some(DrawFor::Partnerships) => pb::DrawPurpose::Partnerships,
+                Some(DrawFor::GoingOut) => pb::DrawPurpose::GoingOut,
+                Some(DrawFor::Entry) => pb::DrawPurpose::EntryFromOtherTable,
+            };
+            let request = pb::RecordPhysicalDrawRequest {
+                table_id: table,
+                draw_id: draw.unwrap_or_default(),
+                purpose: purpose as i32,
+                player_ids: players,
+                drawings: drawings(&cards)?,
+            };
+            let response = client.record_physical_draw(request).await?.into_inner();
+            if let Some(draw) = &response.draw {
+                print_draw(draw);
             }
         }
         Command::Draw(Draw::Show { draw: Some(draw), .. }) => {
@@ -597,4 +683,24 @@ fn print_draw(draw: &pb::Draw) {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A card as the desk types it: the player, the card, its place in the spread, the deck and
+    /// whether he took more than one (Law 3's reasons to draw again).
+    #[test]
+    fn a_drawn_card_is_read_as_the_desk_types_it() {
+        let plain = drawing("alice=HA@12").unwrap();
+        assert_eq!((plain.player_id.as_str(), plain.spread_position, plain.deck), ("alice", 12, 1));
+        assert_eq!(plain.card, Some("HA".parse::<laws::Card>().unwrap().into()));
+        assert!(!plain.more_than_one_card);
+        let other = drawing("bob=C7@40/2+").unwrap();
+        assert_eq!((other.spread_position, other.deck, other.more_than_one_card), (40, 2, true));
+        for wrong in ["alice", "alice=HA", "alice=ZZ@3", "alice=HA@x", "alice=HA@3/x"] {
+            assert!(drawing(wrong).is_err(), "{wrong} should be refused");
+        }
+    }
 }
