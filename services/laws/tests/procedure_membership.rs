@@ -365,3 +365,40 @@ fn rule_c_a_corrected_time_of_entry_orders_the_player_from_then_on() {
     let err = club.try_apply(ProcedureEvent::EntryCorrected { player: p(9), entered_at: early, at }).unwrap_err();
     assert_eq!(err, ProcedureError::NotInRoom { player: p(9) });
 }
+
+/// Rule D: "if more applications are made at the same time than are needed to complete the
+/// table, a draw orders them". Two applications recorded apart (another came between them) are
+/// marked by the desk as made together: the draw orders them, they take the place of the first,
+/// and the application between them now follows both.
+#[test]
+fn rule_d_applications_marked_as_made_together_are_ordered_by_a_draw() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 5, 6, 11, 12, 13]);
+    club.form(T1, &[1, 2, 3, 4, 5, 6]);
+    club.apply_to(T1, &[11], &[]);
+    club.apply_to(T1, &[12], &[]);
+    club.apply_to(T1, &[13], &[]);
+    assert_eq!(club.room.table(T1).unwrap().applications(), ps(&[11, 12, 13]).as_slice());
+
+    let needed = club.room.joined_draw(T1, &ps(&[11, 13])).unwrap();
+    assert_eq!((needed.purpose, sorted(needed.players)), (DrawPurpose::CutIn, ps(&[11, 13])));
+    let at = club.now();
+    let joined = ProcedureEvent::ApplicationsJoined {
+        table: T1,
+        players: ps(&[11, 13]),
+        draw: cards(&[(11, "C2"), (13, "SA")]),
+        at,
+    };
+    club.apply(joined);
+    assert_eq!(club.room.table(T1).unwrap().applications(), ps(&[13, 11, 12]).as_slice());
+
+    // Only applications waiting there, two or more; the draw must be theirs.
+    assert_eq!(
+        club.room.joined_draw(T1, &ps(&[11, 4])).unwrap_err(),
+        ProcedureError::NotWaiting { player: p(4), table: T1 }
+    );
+    let at = club.now();
+    let wrong =
+        ProcedureEvent::ApplicationsJoined { table: T1, players: ps(&[11, 12]), draw: cards(&[(11, "H2")]), at };
+    assert!(matches!(club.try_apply(wrong).unwrap_err(), ProcedureError::WrongDraw { .. }));
+}

@@ -92,6 +92,20 @@ pub enum ProcedureEvent {
         /// When.
         at: Timestamp,
     },
+    /// The desk marks applications waiting at a table as made at the same time, after the fact
+    /// (rule D: "if more applications are made at the same time than are needed to complete the
+    /// table, a draw orders them"). The draw orders them, and together they take the place on
+    /// the waiting list of the first of them; every other application keeps its place.
+    ApplicationsJoined {
+        /// The table.
+        table: TableId,
+        /// The players whose applications were made together, two or more, all waiting there.
+        players: Vec<PlayerId>,
+        /// The draw [`Room::joined_draw`](super::Room::joined_draw) asks for.
+        draw: Vec<DrawnCard>,
+        /// When.
+        at: Timestamp,
+    },
     /// A player, on request, made a fourth at a table of three (rule F). With an announced
     /// return he keeps his membership of his own table; without, he loses it.
     MadeFourth {
@@ -194,6 +208,7 @@ impl ProcedureEvent {
             | ProcedureEvent::TableFormed { at, .. }
             | ProcedureEvent::Applied { at, .. }
             | ProcedureEvent::Withdrew { at, .. }
+            | ProcedureEvent::ApplicationsJoined { at, .. }
             | ProcedureEvent::MadeFourth { at, .. }
             | ProcedureEvent::ReturnedHome { at, .. }
             | ProcedureEvent::LeftTable { at, .. }

@@ -348,6 +348,20 @@ impl Room {
         Ok(precedence::application_draw(t, players))
     }
 
+    /// The draw that orders applications waiting at `table` once the desk marks them as made
+    /// at the same time (rule D): always needed, among all of them.
+    pub fn joined_draw(&self, table: TableId, players: &[PlayerId]) -> Result<DrawNeeded, ProcedureError> {
+        let t = self.table_ref(table)?;
+        if players.len() < 2 {
+            return Err(ProcedureError::NoApplicant);
+        }
+        self.check_applicants(players)?;
+        if let Some(player) = players.iter().find(|p| !t.waiting.contains(p)) {
+            return Err(ProcedureError::NotWaiting { player: *player, table });
+        }
+        Ok(DrawNeeded { table: Some(table), purpose: DrawPurpose::CutIn, players: players.to_vec() })
+    }
+
     /// The draw `table` is waiting for, if any: during the line-up for a rubber, a draw under
     /// rule E, or once the line-up is settled the draw for partnerships (Law 3), unless the
     /// table's pivot gives them (Appendix 4 B).
@@ -397,6 +411,9 @@ impl Room {
             }
             ProcedureEvent::Applied { table, players, draw, .. } => next.cut_in(*table, players, draw, &mut out)?,
             ProcedureEvent::Withdrew { player, table, .. } => next.withdraw(*player, *table, &mut out)?,
+            ProcedureEvent::ApplicationsJoined { table, players, draw, .. } => {
+                next.join_applications(*table, players, draw)?
+            }
             ProcedureEvent::MadeFourth { player, table, announced_return, .. } => {
                 next.make_fourth(*player, *table, *announced_return, &mut out)?
             }
@@ -469,6 +486,25 @@ impl Room {
             }
         }
         Ok(t)
+    }
+
+    /// Applications waiting at `table` marked as made together (rule D), ordered by `draw`.
+    fn join_applications(
+        &mut self,
+        table: TableId,
+        players: &[PlayerId],
+        draw: &[DrawnCard],
+    ) -> Result<(), ProcedureError> {
+        let needed = self.joined_draw(table, players)?;
+        let draw = Self::check_draw(Some(&needed), DrawPurpose::CutIn, draw)?.ok_or(ProcedureError::NoApplicant)?;
+        let mut order = draw.order(players);
+        precedence::demote_breakers(&mut order, &self.restrictions);
+        let t = self.table_mut(table)?;
+        let first = t.waiting.iter().position(|p| players.contains(p)).unwrap_or(0);
+        t.waiting.retain(|p| !players.contains(p));
+        let at = first.min(t.waiting.len());
+        t.waiting.splice(at..at, order);
+        Ok(())
     }
 
     /// Checks the cards of an event against the draw the rules call for.
