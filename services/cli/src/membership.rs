@@ -169,6 +169,19 @@ pub enum Table {
         #[arg(long = "precedence-card")]
         precedence_cards: Vec<String>,
     },
+    /// Marks waiting applications as made together, after the fact (rule D): a draw orders them.
+    MarkTogether {
+        /// The table.
+        #[arg(long)]
+        table: String,
+        /// A waiting application; repeat for each, two or more.
+        #[arg(long = "application", required = true)]
+        applications: Vec<String>,
+        /// A card of a physical draw among their applicants, as in `draw record --card`; without
+        /// any, the server draws.
+        #[arg(long = "precedence-card")]
+        precedence_cards: Vec<String>,
+    },
     /// Closes a table: memberships end and waiting applications lapse.
     Close {
         /// The table.
@@ -423,6 +436,20 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                     "next table opening draw's seed commitment (SHA-256) {}",
                     hex(&response.next_opening_draw_seed_commitment)
                 );
+            }
+        }
+        Command::Table(Table::MarkTogether { table, applications, precedence_cards }) => {
+            let request = pb::MarkApplicationsTogetherRequest {
+                table_id: table,
+                application_ids: applications,
+                precedence_drawings: drawings(&precedence_cards)?,
+            };
+            let response = client.mark_applications_together(request).await?.into_inner();
+            if let Some(draw) = &response.precedence_draw {
+                print_draw(draw);
+            }
+            if let Some(table) = &response.table {
+                print_table(table);
             }
         }
         Command::Table(Table::Apply { table, player, together_with, precedence_cards }) => {

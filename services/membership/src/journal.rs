@@ -56,6 +56,18 @@ pub enum Command {
         /// Why.
         reason: String,
     },
+    /// The desk marked applications waiting at a table as made together (rule D).
+    JoinApplications {
+        /// The table.
+        table: u64,
+        /// The applications.
+        application_ids: Vec<String>,
+        /// The draw that orders them.
+        draw: DrawRecord,
+        /// The table's committed seeds after the draw, when it was the server's (hex).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_seeds: Option<Vec<String>>,
+    },
     /// A player left the room.
     LeaveRoom {
         /// The player.
@@ -183,7 +195,8 @@ impl Command {
             Command::OpenTable { table, next_seeds, .. } => next_seeds.as_deref().map(|s| (table.number, s)),
             Command::Apply { table, next_seeds, .. }
             | Command::Draw { table, next_seeds, .. }
-            | Command::StartRubber { table, next_seeds, .. } => next_seeds.as_deref().map(|s| (*table, s)),
+            | Command::StartRubber { table, next_seeds, .. }
+            | Command::JoinApplications { table, next_seeds, .. } => next_seeds.as_deref().map(|s| (*table, s)),
             _ => None,
         }
     }
@@ -193,6 +206,7 @@ impl Command {
         match self {
             Command::Arrive { .. } => "arrive",
             Command::CorrectArrival { .. } => "correct_arrival",
+            Command::JoinApplications { .. } => "join_applications",
             Command::LeaveRoom { .. } => "leave_room",
             Command::OpenTable { .. } => "open_table",
             Command::Apply { .. } => "apply",
@@ -521,6 +535,15 @@ pub enum Event {
         /// The precedence draw.
         draw: Vec<DrawnCardRecord>,
     },
+    /// `ProcedureEvent::ApplicationsJoined`.
+    ApplicationsJoined {
+        /// The table.
+        table: u64,
+        /// The applicants whose applications were made together.
+        players: Vec<u64>,
+        /// The draw that orders them.
+        draw: Vec<DrawnCardRecord>,
+    },
     /// `ProcedureEvent::Withdrew`.
     Withdrew {
         /// The player.
@@ -640,6 +663,9 @@ impl From<&ProcedureEvent> for Event {
             ProcedureEvent::Applied { table, players, draw, .. } => {
                 Event::Applied { table: table.0, players: ids(players), draw: cards_out(draw) }
             }
+            ProcedureEvent::ApplicationsJoined { table, players, draw, .. } => {
+                Event::ApplicationsJoined { table: table.0, players: ids(players), draw: cards_out(draw) }
+            }
             ProcedureEvent::Withdrew { player, table, .. } => Event::Withdrew { player: player.0, table: table.0 },
             ProcedureEvent::MadeFourth { player, table, announced_return, .. } => {
                 Event::MadeFourth { player: player.0, table: table.0, announced_return: *announced_return }
@@ -708,6 +734,12 @@ impl Event {
             Event::Applied { table, players: applicants, draw } => ProcedureEvent::Applied {
                 table: TableId(*table),
                 players: players(applicants),
+                draw: cards_in(draw)?,
+                at,
+            },
+            Event::ApplicationsJoined { table, players: joined, draw } => ProcedureEvent::ApplicationsJoined {
+                table: TableId(*table),
+                players: players(joined),
                 draw: cards_in(draw)?,
                 at,
             },

@@ -26,8 +26,8 @@ use crate::state::ClubState;
 
 pub use line_up::{PhysicalRequest, draw_cards, record_physical};
 pub use room::{
-    TableSpec, apply, arrive, close_table, correct_arrival, leave_room, leave_table, make_fourth, open_table,
-    update_options, withdraw,
+    TableSpec, apply, arrive, close_table, correct_arrival, join_applications, leave_room, leave_table, make_fourth,
+    open_table, update_options, withdraw,
 };
 pub use rubbers::{AgreedPartnerships, RubberStart, SeatChoiceRequest, end_rubber, start_rubber};
 

@@ -147,6 +147,43 @@ pub fn apply(
     Ok(sim.plan(Command::Apply { table, applications, draw, next_seeds: seeds.after(draws::SEEDS_AHEAD) }))
 }
 
+/// The desk marks applications waiting at `table` as made together, after the fact (rule D): a
+/// draw orders them (the desk's physical cards, else the server's) and they take the place of
+/// the first of them on the waiting list.
+pub fn join_applications(
+    state: &ClubState,
+    table: u64,
+    application_ids: &[String],
+    precedence_cards: &[draws::PhysicalCard],
+    at: i64,
+) -> Result<Plan, ServiceError> {
+    let mut players = Vec::with_capacity(application_ids.len());
+    for (i, id) in application_ids.iter().enumerate() {
+        let application = state.application(id).filter(|a| a.table == table).ok_or_else(|| {
+            ServiceError::not_found(format!(
+                "application_ids[{i}]: waiting application {id} at {}",
+                state.table_id(table)
+            ))
+        })?;
+        players.push(application.player);
+    }
+    let applicants: Vec<_> = players.iter().map(|p| player(*p)).collect();
+    let needed = state.room.joined_draw(TableId(table), &applicants).map_err(|e| state.refusal(&e))?;
+    let mut seeds = draws::Seeds::of(state.committed_seeds(table));
+    let draw = precedence_draw(state, Some(&needed), precedence_cards, &mut seeds, at, 'D')?
+        .ok_or_else(|| ServiceError::internal("a draw needed and none made"))?;
+    let mut sim = Sim::new(state, at);
+    let at = sim.at;
+    sim.push(ProcedureEvent::ApplicationsJoined {
+        table: TableId(table),
+        players: applicants,
+        draw: draw.cards(),
+        at,
+    })?;
+    let next_seeds = seeds.after(draws::SEEDS_AHEAD);
+    Ok(sim.plan(Command::JoinApplications { table, application_ids: application_ids.to_vec(), draw, next_seeds }))
+}
+
 /// A waiting application is withdrawn.
 pub fn withdraw(state: &ClubState, application_id: &str, at: i64) -> Result<Plan, ServiceError> {
     let application = state

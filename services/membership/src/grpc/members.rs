@@ -83,6 +83,39 @@ impl Membership {
         Ok(Response::new(response))
     }
 
+    pub(super) async fn mark_applications_together(
+        &self,
+        request: Request<pb::MarkApplicationsTogetherRequest>,
+    ) -> std::result::Result<Response<pb::MarkApplicationsTogetherResponse>, Status> {
+        let principal = principal(&request)?;
+        let request = request.into_inner();
+        let state = self.engine.current().await?;
+        let number = self.table(&state, "table_id", &request.table_id).await?;
+        if request.application_ids.len() < 2 {
+            return Err(ServiceError::invalid("application_ids", "two or more waiting applications").into());
+        }
+        for (i, id) in request.application_ids.iter().enumerate() {
+            required(&format!("application_ids[{i}]"), id)?;
+        }
+        let precedence = self.physical_cards(&state, "precedence_drawings", &request.precedence_drawings).await?;
+        let ids = request.application_ids.clone();
+        let response = self
+            .engine
+            .execute(
+                &principal.subject,
+                None,
+                |state, at| commands::join_applications(state, number, &ids, &precedence, at).map(Some),
+                |state, changes| {
+                    Ok(pb::MarkApplicationsTogetherResponse {
+                        table: table_after(state, changes, number),
+                        precedence_draw: changes.draws.last().cloned(),
+                    })
+                },
+            )
+            .await?;
+        Ok(Response::new(response))
+    }
+
     pub(super) async fn withdraw_application(
         &self,
         request: Request<pb::WithdrawApplicationRequest>,

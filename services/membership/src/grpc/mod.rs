@@ -228,6 +228,13 @@ impl MembershipService for Membership {
         self.apply_to_table(request).await
     }
 
+    async fn mark_applications_together(
+        &self,
+        request: Request<pb::MarkApplicationsTogetherRequest>,
+    ) -> std::result::Result<Response<pb::MarkApplicationsTogetherResponse>, Status> {
+        self.mark_applications_together(request).await
+    }
+
     async fn withdraw_application(
         &self,
         request: Request<pb::WithdrawApplicationRequest>,

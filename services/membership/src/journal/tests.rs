@@ -31,6 +31,7 @@ fn every_procedure_event_survives_the_journal() {
         ProcedureEvent::DrawStarted { table: TableId(3), at },
         ProcedureEvent::LineUpDrawn { table: TableId(3), purpose: DrawPurpose::LeaverEntry, draw: cards.clone(), at },
         ProcedureEvent::RubberStarted { table: TableId(3), partnerships: PartnershipSource::Drawn(four), at },
+        ProcedureEvent::ApplicationsJoined { table: TableId(3), players: players(&[5, 6]), draw: vec![], at },
         ProcedureEvent::EntryCorrected { player: PlayerId(4), entered_at: Timestamp(5), at },
         ProcedureEvent::RubberStarted { table: TableId(3), partnerships: PartnershipSource::Pivot, at },
         ProcedureEvent::RubberStarted {

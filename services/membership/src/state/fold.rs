@@ -293,6 +293,14 @@ impl ClubState {
                 }
                 changes.rubbers.push((rubber, None));
             }
+            Command::JoinApplications { table, application_ids, draw, .. } => {
+                for id in application_ids {
+                    if let Some(application) = self.applications.get_mut(id) {
+                        application.precedence_draw_id = Some(draw.draw_id.clone());
+                    }
+                }
+                changes.draws.push(self.draw_view(*table, draw));
+            }
             Command::UpdateOptions { table, options } => {
                 if let Some(t) = self.tables.get_mut(table) {
                     t.options = options.clone();

@@ -406,3 +406,42 @@ async fn rule_c_the_desk_corrects_a_time_of_entry_and_precedence_follows_it() {
     let own = room.player("p4").correct_arrival(correct("p4", earlier)).await.unwrap_err();
     assert_eq!(own.code(), tonic::Code::PermissionDenied, "{own:?}");
 }
+
+/// Rule D: "if more applications are made at the same time than are needed to complete the
+/// table, a draw orders them". x1 and x2 applied together but the desk recorded them apart, with
+/// y's application between: the desk marks them as made together, the cards order them, they take
+/// x1's place, and y now follows both. Only waiting applications, two or more, and only the desk.
+#[tokio::test]
+async fn rule_d_the_desk_marks_applications_as_made_together_after_the_fact() {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4", "p5", "p6", "x1", "y", "x2"]).await;
+    let t1 = room.open(&["p1", "p2", "p3", "p4", "p5", "p6"]).await.table.unwrap().table_id;
+    let mut applied = Vec::new();
+    for player in ["x1", "y", "x2"] {
+        applied.push(room.apply(&t1, player).await.application.unwrap().application_id);
+    }
+    let waiting = |table: &pb::Table| table.queue.iter().map(|a| a.player_id.clone()).collect::<Vec<_>>();
+    assert_eq!(waiting(&room.table(&t1).await), ids(&["x1", "y", "x2"]));
+    let mark = |applications: &[&String], cards: Vec<pb::PhysicalDrawing>| pb::MarkApplicationsTogetherRequest {
+        table_id: t1.clone(),
+        application_ids: applications.iter().map(|a| (*a).clone()).collect(),
+        precedence_drawings: cards,
+    };
+
+    let one = room.desk.mark_applications_together(mark(&[&applied[0]], vec![])).await.unwrap_err();
+    assert_eq!(one.code(), tonic::Code::InvalidArgument, "{one:?}");
+    let unknown = "no-such-application".to_owned();
+    let missing = room.desk.mark_applications_together(mark(&[&applied[0], &unknown], vec![])).await.unwrap_err();
+    assert_eq!(missing.code(), tonic::Code::NotFound, "{missing:?}");
+    let by_player = room.player("x1").mark_applications_together(mark(&[&applied[0], &applied[2]], vec![])).await;
+    assert_eq!(by_player.unwrap_err().code(), tonic::Code::PermissionDenied);
+
+    let cards = vec![physical("x1", "C2", 10), physical("x2", "SA", 20)];
+    let marked =
+        room.desk.mark_applications_together(mark(&[&applied[0], &applied[2]], cards)).await.unwrap().into_inner();
+    let draw = marked.precedence_draw.unwrap();
+    assert_eq!((draw.method, draw.order.clone()), (pb::DrawMethod::Physical as i32, ids(&["x2", "x1"])));
+    let table = marked.table.unwrap();
+    assert_eq!(waiting(&table), ids(&["x2", "x1", "y"]));
+    assert!(table.queue[..2].iter().all(|a| a.precedence_draw_id == draw.draw_id), "{:?}", table.queue);
+}
