@@ -1,5 +1,8 @@
 //! Every procedure event survives the journal: stored, read back, the same event.
 
+use laws::deal::GameForm;
+use laws::procedure::DrawPurpose;
+
 use super::*;
 
 #[test]
