@@ -219,18 +219,7 @@ mod tests {
     }
 
     fn empty(players: &[u64]) -> DrawRecord {
-        DrawRecord {
-            draw_id: "d".into(),
-            purpose: Purpose::Partnerships,
-            physical: true,
-            players: players.to_vec(),
-            drawings: vec![],
-            seed: None,
-            started_at: None,
-            completed_at: None,
-            settles: LawPurpose::Partnerships,
-            committed_before: false,
-        }
+        DrawRecord::new_physical(Purpose::Partnerships, players.to_vec(), LawPurpose::Partnerships)
     }
 
     #[test]

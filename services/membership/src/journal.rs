@@ -332,6 +332,22 @@ pub struct DrawRecord {
 }
 
 impl DrawRecord {
+    /// A physical draw about to receive its first cards, among `players` in the order given.
+    pub fn new_physical(purpose: Purpose, players: Vec<u64>, settles: LawPurpose) -> DrawRecord {
+        DrawRecord {
+            draw_id: crate::draws::new_id(),
+            purpose,
+            physical: true,
+            players,
+            drawings: Vec::new(),
+            seed: None,
+            started_at: None,
+            completed_at: None,
+            settles,
+            committed_before: false,
+        }
+    }
+
     /// The valid cards, one per player who holds one.
     pub fn cards(&self) -> Vec<DrawnCard> {
         self.drawings

@@ -199,18 +199,7 @@ pub fn record_physical(state: &ClubState, table: u64, request: PhysicalRequest, 
             let mut probe = Sim::new(state, at);
             lining_up(&mut probe, table)?;
             let needed = expected_draw(&probe, table, request.purpose, &request.players)?;
-            DrawRecord {
-                draw_id: draws::new_id(),
-                purpose: request.purpose,
-                physical: true,
-                players: request.players.clone(),
-                drawings: Vec::new(),
-                seed: None,
-                started_at: None,
-                completed_at: None,
-                settles: needed.purpose.into(),
-                committed_before: false,
-            }
+            DrawRecord::new_physical(request.purpose, request.players.clone(), needed.purpose.into())
         }
     };
     let record = draws::record_physical(state, &existing, &request.cards, sim.at())?;

@@ -158,18 +158,7 @@ fn precedence_draw(
         });
     }
     let settles = LawPurpose::from(needed.purpose);
-    let empty = DrawRecord {
-        draw_id: draws::new_id(),
-        purpose: settles.contract(),
-        physical: true,
-        players: players.clone(),
-        drawings: Vec::new(),
-        seed: None,
-        started_at: None,
-        completed_at: None,
-        settles,
-        committed_before: false,
-    };
+    let empty = DrawRecord::new_physical(settles.contract(), players.clone(), settles);
     let record = draws::record_physical(state, &empty, cards, at)?;
     if !record.is_complete() {
         return Err(ServiceError::Rule {
