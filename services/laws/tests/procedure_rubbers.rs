@@ -10,7 +10,8 @@ mod procedure_common;
 use laws::deal::GameForm;
 use laws::draw::Partnerships;
 use laws::procedure::{
-    DrawPurpose, Outcome, PartnershipSource, ProcedureError, ProcedureEvent, TableOptions, TablePhase, Timestamp,
+    DrawPurpose, Outcome, PartnershipSource, ProcedureError, ProcedureEvent, TableId, TableOptions, TablePhase,
+    Timestamp,
 };
 use laws::{CitesLaw, Law};
 use procedure_common::*;
@@ -433,3 +434,82 @@ fn rule_e_rejoining_the_table_one_left_is_not_coming_from_another_table() {
     assert_eq!(out, vec![Outcome::MemberJoined { table: T1, player: p(5), from_table: None }]);
     assert_eq!(club.room.table(T1).unwrap().member(p(5)).unwrap().came_from(), None);
 }
+
+/// Rules B and C: "An applicant may not play in a rubber unless he has become a member of a table
+/// before a card is duly drawn for the selection of players or partners", and "The four
+/// highest-ranking members play the first rubber. Those who have not played, ranked in their order
+/// of entry into the room, take precedence over those who have played; the latter rank equally,
+/// except that players leaving existing tables to join the new table rank lowest." 5 entered before
+/// the four who formed the table and cuts in before its first draw: he ranks first and plays, and
+/// the fourth founder sits out. 6 entered before everyone but left another table to join: he ranks
+/// lowest.
+#[test]
+fn rules_b_and_c_a_member_who_cuts_in_before_the_first_draw_is_ranked_with_the_founders() {
+    let mut club = Club::new();
+    club.enter(&[6, 5, 1, 2, 3, 4, 21, 22, 23, 24]);
+    club.form(T2, &[6, 21, 22, 23, 24]);
+    let out = club.form(T1, &[1, 2, 3, 4]);
+    assert!(
+        matches!(&out[0], Outcome::TableFormed { first_rubber, .. } if *first_rubber == ps(&[1, 2, 3, 4])),
+        "the founders' four, if nobody cuts in: {out:?}"
+    );
+    club.apply_to(T1, &[5], &[]);
+    let out = club.apply_to(T1, &[6], &[]);
+    assert!(out.contains(&Outcome::MemberJoined { table: T1, player: p(6), from_table: Some(T2) }));
+    assert_eq!(club.members(T1), ps(&[1, 2, 3, 4, 5, 6]), "the member order is unchanged");
+
+    let out = club.start_draw(T1);
+    assert_eq!(draw_needed(&out).map(|n| n.purpose), Some(DrawPurpose::Partnerships), "no tie: no draw for who plays");
+    assert_eq!(line_up_fixed(&out), Some((ps(&[1, 2, 3, 5]), ps(&[4, 6]))));
+}
+
+/// Rule C: "Precedence between those of equal rank is determined by drawing cards, the player who
+/// draws the highest-ranking card having precedence." At T1 the founders who have played drew when
+/// the table was formed; a newcomer who cuts in ranks above them all, and that draw still orders
+/// them, so none is made again. At T2 nobody drew when it was formed (the four all played); one
+/// more who has played cuts in, the five straddle the fourth place, and they draw at the table.
+#[test]
+fn rule_c_equals_straddling_the_fourth_place_for_the_first_rubber_draw_unless_a_draw_covers_them() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 5, 6, 7, 8]);
+    club.form(T9, &[1, 2, 3, 4]);
+    club.form(TableId(8), &[5, 6, 7, 8]);
+    club.play_rubber(T9);
+    club.play_rubber(TableId(8));
+    // The club closes both tables: they have played, and nobody broke up a game (rule E).
+    for table in [T9, TableId(8)] {
+        let at = club.now();
+        club.apply(ProcedureEvent::TableClosed { table, at });
+    }
+    club.enter(&[31, 32, 33]);
+
+    // T1: 31 has not played and ranks first; 1-4 have played and draw for the fourth place.
+    let out =
+        club.form_with(T1, &[1, 2, 3, 4, 31], TableOptions::default(), &[(1, "S2"), (2, "SA"), (3, "SK"), (4, "SQ")]);
+    assert!(matches!(&out[0], Outcome::TableFormed { first_rubber, .. } if *first_rubber == ps(&[31, 2, 3, 4])));
+    club.apply_to(T1, &[32], &[]);
+    let out = club.start_draw(T1);
+    assert_eq!(line_up_fixed(&out), Some((ps(&[2, 3, 31, 32]), ps(&[4, 1]))), "the formation's cards: SA, SK");
+
+    // T2: 33 has not played; 5-8 have played and rank equal; no draw has been made at the table.
+    let out = club.form(T2, &[5, 6, 7, 33]);
+    assert!(matches!(&out[0], Outcome::TableFormed { first_rubber, .. } if *first_rubber == ps(&[33, 5, 6, 7])));
+    club.apply_to(T2, &[8], &[]);
+    let out = club.start_draw(T2);
+    let needed = draw_needed(&out).unwrap();
+    assert_eq!(
+        (needed.table, needed.purpose, sorted(needed.players)),
+        (Some(T2), DrawPurpose::Formation, ps(&[5, 6, 7, 8]))
+    );
+    assert_eq!(DrawPurpose::Formation.law(), Law::club_procedure('C'));
+    let at = club.now();
+    let going_out = cards(&[(5, "H2"), (6, "HA"), (7, "HK"), (8, "HQ")]);
+    let err =
+        club.try_apply(ProcedureEvent::LineUpDrawn { table: T2, purpose: DrawPurpose::GoingOut, draw: going_out, at });
+    assert!(matches!(err, Err(ProcedureError::WrongDraw { purpose: DrawPurpose::Formation, .. })), "{err:?}");
+    let out = club.line_up_draw(T2, DrawPurpose::Formation, &[(5, "H2"), (6, "HA"), (7, "HK"), (8, "HQ")]);
+    assert_eq!(line_up_fixed(&out), Some((ps(&[6, 7, 8, 33]), ps(&[5]))), "the lowest card, 5's, sits out");
+    let replayed = laws::procedure::Room::replay(&club.journal).unwrap();
+    assert_eq!(replayed, club.room);
+}
+

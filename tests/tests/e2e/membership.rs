@@ -4,6 +4,7 @@
 
 mod draws;
 mod going_out;
+mod judgement_calls;
 mod players;
 mod procedure_edges;
 mod resilience;

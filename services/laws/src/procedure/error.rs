@@ -200,10 +200,9 @@ pub enum ProcedureError {
         /// Members present to play.
         available: usize,
     },
-    /// Who plays is not settled yet: a draw is still needed (rule E).
-    #[error(
-        "who plays the next rubber at {table} is not settled: {pending} is still needed (rule E of the Rules for Club Procedure)"
-    )]
+    /// Who plays is not settled yet: a draw is still needed (rule E, or rule C for a table's first
+    /// rubber).
+    #[error("who plays the next rubber at {table} is not settled: {pending} is still needed ({})", .pending.law())]
     LineUpNotFixed {
         /// The table.
         table: TableId,
@@ -281,9 +280,10 @@ impl CitesLaw for ProcedureError {
             | ProcedureError::PlayingElsewhere { .. }
             | ProcedureError::NotOnFill { .. }
             | ProcedureError::PlaceNotFilled { .. } => Law::club_procedure('F'),
-            ProcedureError::RubberInProgress { .. }
-            | ProcedureError::NoRubberInProgress { .. }
-            | ProcedureError::LineUpNotFixed { .. } => Law::club_procedure('E'),
+            ProcedureError::RubberInProgress { .. } | ProcedureError::NoRubberInProgress { .. } => {
+                Law::club_procedure('E')
+            }
+            ProcedureError::LineUpNotFixed { pending, .. } => pending.law(),
             ProcedureError::NotEnoughPlayers { .. } => Law::rubber(1, ""),
             ProcedureError::NotTheLineUp { .. } => Law::rubber(3, ""),
             ProcedureError::RepeatedPartnership { .. } => Law::chicago('H', "3"),

@@ -144,7 +144,8 @@ pub enum ProcedureEvent {
         /// When.
         at: Timestamp,
     },
-    /// Cards drawn to settle who plays the next rubber (rule E), as [`Room::next_draw`](super::Room::next_draw) asked.
+    /// Cards drawn to settle who plays the next rubber (rule C for a table's first rubber, rule E
+    /// after), as [`Room::next_draw`](super::Room::next_draw) asked.
     LineUpDrawn {
         /// The table.
         table: TableId,

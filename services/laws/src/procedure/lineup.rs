@@ -1,8 +1,8 @@
 //! Who plays each rubber and who sits out: the time limit (rule B), the first rubber of a new
 //! table (rule C) and going out (rule E), with the draws they call for.
 
-use super::precedence::demote_breakers;
-use super::{BreakerRestriction, DrawNeeded, DrawPurpose, Phase, Table};
+use super::precedence::{demote_breakers, first_rubber};
+use super::{BreakerRestriction, DrawNeeded, DrawPurpose, Phase, Room, Table};
 use crate::draw::{PlayerId, PrecedenceDraw};
 
 /// The four who play a rubber and the eligible members who sit it out (rules B, C, E).
@@ -61,10 +61,15 @@ pub(super) fn preview(table: &Table) -> Option<GoingOut> {
 
 /// The line-up of the rubber `table` is drawing for, or the draw still needed; `None` if the
 /// table is not lining up.
-pub(super) fn resolve(table: &Table, restrictions: &[BreakerRestriction]) -> Option<Result<LineUp, DrawNeeded>> {
+pub(super) fn resolve(room: &Room, table: &Table) -> Option<Result<LineUp, DrawNeeded>> {
     let Phase::LiningUp { eligible, draws } = &table.phase else { return None };
     let draw_for = |purpose: DrawPurpose| draws.iter().find(|(p, _)| *p == purpose).map(|(_, d)| d);
-    let playing = match line_up(table, eligible, &draw_for, restrictions) {
+    let playing = match table.last_line_up {
+        // The first rubber: the four highest-ranking members (rule C).
+        None => first_rubber(room, table, eligible, draw_for(DrawPurpose::Formation)),
+        Some(last) => line_up(table, last, eligible, &draw_for, &room.restrictions),
+    };
+    let playing = match playing {
         Ok(playing) => playing,
         Err(needed) => return Some(Err(needed)),
     };
@@ -75,17 +80,16 @@ pub(super) fn resolve(table: &Table, restrictions: &[BreakerRestriction]) -> Opt
     Some(Ok(LineUp { playing, sitting_out }))
 }
 
+/// The four who play a rubber after `last` (rule E), or the draw needed.
 fn line_up<'a>(
     table: &Table,
+    last: [PlayerId; 4],
     eligible: &[PlayerId],
     draw_for: &impl Fn(DrawPurpose) -> Option<&'a PrecedenceDraw>,
     restrictions: &[BreakerRestriction],
 ) -> Result<Vec<PlayerId>, DrawNeeded> {
     let going_out_draw: Vec<&PrecedenceDraw> = draw_for(DrawPurpose::GoingOut).into_iter().collect();
-    let mut playing = going_out(table, eligible, &going_out_draw, DrawPurpose::GoingOut)?;
-    if table.last_line_up.is_none() {
-        return Ok(playing);
-    }
+    let mut playing = going_out(table, last, eligible, &going_out_draw, DrawPurpose::GoingOut)?;
     // Rule E: "A member who has left another existing table must draw cards for his first
     // rubber with the member who would otherwise have played." Who would otherwise have
     // played is the line-up without such members; where that is itself a tie, a draw settles
@@ -101,7 +105,7 @@ fn line_up<'a>(
     } else {
         let draws: Vec<&PrecedenceDraw> =
             draw_for(DrawPurpose::WouldOtherwisePlay).into_iter().chain(going_out_draw.iter().copied()).collect();
-        going_out(table, &others, &draws, DrawPurpose::WouldOtherwisePlay)?
+        going_out(table, last, &others, &draws, DrawPurpose::WouldOtherwisePlay)?
     };
     let displaced: Vec<PlayerId> = without.into_iter().filter(|p| !playing.contains(p)).collect();
     if displaced.is_empty() {
@@ -141,23 +145,20 @@ fn line_up<'a>(
     Ok(playing)
 }
 
-/// The four of `candidates` who play by rules C and E, or the draw needed.
+/// The four of `candidates` who play after the rubber `last` by rule E, or the draw needed.
 ///
-/// The first rubber at a table: the four highest-ranking members (rule C), the table's member
-/// order. After a rubber (docs/laws-readings.md, "Going out after a rubber (rule E)"): every
-/// candidate who did not play the last rubber comes in; each displaces the member with the most
-/// consecutive rubbers at the table; ties are settled by a draw and the lowest cards go out. If
-/// more than four did not play (possible only when players of the last rubber have left), the
-/// rules are silent; the four senior members among them, in member order, play.
+/// The reading (docs/laws-readings.md, "Going out after a rubber (rule E)"): every candidate who
+/// did not play the last rubber comes in; each displaces the member with the most consecutive
+/// rubbers at the table; ties are settled by a draw and the lowest cards go out. If more than four
+/// did not play (possible only when players of the last rubber have left), the rules are silent;
+/// the four senior members among them, in member order, play.
 fn going_out(
     table: &Table,
+    last: [PlayerId; 4],
     candidates: &[PlayerId],
     draws: &[&PrecedenceDraw],
     purpose: DrawPurpose,
 ) -> Result<Vec<PlayerId>, DrawNeeded> {
-    let Some(last) = table.last_line_up else {
-        return Ok(candidates.iter().copied().take(4).collect());
-    };
     let (mut continuing, sitters): (Vec<PlayerId>, Vec<PlayerId>) = candidates.iter().partition(|p| last.contains(p));
     if sitters.len() >= 4 {
         return Ok(sitters[..4].to_vec());

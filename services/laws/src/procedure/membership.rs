@@ -126,6 +126,7 @@ impl Room {
                 last_line_up: None,
                 last_partnerships: None,
                 pivot: None,
+                formation_draw: precedence,
             },
         );
         let members: Vec<PlayerId> = order.iter().copied().take(Table::COMPLETE).collect();

@@ -122,7 +122,9 @@ pub struct TableOptions {
 /// Why cards must be drawn, which decides what the draw settles and the rule it follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum DrawPurpose {
-    /// Rule C: precedence between applicants of equal rank forming a new table.
+    /// Rule C: precedence between applicants of equal rank forming a new table, or, as its first
+    /// rubber is drawn for, between its members of equal rank straddling the fourth place (the
+    /// four highest-ranking members play the first rubber).
     Formation,
     /// Rule D: precedence between applications made at the same time, in excess of the places
     /// needed to complete the table.
@@ -363,11 +365,11 @@ impl Room {
     }
 
     /// The draw `table` is waiting for, if any: during the line-up for a rubber, a draw under
-    /// rule E, or once the line-up is settled the draw for partnerships (Law 3), unless the
-    /// table's pivot gives them (Appendix 4 B).
+    /// rule C (the first rubber) or rule E (the others), or once the line-up is settled the draw
+    /// for partnerships (Law 3), unless the table's pivot gives them (Appendix 4 B).
     pub fn next_draw(&self, table: TableId) -> Option<DrawNeeded> {
         let t = self.tables.get(&table)?;
-        match lineup::resolve(t, &self.restrictions)? {
+        match lineup::resolve(self, t)? {
             Ok(line_up) => match t.usable_pivot(&line_up.playing) {
                 Some(_) => None,
                 None => Some(DrawNeeded {
@@ -380,10 +382,10 @@ impl Room {
         }
     }
 
-    /// Who plays the rubber being drawn for at `table`, once the draws rule E calls for are
-    /// made; `None` if the table is not lining up or a draw is still needed.
+    /// Who plays the rubber being drawn for at `table`, once the draws rules C and E call for
+    /// are made; `None` if the table is not lining up or a draw is still needed.
     pub fn line_up(&self, table: TableId) -> Option<LineUp> {
-        lineup::resolve(self.tables.get(&table)?, &self.restrictions)?.ok()
+        lineup::resolve(self, self.tables.get(&table)?)?.ok()
     }
 
     /// Who would come in and go out at `table` if the draw for its next rubber started now (rule

@@ -11,13 +11,16 @@ use super::{DrawNeeded, TableId};
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// A table was formed (rule C): its members in precedence order (at most six) and the four
-    /// who play the first rubber.
+    /// who play the first rubber if nobody cuts in before its draw starts (rule B: a member
+    /// admitted before then is ranked with them).
+
     TableFormed {
         /// The table.
         table: TableId,
         /// The members, highest precedence first.
         members: Vec<PlayerId>,
-        /// The four highest-ranking members, who play the first rubber.
+        /// The four highest-ranking members, who play the first rubber unless someone who cuts
+        /// in before its draw ranks above one of them.
         first_rubber: Vec<PlayerId>,
     },
     /// A player became a member of an existing table (rule D), at once or from the waiting

@@ -24,7 +24,12 @@ pub(super) fn demote_breakers(order: &mut Vec<PlayerId>, restrictions: &[Breaker
 /// entry into the room; then those who have played, all equal; lowest, those leaving an
 /// existing table to join.
 fn formation_rank(room: &Room, player: PlayerId) -> (u8, i64, u64) {
-    if room.is_leaving_a_table(player) {
+    rank(room, player, room.is_leaving_a_table(player))
+}
+
+/// Rule C's rank of `player`, given whether he is leaving an existing table to join.
+fn rank(room: &Room, player: PlayerId, leaving: bool) -> (u8, i64, u64) {
+    if leaving {
         (2, 0, 0)
     } else if !room.has_played(player) {
         // By the time of entry (as the desk may have corrected it), then by the order the room
@@ -35,6 +40,60 @@ fn formation_rank(room: &Room, player: PlayerId) -> (u8, i64, u64) {
     } else {
         (1, 0, 0)
     }
+}
+
+/// Rule C's rank of a member of `table` for its first rubber. Once a member, everyone is "a
+/// member of a table", so whether he left an existing table to join is read from his membership:
+/// he came from another table, or he is making a fourth here away from his own (rule F), as
+/// [`formation_rank`] ranked the founders.
+fn member_rank(room: &Room, table: &Table, player: PlayerId) -> (u8, i64, u64) {
+    let leaving = table.member(player).is_some_and(|m| m.came_from.is_some() || m.fourth_for.is_some());
+    rank(room, player, leaving)
+}
+
+/// The four who play the first rubber at `table` (rule C: "The four highest-ranking members
+/// play the first rubber"), or the draw needed. Rule B makes a member admitted before the first
+/// card of that rubber's draw a member for it, so the reading (docs/laws-readings.md,
+/// "Precedence when forming a table (rule C)") ranks every eligible member, founders and those
+/// who cut in alike, as rule C ranks applicants: not played, by order of entry into the room;
+/// then played, equal; lowest, those who left an existing table to join. Members of equal rank
+/// keep the table's member order, except where a group of them straddles the fourth place: then
+/// the formation draw, or a draw already made for this line-up (`drawn`), orders them if it covers
+/// the whole group, and otherwise they must draw ("Precedence between those of equal rank is
+/// determined by drawing cards"). A breaker comes after the players he left (rule E).
+pub(super) fn first_rubber(
+    room: &Room,
+    table: &Table,
+    eligible: &[PlayerId],
+    drawn: Option<&PrecedenceDraw>,
+) -> Result<Vec<PlayerId>, DrawNeeded> {
+    let places = 4;
+    let rank_of = |p: &PlayerId| member_rank(room, table, *p);
+    let mut order = eligible.to_vec();
+    // Stable: equals keep the member order, which for the founders is the formation's.
+    order.sort_by_key(rank_of);
+    if order.len() > places && rank_of(&order[places - 1]) == rank_of(&order[places]) {
+        let boundary = rank_of(&order[places]);
+        let start = order.iter().position(|p| rank_of(p) == boundary).unwrap_or(0);
+        let end = start + order[start..].iter().take_while(|p| rank_of(p) == boundary).count();
+        let group = &order[start..end];
+        match [table.formation_draw.as_ref(), drawn].into_iter().flatten().find(|d| d.covers(group)) {
+            Some(draw) => {
+                let ranked = draw.order(group);
+                order[start..end].copy_from_slice(&ranked);
+            }
+            None => {
+                return Err(DrawNeeded {
+                    table: Some(table.id),
+                    purpose: DrawPurpose::Formation,
+                    players: group.to_vec(),
+                });
+            }
+        }
+    }
+    demote_breakers(&mut order, &room.restrictions);
+    order.truncate(places);
+    Ok(order)
 }
 
 /// Whether the order inside a group of equal rank occupying places `start..end` (from 0)

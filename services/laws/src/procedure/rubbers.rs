@@ -41,10 +41,11 @@ impl Room {
         Ok(())
     }
 
-    /// Reports the line-up once the draws rule E calls for are made, or the draw still needed.
+    /// Reports the line-up once the draws rules C and E call for are made, or the draw still
+    /// needed.
     pub(super) fn report_line_up(&self, table: TableId, out: &mut Vec<Outcome>) {
         let Some(t) = self.tables.get(&table) else { return };
-        match lineup::resolve(t, &self.restrictions) {
+        match lineup::resolve(self, t) {
             Some(Ok(line_up)) => {
                 out.push(Outcome::LineUpFixed { table, playing: line_up.playing, sitting_out: line_up.sitting_out });
                 if let Some(needed) = self.next_draw(table) {
@@ -66,7 +67,7 @@ impl Room {
         out: &mut Vec<Outcome>,
     ) -> Result<(), ProcedureError> {
         let t = self.table_ref(table)?;
-        let needed = match lineup::resolve(t, &self.restrictions) {
+        let needed = match lineup::resolve(self, t) {
             None => return Err(ProcedureError::NoDrawStarted { table }),
             Some(Ok(_)) => None,
             Some(Err(needed)) => Some(needed),
@@ -90,7 +91,7 @@ impl Room {
         out: &mut Vec<Outcome>,
     ) -> Result<(), ProcedureError> {
         let t = self.table_ref(table)?;
-        let line_up = match lineup::resolve(t, &self.restrictions) {
+        let line_up = match lineup::resolve(self, t) {
             None if matches!(t.phase, Phase::Playing { .. }) => return Err(ProcedureError::RubberInProgress { table }),
             None => return Err(ProcedureError::NoDrawStarted { table }),
             Some(Err(needed)) => return Err(ProcedureError::LineUpNotFixed { table, pending: needed.purpose }),

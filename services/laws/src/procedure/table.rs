@@ -100,6 +100,13 @@ pub struct Table {
     pub(super) last_line_up: Option<[PlayerId; 4]>,
     pub(super) last_partnerships: Option<Partnerships>,
     pub(super) pivot: Option<Pivot>,
+    /// The draw that ordered applicants of equal rank when the table was formed (rule C), if
+    /// one was needed. It still orders those founders for the first rubber, when members who
+    /// cut in since are ranked with them (docs/laws-readings.md, "Precedence when forming a
+    /// table (rule C)"). Rooms snapshotted before it was kept read as `None`: a tie it would have
+    /// settled is then drawn again.
+    #[serde(default)]
+    pub(super) formation_draw: Option<PrecedenceDraw>,
 }
 
 impl Table {

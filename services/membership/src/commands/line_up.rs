@@ -13,19 +13,28 @@ use crate::state::{ClubState, player};
 
 use super::{Plan, Sim, server_draw_for};
 
-/// Refuses a draw for precedence outside OpenTable and ApplyToTable, which make those draws.
-fn line_up_purpose(purpose: Purpose) -> Result<(), ServiceError> {
-    match purpose {
-        Purpose::Precedence => Err(ServiceError::Rule {
-            message: "draws for precedence between applicants are made when the table is opened or the applications \
-                      are made, and a physical one is recorded with that command (OpenTable's or ApplyToTable's \
-                      precedence_drawings); a draw recorded here is for the next rubber (rules C and D of the Rules \
-                      for Club Procedure)"
-                .to_owned(),
-            law: Law::club_procedure('D'),
-        }),
-        _ => Ok(()),
+/// Refuses a draw for precedence outside OpenTable and ApplyToTable, which make those draws,
+/// except the one a new table's first rubber may call for (rule C: members of equal rank
+/// straddling the fourth place, when someone cut in before its first draw), which the room asks
+/// for as the rubber's draw starts.
+fn line_up_purpose(state: &ClubState, table: u64, purpose: Purpose, at: i64) -> Result<(), ServiceError> {
+    if purpose != Purpose::Precedence {
+        return Ok(());
     }
+    let mut probe = Sim::new(state, at);
+    if lining_up(&mut probe, table).is_ok()
+        && probe.room.next_draw(TableId(table)).is_some_and(|n| n.purpose == DrawPurpose::Formation)
+    {
+        return Ok(());
+    }
+    Err(ServiceError::Rule {
+        message: "draws for precedence between applicants are made when the table is opened or the applications \
+                  are made, and a physical one is recorded with that command (OpenTable's or ApplyToTable's \
+                  precedence_drawings); a draw recorded here is for the next rubber, and one for precedence only \
+                  when a new table's first rubber needs it (rules C and D of the Rules for Club Procedure)"
+            .to_owned(),
+        law: Law::club_procedure('D'),
+    })
 }
 
 /// A physical draw still awaiting cards at `table`, which must be finished first.
@@ -100,7 +109,7 @@ pub fn draw_cards(
     given: &[u64],
     at: i64,
 ) -> Result<Plan, ServiceError> {
-    line_up_purpose(purpose)?;
+    line_up_purpose(state, table, purpose, at)?;
     if let Some(pending) = pending_physical(state, table) {
         return Err(pending_refusal(pending));
     }
@@ -181,7 +190,7 @@ pub fn record_physical(state: &ClubState, table: u64, request: PhysicalRequest, 
             draw.clone()
         }
         None => {
-            line_up_purpose(request.purpose)?;
+            line_up_purpose(state, table, request.purpose, at)?;
             if let Some(pending) = pending_physical(state, table) {
                 return Err(pending_refusal(pending));
             }
