@@ -513,3 +513,36 @@ fn rule_c_equals_straddling_the_fourth_place_for_the_first_rubber_draw_unless_a_
     assert_eq!(replayed, club.room);
 }
 
+/// Rule E: "After each rubber place must be made for any member who did not play that last rubber
+/// ... Cards are drawn for precedence if necessary." Three of the four who played the first rubber
+/// leave and three waiting applicants take their places: five members did not play the last
+/// rubber, one more than the places. All five draw; the four highest cards play.
+#[test]
+fn rule_e_more_members_who_did_not_play_than_places_draw_and_the_four_highest_play() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    club.form(T1, &[1, 2, 3, 4, 5, 6]);
+    for id in [7, 8, 9] {
+        club.apply_to(T1, &[id], &[]);
+    }
+    club.play_rubber(T1);
+    for id in [1, 2, 3] {
+        club.leave_table(id, T1);
+    }
+    assert_eq!(club.members(T1), ps(&[4, 5, 6, 7, 8, 9]));
+
+    let preview = club.room.going_out_preview(T1).unwrap();
+    assert!(preview.coming_in.is_empty(), "the draw decides who comes in: {preview:?}");
+    assert_eq!(preview.going_out, ps(&[4]));
+    assert_eq!(sorted(preview.tied), ps(&[5, 6, 7, 8, 9]));
+
+    let out = club.start_draw(T1);
+    let needed = draw_needed(&out).unwrap();
+    assert_eq!((needed.purpose, sorted(needed.players)), (DrawPurpose::GoingOut, ps(&[5, 6, 7, 8, 9])));
+    let at = club.now();
+    let four = cards(&[(5, "SA"), (6, "S2"), (7, "SK"), (8, "SQ")]);
+    let err = club.try_apply(ProcedureEvent::LineUpDrawn { table: T1, purpose: DrawPurpose::GoingOut, draw: four, at });
+    assert!(matches!(err, Err(ProcedureError::WrongDraw { .. })), "all five draw: {err:?}");
+    let out = club.line_up_draw(T1, DrawPurpose::GoingOut, &[(5, "SA"), (6, "S2"), (7, "SK"), (8, "SQ"), (9, "SJ")]);
+    assert_eq!(line_up_fixed(&out), Some((ps(&[5, 7, 8, 9]), ps(&[4, 6]))));
+}

@@ -25,7 +25,10 @@ pub struct GoingOut {
     /// Members who give up their places: those with the most consecutive rubbers at the table.
     pub going_out: Vec<PlayerId>,
     /// Members tied for most consecutive rubbers when only some of them must go out: the draw
-    /// for the next rubber settles which, the lowest cards going out (rule E).
+    /// for the next rubber settles which, the lowest cards going out (rule E). When more members
+    /// did not play the last rubber than there are places, they are the ones listed here (and
+    /// `coming_in` is empty): "cards are drawn for precedence if necessary", and the four highest
+    /// cards come in.
     pub tied: Vec<PlayerId>,
 }
 
@@ -39,8 +42,11 @@ pub(super) fn preview(table: &Table) -> Option<GoingOut> {
     let is_leaver = |p: &PlayerId| table.member(*p).is_some_and(|m| m.came_from.is_some());
     let candidates: Vec<PlayerId> = table.present_members().filter(|p| !is_leaver(p)).collect();
     let (mut continuing, sitters): (Vec<PlayerId>, Vec<PlayerId>) = candidates.iter().partition(|p| last.contains(p));
-    if sitters.len() >= 4 {
-        return Some(GoingOut { coming_in: sitters[..4].to_vec(), going_out: continuing, tied: Vec::new() });
+    if sitters.len() > 4 {
+        return Some(GoingOut { coming_in: Vec::new(), going_out: continuing, tied: sitters });
+    }
+    if sitters.len() == 4 {
+        return Some(GoingOut { coming_in: sitters, going_out: continuing, tied: Vec::new() });
     }
     let seats = 4 - sitters.len();
     if continuing.len() <= seats {
@@ -150,8 +156,8 @@ fn line_up<'a>(
 /// The reading (docs/laws-readings.md, "Going out after a rubber (rule E)"): every candidate who
 /// did not play the last rubber comes in; each displaces the member with the most consecutive
 /// rubbers at the table; ties are settled by a draw and the lowest cards go out. If more than four
-/// did not play (possible only when players of the last rubber have left), the rules are silent;
-/// the four senior members among them, in member order, play.
+/// did not play (possible only when players of the last rubber have left), "cards are drawn for
+/// precedence if necessary": all of them draw, and the four highest cards play.
 fn going_out(
     table: &Table,
     last: [PlayerId; 4],
@@ -160,8 +166,11 @@ fn going_out(
     purpose: DrawPurpose,
 ) -> Result<Vec<PlayerId>, DrawNeeded> {
     let (mut continuing, sitters): (Vec<PlayerId>, Vec<PlayerId>) = candidates.iter().partition(|p| last.contains(p));
-    if sitters.len() >= 4 {
-        return Ok(sitters[..4].to_vec());
+    if sitters.len() > 4 {
+        return match draws.iter().find(|d| d.covers(&sitters)) {
+            Some(draw) => Ok(draw.order(&sitters).into_iter().take(4).collect()),
+            None => Err(DrawNeeded { table: Some(table.id), purpose, players: sitters }),
+        };
     }
     let seats = 4 - sitters.len();
     if continuing.len() <= seats {

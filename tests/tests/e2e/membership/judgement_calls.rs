@@ -1,10 +1,11 @@
 //! The places where the Rules for Club Procedure leave the club a judgement call, as the desk
 //! meets them through the service: a member who cuts in before a new table's first draw (rules B
-//! and C). Every draw is physical, with explicit cards, so that every outcome is determined.
+//! and C), and more members who did not play the last rubber than places (rule E). Every draw is
+//! physical, with explicit cards, so that every outcome is determined.
 
 use api::membership::v1 as pb;
 
-use super::{Room, assert_rule, ids, members, physical, playing};
+use super::{Room, assert_rule, ids, members, physical, playing, sorted};
 
 /// Records a complete physical draw at `table` among `players`, the cards in the order given, each
 /// drawn well apart from the others so that none must be drawn again (Law 3).
@@ -71,5 +72,42 @@ async fn rules_b_and_c_a_member_who_cuts_in_before_the_first_draw_is_ranked_with
     assert_eq!(rubber.sitting_out_player_ids, ids(&["a1"]), "the lowest card sits out");
     assert!(rubber.draw_ids.contains(&precedence.draw_id), "{rubber:#?}");
     assert!(rubber.draw_ids.contains(&partnerships.draw_id), "{rubber:#?}");
+}
+
+/// Rule E: "After each rubber place must be made for any member who did not play that last rubber
+/// ... Cards are drawn for precedence if necessary." Three of the four who played the first rubber
+/// leave, and three waiting applicants take their places: five members did not play the last
+/// rubber, for four places. All five draw; the four highest cards play.
+#[tokio::test]
+async fn rule_e_more_members_who_did_not_play_than_places_draw_and_the_four_highest_play() {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9"]).await;
+    let t1 = room.open(&["p1", "p2", "p3", "p4", "p5", "p6"]).await.table.unwrap().table_id;
+    for player in ["p7", "p8", "p9"] {
+        room.apply(&t1, player).await;
+    }
+    let first = room.start(&t1).await;
+    assert_eq!(playing(&first), ids(&["p1", "p2", "p3", "p4"]));
+    room.end(&t1, &first, true).await;
+    for player in ["p1", "p2", "p3"] {
+        room.leave_table(&t1, player).await;
+    }
+    assert_eq!(members(&room.table(&t1).await), ids(&["p4", "p5", "p6", "p7", "p8", "p9"]));
+
+    // Only four of the five is not the draw the table needs.
+    let five = ["p5", "p6", "p7", "p8", "p9"];
+    let short = record(&mut room, &t1, pb::DrawPurpose::GoingOut, &five[..4], &[]).await;
+    assert_rule(&short.unwrap_err(), "rule E");
+    let cards = [("p5", "SA"), ("p6", "S2"), ("p7", "SK"), ("p8", "SQ"), ("p9", "SJ")];
+    let going = record(&mut room, &t1, pb::DrawPurpose::GoingOut, &five, &cards).await.unwrap();
+    assert_eq!(going.order, ids(&["p5", "p7", "p8", "p9", "p6"]));
+
+    let players = ["p5", "p7", "p8", "p9"];
+    let cards = [("p5", "HA"), ("p7", "HK"), ("p8", "HQ"), ("p9", "HJ")];
+    record(&mut room, &t1, pb::DrawPurpose::Partnerships, &players, &cards).await.unwrap();
+    let rubber = room.start(&t1).await;
+    assert_eq!(playing(&rubber), ids(&["p5", "p7", "p8", "p9"]));
+    assert_eq!(sorted(rubber.sitting_out_player_ids.clone()), ids(&["p4", "p6"]));
+    assert!(rubber.draw_ids.contains(&going.draw_id));
 }
 
