@@ -402,3 +402,77 @@ fn rule_d_applications_marked_as_made_together_are_ordered_by_a_draw() {
         ProcedureEvent::ApplicationsJoined { table: T1, players: ps(&[11, 12]), draw: cards(&[(11, "H2")]), at };
     assert!(matches!(club.try_apply(wrong).unwrap_err(), ProcedureError::WrongDraw { .. }));
 }
+
+/// Rule F: "No one can be a member of more than one table at the same time", and rule D: "An
+/// application establishes membership in a table either forthwith or (if the table is complete) as
+/// soon as a vacancy occurs". Read together, nobody is taken out of a rubber in progress by an
+/// application: 4, playing at T1, applies to T2, which has room. His application waits (and says
+/// why), the place goes to 21 who applies next, and a vacancy passes him over for 22 while he
+/// plays, without his losing his place. When his rubber ends, T2 has room and he becomes a member
+/// there at once; he leaves T1 as any member joining another table does, and since that leaves
+/// three players there, he has broken up that game (rule E).
+#[test]
+fn rule_f_an_application_by_a_player_in_a_rubber_waits_until_the_rubber_ends() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 11, 12, 13, 14, 15, 21, 22]);
+    club.form(T1, &[1, 2, 3, 4]);
+    club.start_draw(T1);
+    club.start_rubber_by_server_draw(T1, 1);
+    club.form(T2, &[11, 12, 13, 14, 15]);
+
+    let out = club.apply_to(T2, &[4], &[]);
+    assert_eq!(
+        out,
+        vec![
+            Outcome::Waiting { table: T2, player: p(4), place: 1 },
+            Outcome::ApplicationHeld { table: T2, player: p(4), playing_at: T1 },
+        ]
+    );
+    assert_eq!(Outcome::ApplicationHeld { table: T2, player: p(4), playing_at: T1 }.law(), Law::club_procedure('F'));
+    assert_eq!(club.room.tables_of(p(4)), vec![T1]);
+    assert_eq!(club.room.playing_at(p(4)), Some(T1));
+    assert_eq!(club.room.table(T1).unwrap().playing().map(|four| four.contains(&p(4))), Some(true));
+
+    // 21 applies after him and takes the place that is free.
+    let out = club.apply_to(T2, &[21], &[]);
+    assert_eq!(out, vec![Outcome::MemberJoined { table: T2, player: p(21), from_table: None }]);
+    club.apply_to(T2, &[22], &[]);
+    assert_eq!(club.room.waiting_list(T2), ps(&[4, 22]));
+    // A vacancy: 4 still plays, so 22 fills it; 4 keeps the first place.
+    let out = club.leave_table(11, T2);
+    assert!(out.contains(&Outcome::MemberJoined { table: T2, player: p(22), from_table: None }));
+    assert!(!out.iter().any(|o| matches!(o, Outcome::MemberJoined { player, .. } if *player == p(4))));
+    assert_eq!(club.room.waiting_list(T2), ps(&[4]));
+    club.leave_table(12, T2);
+    assert_eq!(club.members(T2).len(), 5, "room at T2, and 4 still waits: {:?}", club.members(T2));
+
+    // His rubber ends (finished, not abandoned): his application takes effect at once.
+    let out = club.end_rubber(T1, true);
+    assert!(out.contains(&Outcome::RubberEnded { table: T1, completed: true }));
+    assert!(!out.iter().any(|o| matches!(o, Outcome::RubberAbandoned { .. })));
+    assert!(out.contains(&Outcome::MembershipLost { table: T1, player: p(4) }));
+    assert!(out.contains(&Outcome::MemberJoined { table: T2, player: p(4), from_table: Some(T1) }));
+    assert!(out.contains(&Outcome::TableBroken { table: T1, breaker: p(4), left_behind: ps(&[1, 2, 3]) }));
+    assert_eq!(club.room.tables_of(p(4)), vec![T2]);
+    assert!(club.room.table(T2).unwrap().applications().is_empty());
+    assert_eq!(Room::replay(&club.journal).unwrap(), club.room);
+}
+
+/// Rule F, as above: a player in a rubber cannot be taken out of it by forming a new table either
+/// ("Four to six applicants may form a table", rule C). The table is refused while he plays; the
+/// others may form it and he may then apply, his application waiting for his rubber to end.
+#[test]
+fn rule_f_a_player_in_a_rubber_cannot_form_a_new_table() {
+    let mut club = Club::new();
+    club.enter(&[1, 2, 3, 4, 11, 12, 13, 14]);
+    club.form(T1, &[1, 2, 3, 4]);
+    club.start_draw(T1);
+    club.start_rubber_by_server_draw(T1, 1);
+    let at = club.now();
+    let err = club.try_apply(form_event(T2, &[11, 12, 13, 4], &[], at)).unwrap_err();
+    assert_eq!(err, ProcedureError::PlayingElsewhere { player: p(4), table: T1 });
+    assert_eq!(err.law(), Law::club_procedure('F'));
+    club.form(T2, &[11, 12, 13, 14]);
+    let out = club.apply_to(T2, &[4], &[]);
+    assert!(out.contains(&Outcome::ApplicationHeld { table: T2, player: p(4), playing_at: T1 }));
+}

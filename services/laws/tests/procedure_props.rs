@@ -1,6 +1,7 @@
 //! Properties of the Rules for Club Procedure over random event sequences: whatever players
 //! do, no table has more than six members (rule A), no one is a member of two tables except
-//! while making a fourth with an announced return (rule F), the rubber being played is four
+//! while making a fourth with an announced return (rule F), an applicant waits at a table with
+//! room only while he plays a rubber elsewhere (rules D and F), the rubber being played is four
 //! members, and replaying the journal rebuilds the same room.
 
 // Tests may unwrap: a panic here is a failed test, with the value in the message.
@@ -188,8 +189,15 @@ fn check_invariants(room: &Room) -> Result<(), TestCaseError> {
             prop_assert!(!members[..i].contains(p));
             prop_assert!(room.is_present(*p), "{p} is a member of {} but not in the room", table.id());
         }
-        if !table.applications().is_empty() {
-            prop_assert!(table.is_complete(), "rule D: applicants wait only while the table is complete");
+        if !table.is_complete() {
+            for applicant in table.applications() {
+                let playing_elsewhere = room.playing_at(*applicant).is_some_and(|t| t != table.id());
+                prop_assert!(
+                    playing_elsewhere,
+                    "rule D: {applicant} waits at {}, which has room, without playing a rubber elsewhere (rule F)",
+                    table.id()
+                );
+            }
         }
         for applicant in table.applications() {
             prop_assert!(!members.contains(applicant));

@@ -113,6 +113,14 @@ impl Room {
                 law: DrawPurpose::Formation.law(),
             }
         })?;
+        // Rule F: nobody is taken out of a rubber in progress by an application. A player playing
+        // a rubber at another table cannot found this one; once it is formed he may apply to it,
+        // and his application then waits for his rubber to end.
+        for player in order.iter().take(Table::COMPLETE) {
+            if let Some(at) = self.playing_at(*player) {
+                return Err(ProcedureError::PlayingElsewhere { player: *player, table: at });
+            }
+        }
         self.tables.insert(
             table,
             Table {
@@ -143,7 +151,9 @@ impl Room {
     }
 
     /// Players apply to an existing table at the same time (rule D): members at once while it
-    /// is incomplete, in precedence order; the others wait.
+    /// is incomplete, in precedence order; the others wait. An applicant playing a rubber at
+    /// another table waits even for a place that is free (rule F: see
+    /// [`Outcome::ApplicationHeld`]), and the place goes to the next applicant.
     pub(super) fn cut_in(
         &mut self,
         table: TableId,
@@ -160,15 +170,28 @@ impl Room {
             None => players.to_vec(),
         };
         precedence::demote_breakers(&mut order, &self.restrictions);
-        for player in order.iter().take(vacancies) {
-            self.admit(table, *player, None, true, out);
-        }
-        for player in order.iter().skip(vacancies) {
+        let mut places = vacancies;
+        for player in &order {
+            let playing_at = self.playing_at(*player);
+            if places > 0 && playing_at.is_none() {
+                self.admit(table, *player, None, true, out);
+                places -= 1;
+                continue;
+            }
             self.table_mut(table)?.waiting.push(*player);
             let place = self.waiting_list(table).iter().position(|p| p == player).map_or(0, |i| i + 1);
             out.push(Outcome::Waiting { table, player: *player, place });
+            if let Some(playing_at) = playing_at.filter(|_| places > 0) {
+                out.push(Outcome::ApplicationHeld { table, player: *player, playing_at });
+            }
         }
         Ok(())
+    }
+
+    /// The table where `player` is playing a rubber now, if any (rule F: an application does not
+    /// take him out of it).
+    pub fn playing_at(&self, player: PlayerId) -> Option<TableId> {
+        self.tables.values().find(|t| t.playing().is_some_and(|p| p.contains(&player))).map(|t| t.id)
     }
 
     /// A waiting applicant withdraws his application (rule D).
@@ -341,24 +364,29 @@ impl Room {
         }
     }
 
-    /// Rule D: a waiting applicant becomes a member "as soon as a vacancy occurs".
-    pub(super) fn fill_vacancy(&mut self, table: TableId, out: &mut Vec<Outcome>) {
-        if let Some(next) = self.waiting_list(table).first().copied() {
+    /// Rule D: a waiting applicant becomes a member "as soon as a vacancy occurs". Rule F: one
+    /// playing a rubber at another table is passed over and keeps his place; the next applicant
+    /// fills the vacancy. Whether anyone was admitted.
+    pub(super) fn fill_vacancy(&mut self, table: TableId, out: &mut Vec<Outcome>) -> bool {
+        let next = self.waiting_list(table).into_iter().find(|p| self.playing_at(*p).is_none());
+        if let Some(next) = next {
             self.admit(table, next, None, true, out);
         }
+        next.is_some()
     }
 
     /// Rule D at the end of every event: while a table with applicants waiting is not complete,
-    /// the first of them becomes a member.
+    /// the first of them free to join becomes a member. This is also where an application held
+    /// while its applicant played a rubber elsewhere takes effect, once that rubber has ended
+    /// (rule F); he then leaves his old table as any member joining another does.
     pub(super) fn settle_vacancies(&mut self, out: &mut Vec<Outcome>) {
         let ids: Vec<TableId> = self.tables.keys().copied().collect();
         for table in ids {
             while let Some(t) = self.tables.get(&table)
                 && !t.is_complete()
                 && !t.waiting.is_empty()
-            {
-                self.fill_vacancy(table, out);
-            }
+                && self.fill_vacancy(table, out)
+            {}
         }
     }
 }

@@ -326,7 +326,8 @@ impl Room {
 
     /// The waiting list of `table` in the order its applicants will become members: order of
     /// application, except that a breaker comes after every player he may not compete against
-    /// (rule E).
+    /// (rule E). An applicant playing a rubber at another table keeps his place but is passed
+    /// over until that rubber ends (rule F; see [`Outcome::ApplicationHeld`]).
     pub fn waiting_list(&self, table: TableId) -> Vec<PlayerId> {
         let mut order = self.tables.get(&table).map(|t| t.waiting.clone()).unwrap_or_default();
         precedence::demote_breakers(&mut order, &self.restrictions);

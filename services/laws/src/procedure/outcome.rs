@@ -13,7 +13,6 @@ pub enum Outcome {
     /// A table was formed (rule C): its members in precedence order (at most six) and the four
     /// who play the first rubber if nobody cuts in before its draw starts (rule B: a member
     /// admitted before then is ranked with them).
-
     TableFormed {
         /// The table.
         table: TableId,
@@ -34,8 +33,9 @@ pub enum Outcome {
         /// draws for his first rubber).
         from_table: Option<TableId>,
     },
-    /// An applicant is not (yet) a member: the table is complete, and he is told his place on
-    /// its waiting list, counting from 1 (rules C and D).
+    /// An applicant is not (yet) a member: the table is complete (or he is playing a rubber
+    /// elsewhere, see [`Outcome::ApplicationHeld`]), and he is told his place on its waiting list,
+    /// counting from 1 (rules C and D).
     Waiting {
         /// The table.
         table: TableId,
@@ -43,6 +43,19 @@ pub enum Outcome {
         player: PlayerId,
         /// His place in the waiting list.
         place: usize,
+    },
+    /// Why an applicant waits at a table that has room: he is playing a rubber at another table.
+    /// Nobody is taken out of a rubber in progress by an application (rule F, as
+    /// docs/laws-readings.md reads it in "One table at a time (rule F)"): his application stays
+    /// on the waiting list, in its order, and takes effect once that rubber ends, at once if the
+    /// table then has room, else at the next vacancy. Reported after his [`Outcome::Waiting`].
+    ApplicationHeld {
+        /// The table applied to.
+        table: TableId,
+        /// The applicant.
+        player: PlayerId,
+        /// The table where he is playing a rubber.
+        playing_at: TableId,
     },
     /// An application was withdrawn (or dropped because the applicant left the room).
     ApplicationWithdrawn {
@@ -171,6 +184,7 @@ impl Outcome {
                 Law::club_procedure('D')
             }
             Outcome::MembershipLost { .. }
+            | Outcome::ApplicationHeld { .. }
             | Outcome::FillStarted { .. }
             | Outcome::FillMayEnd { .. }
             | Outcome::FillEnded { .. } => Law::club_procedure('F'),

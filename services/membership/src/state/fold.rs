@@ -219,7 +219,10 @@ impl ClubState {
                         t.rubber = None;
                     }
                 }
-                Outcome::RestrictionCleared { .. }
+                // The Waiting outcome before it recorded the application; this only says why it
+                // waits at a table with room (its applicant plays a rubber elsewhere, rule F).
+                Outcome::ApplicationHeld { .. }
+                | Outcome::RestrictionCleared { .. }
                 | Outcome::RestrictionLifted { .. }
                 | Outcome::FillStarted { .. }
                 | Outcome::FillMayEnd { .. }

@@ -1,11 +1,12 @@
-//! The places where the Rules for Club Procedure leave the club a judgement call, as the desk
-//! meets them through the service: a member who cuts in before a new table's first draw (rules B
-//! and C), and more members who did not play the last rubber than places (rule E). Every draw is
-//! physical, with explicit cards, so that every outcome is determined.
+//! The three places where the Rules for Club Procedure leave the club a judgement call, as the
+//! desk meets them through the service: a member who cuts in before a new table's first draw (rules
+//! B and C), more members who did not play the last rubber than places (rule E), and an application
+//! by a player in a rubber at another table (rule F). Every draw is physical, with explicit cards,
+//! so that every outcome is determined.
 
 use api::membership::v1 as pb;
 
-use super::{Room, assert_rule, ids, members, physical, playing, sorted};
+use super::{Room, assert_rule, ids, member, members, physical, playing, queue, sorted};
 
 /// Records a complete physical draw at `table` among `players`, the cards in the order given, each
 /// drawn well apart from the others so that none must be drawn again (Law 3).
@@ -111,3 +112,58 @@ async fn rule_e_more_members_who_did_not_play_than_places_draw_and_the_four_high
     assert!(rubber.draw_ids.contains(&going.draw_id));
 }
 
+/// Rule F: "No one can be a member of more than one table at the same time", with rule D: "An
+/// application establishes membership in a table either forthwith or (if the table is complete) as
+/// soon as a vacancy occurs". Nobody is taken out of a rubber in progress by an application: p4,
+/// playing at T1, applies to T2, which has room; his application waits, the place goes to r1 who
+/// applies next, and a vacancy passes him over for r2 while he plays. When his rubber ends, T2 has
+/// room and he becomes a member there; he leaves T1, and having left three players there he has
+/// broken up that game (rule E).
+#[tokio::test]
+async fn rule_f_an_application_by_a_player_in_a_rubber_waits_until_the_rubber_ends() {
+    let mut room = Room::new().await;
+    room.enter(&["p1", "p2", "p3", "p4", "q1", "q2", "q3", "q4", "q5", "r1", "r2"]).await;
+    let t1 = room.open(&["p1", "p2", "p3", "p4"]).await.table.unwrap().table_id;
+    let cards = [("p1", "SA"), ("p2", "SK"), ("p3", "SQ"), ("p4", "SJ")];
+    record(&mut room, &t1, pb::DrawPurpose::Partnerships, &["p1", "p2", "p3", "p4"], &cards).await.unwrap();
+    let rubber = room.start(&t1).await;
+    let t2 = room.open(&["q1", "q2", "q3", "q4", "q5"]).await.table.unwrap().table_id;
+
+    let applied = room.apply(&t2, "p4").await;
+    let application = applied.application.unwrap();
+    assert_eq!(application.status, pb::ApplicationStatus::Waiting as i32, "{application:?}");
+    assert_eq!(application.queue_position, 1);
+    let t2_now = applied.table.unwrap();
+    assert_eq!(t2_now.status, pb::TableStatus::Incomplete as i32, "T2 has room");
+    assert_eq!(queue(&t2_now), ids(&["p4"]));
+    assert!(!members(&t2_now).contains(&"p4".to_owned()));
+    let t1_now = room.table(&t1).await;
+    assert!(member(&t1_now, "p4").playing, "his rubber goes on: {t1_now:#?}");
+    assert_eq!(t1_now.current_rubber.map(|r| r.rubber_id), Some(rubber.rubber_id.clone()));
+    assert_eq!(room.presence("p4").await.unwrap().table_id, t1);
+
+    // r1 applies after him and takes the place that is free; r2 waits behind him.
+    let r1 = room.apply(&t2, "r1").await.application.unwrap();
+    assert_eq!(r1.status, pb::ApplicationStatus::Admitted as i32);
+    let r2 = room.apply(&t2, "r2").await.application.unwrap();
+    assert_eq!((r2.status, r2.queue_position), (pb::ApplicationStatus::Waiting as i32, 2));
+    // A vacancy: p4 still plays, so r2 fills it, and p4 keeps his place.
+    let after = room.leave_table(&t2, "q1").await.table.unwrap();
+    assert!(members(&after).contains(&"r2".to_owned()), "{after:#?}");
+    assert_eq!(queue(&after), ids(&["p4"]));
+    room.leave_table(&t2, "q2").await;
+
+    // His rubber ends, finished: T2 has room, and his application takes effect.
+    let ended = room.end(&t1, &rubber, true).await;
+    assert_eq!(ended.rubber.unwrap().status, pb::RubberStatus::Finished as i32);
+    let t1_after = ended.table.unwrap();
+    assert_eq!(sorted(members(&t1_after)), ids(&["p1", "p2", "p3"]));
+    assert_eq!(t1_after.status, pb::TableStatus::Broken as i32);
+    let t2_after = room.table(&t2).await;
+    assert_eq!(member(&t2_after, "p4").source, pb::MembershipSource::FromOtherTable as i32);
+    assert!(t2_after.queue.is_empty());
+    let presence = room.presence("p4").await.unwrap();
+    assert_eq!(presence.table_id, t2);
+    let restriction = presence.breaker_restrictions.first().expect("he left three players at T1 (rule E)");
+    assert_eq!(restriction.table_id, t1);
+}
