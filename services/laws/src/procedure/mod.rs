@@ -61,6 +61,7 @@ mod fourths;
 mod lineup;
 mod membership;
 mod outcome;
+mod outlook;
 mod precedence;
 mod rubbers;
 mod table;
@@ -76,6 +77,7 @@ pub use error::ProcedureError;
 pub use events::{PartnershipSource, ProcedureEvent};
 pub use lineup::{GoingOut, LineUp};
 pub use outcome::Outcome;
+pub use outlook::Outlook;
 pub use table::{Member, Table, TablePhase};
 
 use table::Phase;
