@@ -62,6 +62,7 @@ impl Lineup {
             idempotency_key: String::new(),
             returning_fourth_player_ids: Vec::new(),
             precedence_drawings: Vec::new(),
+            server_draw: true,
         };
         let table = desk.open_table(request).await.unwrap_or_else(|s| panic!("open table: {s:?}")).into_inner();
         let table_id = table.table.unwrap_or_else(|| panic!("OpenTable answered without a table")).table_id;

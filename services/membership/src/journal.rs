@@ -290,6 +290,10 @@ pub struct Options {
     pub club_laws: bool,
     /// The player named in advance as Arbiter, or empty.
     pub arbiter_player_id: String,
+    /// The server makes a draw the rules call for whenever a command needs one the desk did not
+    /// record; otherwise only when the desk asks (the club's choice, not the Laws').
+    #[serde(default)]
+    pub server_draws_automatic: bool,
 }
 
 impl Options {

@@ -63,10 +63,11 @@ async fn play(engine: &Engine) {
         engine.execute("desk", None, decide, |_, _| Ok(())).await.unwrap();
     }
     let spec = TableSpec { name: "one".into(), form: Form::Rubber, options: Options::default() };
-    let open =
-        |state: &ClubState, at| commands::open_table(state, spec.clone(), &[1, 2, 3, 4, 5], &[], &[], at).map(Some);
+    let open = |state: &ClubState, at| {
+        commands::open_table(state, spec.clone(), &[1, 2, 3, 4, 5], &[], &[], false, at).map(Some)
+    };
     engine.execute("desk", None, open, |_, _| Ok(())).await.unwrap();
-    let apply = |state: &ClubState, at| commands::apply(state, 1, &[6], &[], at).map(Some);
+    let apply = |state: &ClubState, at| commands::apply(state, 1, &[6], &[], false, at).map(Some);
     engine.execute("desk", None, apply, |_, _| Ok(())).await.unwrap();
     for n in [7u64, 6] {
         let leave = |state: &ClubState, at| commands::leave_room(state, n, at).map(Some);

@@ -517,7 +517,11 @@ async fn pad_writer(club: &club::Club, writer: usize, results: u32) -> Result<()
             };
             members.end_rubber(end).await.map_err(|s| fail("EndRubber", s))?;
         }
-        let start = membership::StartRubberRequest { table_id: table.table_id.clone(), ..Default::default() };
+        let start = membership::StartRubberRequest {
+            table_id: table.table_id.clone(),
+            server_draw: true,
+            ..Default::default()
+        };
         let started = members.start_rubber(start).await.map_err(|s| fail("StartRubber", s))?.into_inner();
         let rubber_id = started.rubber.unwrap().rubber_id;
         rubber = Some(rubber_id.clone());

@@ -5,10 +5,12 @@
 mod draws;
 mod going_out;
 mod judgement_calls;
+mod next_steps;
 mod players;
 mod procedure_edges;
 mod resilience;
 mod tables;
+mod walkthrough;
 mod watchers;
 
 use std::time::Duration;
@@ -128,6 +130,9 @@ impl Room {
             options: Some(options),
             applicant_player_ids: ids(names),
             idempotency_key: String::new(),
+            // These scenarios leave any draw for precedence to the server; the desk's own cards
+            // are recorded where a test is about them.
+            server_draw: true,
             ..Default::default()
         };
         self.desk.open_table(request).await.map(|r| r.into_inner())
@@ -152,6 +157,7 @@ impl Room {
             table_id: table.to_owned(),
             player_id: players[0].to_owned(),
             together_with_player_ids: ids(&players[1..]),
+            server_draw: true,
             ..Default::default()
         };
         self.desk.apply_to_table(request).await.unwrap().into_inner()
@@ -162,8 +168,9 @@ impl Room {
         self.player(player).leave_table(request).await.unwrap().into_inner()
     }
 
+    /// Starts the next rubber, the server making any draw still needed (the desk asks for it).
     async fn start(&mut self, table: &str) -> pb::Rubber {
-        let request = pb::StartRubberRequest { table_id: table.to_owned(), ..Default::default() };
+        let request = pb::StartRubberRequest { table_id: table.to_owned(), server_draw: true, ..Default::default() };
         self.desk.start_rubber(request).await.unwrap().into_inner().rubber.unwrap()
     }
 

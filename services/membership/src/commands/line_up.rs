@@ -3,7 +3,7 @@
 //! asks for next.
 
 use laws::Law;
-use laws::procedure::{DrawNeeded, DrawPurpose, ProcedureError, ProcedureEvent, TableId, TablePhase};
+use laws::procedure::{DrawNeeded, DrawPurpose, ProcedureEvent, TableId, TablePhase};
 
 use platform::ServiceError;
 
@@ -75,18 +75,44 @@ fn expected_draw(sim: &Sim<'_>, table: u64, purpose: Purpose, given: &[u64]) -> 
             && n.players.len() == given.len()
             && n.players.iter().all(|p| given_players.contains(p))
     });
+    let names = |players: &[laws::draw::PlayerId]| {
+        players.iter().map(|p| sim.state.player_id(p.0)).collect::<Vec<_>>().join(", ")
+    };
     match needed {
         Some(needed) if matches => Ok(needed),
-        needed => {
-            let law_purpose = needed.as_ref().map_or_else(|| requested(purpose), |n| n.purpose);
-            let error = ProcedureError::WrongDraw {
-                purpose: law_purpose,
-                expected: needed.map(|n| n.players).unwrap_or_default(),
-                given: given_players,
-                law: law_purpose.law(),
-            };
-            Err(sim.state.refusal(&error))
-        }
+        // The draw the desk asked for is not the one the table needs: say so, and which it needs
+        // (the table's next steps show the same).
+        Some(needed) if LawPurpose::from(needed.purpose).contract() == purpose => Err(ServiceError::Rule {
+            message: format!(
+                "{} at {} is among {}, not {} ({})",
+                needed.purpose,
+                sim.state.table_id(table),
+                names(&needed.players),
+                names(&given_players),
+                needed.purpose.law()
+            ),
+            law: needed.purpose.law(),
+        }),
+        Some(needed) => Err(ServiceError::Rule {
+            message: format!(
+                "{} is not needed at {} now: the table needs {} among {} ({})",
+                requested(purpose),
+                sim.state.table_id(table),
+                needed.purpose,
+                names(&needed.players),
+                needed.purpose.law()
+            ),
+            law: needed.purpose.law(),
+        }),
+        None => Err(ServiceError::Rule {
+            message: format!(
+                "{} is not needed at {} now: its pivot gives the partnerships, and nothing else is left to draw \
+                 (Appendix 4 B)",
+                requested(purpose),
+                sim.state.table_id(table)
+            ),
+            law: Law::rubber(3, ""),
+        }),
     }
 }
 

@@ -106,6 +106,22 @@ impl<'a> Sim<'a> {
     }
 }
 
+/// The refusal of a command that needs a draw nobody made or asked the server for: the server
+/// draws only when the desk asks or the table's option says so, so that no draw is made behind
+/// the desk's back; `how` says how to make it.
+fn draw_not_asked_for(state: &ClubState, needed: &DrawNeeded, how: &str) -> ServiceError {
+    let players: Vec<String> = needed.players.iter().map(|p| state.player_id(p.0)).collect();
+    ServiceError::Rule {
+        message: format!(
+            "{} is needed first among {} ({}): {how}",
+            needed.purpose,
+            players.join(", "),
+            needed.purpose.law()
+        ),
+        law: needed.purpose.law(),
+    }
+}
+
 fn server_draw_for(
     state: &ClubState,
     needed: &DrawNeeded,
@@ -119,12 +135,14 @@ fn server_draw_for(
 
 /// The draw for precedence that opening or applying to a table needs (`needed`, rules C and D):
 /// the desk's physical `cards`, which must make the whole draw, redraws included (Law 3), or a
-/// server draw when the desk gave none. Cards when no draw is needed are refused (naming `rule`),
-/// and so are cards of players who do not draw.
+/// server draw when the desk gave none and `server_draw` (the desk asked, or the table's option
+/// says so). Cards when no draw is needed are refused (naming `rule`), and so are cards of players
+/// who do not draw, and a needed draw with neither cards nor `server_draw`.
 fn precedence_draw(
     state: &ClubState,
     needed: Option<&DrawNeeded>,
     cards: &[draws::PhysicalCard],
+    server_draw: bool,
     seeds: &mut draws::Seeds,
     at: i64,
     rule: char,
@@ -141,11 +159,18 @@ fn precedence_draw(
             law: Law::club_procedure(rule),
         });
     };
-    if cards.is_empty() {
-        return server_draw_for(state, needed, seeds, at).map(Some);
-    }
     let players: Vec<u64> = needed.players.iter().map(|p| p.0).collect();
     let names = |players: &[u64]| players.iter().map(|p| state.player_id(*p)).collect::<Vec<_>>().join(", ");
+    if cards.is_empty() {
+        if server_draw {
+            return server_draw_for(state, needed, seeds, at).map(Some);
+        }
+        return Err(draw_not_asked_for(
+            state,
+            needed,
+            "record its cards with the command, or ask the server to draw (server_draw)",
+        ));
+    }
     if let Some(card) = cards.iter().find(|c| !players.contains(&c.player)) {
         return Err(ServiceError::Rule {
             message: format!(

@@ -59,7 +59,8 @@ pub struct TableSpec {
 }
 
 /// Four or more applicants form a table (rule C); the room ranks them, asking for a draw among
-/// applicants of equal rank when their order matters, which the server makes. `returning_fourths`
+/// applicants of equal rank when their order matters: the desk's cards, or the server's when
+/// `server_draw` or the table's option asks for it. `returning_fourths`
 /// are members of other tables who make the fourth and will return to them (rule F).
 pub fn open_table(
     state: &ClubState,
@@ -67,6 +68,7 @@ pub fn open_table(
     applicants: &[u64],
     returning_fourths: &[u64],
     precedence_cards: &[draws::PhysicalCard],
+    server_draw: bool,
     at: i64,
 ) -> Result<Plan, ServiceError> {
     let mut sim = Sim::new(state, at);
@@ -78,7 +80,8 @@ pub fn open_table(
     // precedence draw here uses the seed the room committed for opening draws, and the table's
     // own seeds are committed with it.
     let mut opening = draws::Seeds::of(state.opening_seeds());
-    let draw = precedence_draw(state, needed.as_ref(), precedence_cards, &mut opening, at.0, 'C')?;
+    let server_draw = server_draw || spec.options.server_draws_automatic;
+    let draw = precedence_draw(state, needed.as_ref(), precedence_cards, server_draw, &mut opening, at.0, 'C')?;
     let outcomes = sim.push(ProcedureEvent::TableFormed {
         table: TableId(number),
         form: spec.form.into(),
@@ -114,13 +117,14 @@ fn waiting(outcomes: &[Outcome]) -> Vec<u64> {
 }
 
 /// Players apply to a table at the same time (rule D): members at once while the table has room,
-/// the rest wait; if they are more than the places left, the room asks for a draw among them,
-/// which the server makes.
+/// the rest wait (and so does anyone playing a rubber at another table, until it ends: rule F); if they are more than the places left, the room asks for a draw among them:
+/// the desk's cards, or the server's when `server_draw` or the table's option asks for it.
 pub fn apply(
     state: &ClubState,
     table: u64,
     players: &[u64],
     precedence_cards: &[draws::PhysicalCard],
+    server_draw: bool,
     at: i64,
 ) -> Result<Plan, ServiceError> {
     let mut sim = Sim::new(state, at);
@@ -128,7 +132,8 @@ pub fn apply(
     let applicants: Vec<_> = players.iter().map(|p| player(*p)).collect();
     let needed = state.room.application_draw(TableId(table), &applicants).map_err(|e| state.refusal(&e))?;
     let mut seeds = draws::Seeds::of(state.committed_seeds(table));
-    let draw = precedence_draw(state, needed.as_ref(), precedence_cards, &mut seeds, at.0, 'D')?;
+    let server_draw = server_draw || state.options(table).is_some_and(|o| o.server_draws_automatic);
+    let draw = precedence_draw(state, needed.as_ref(), precedence_cards, server_draw, &mut seeds, at.0, 'D')?;
     sim.push(ProcedureEvent::Applied {
         table: TableId(table),
         players: applicants,
@@ -148,13 +153,14 @@ pub fn apply(
 }
 
 /// The desk marks applications waiting at `table` as made together, after the fact (rule D): a
-/// draw orders them (the desk's physical cards, else the server's) and they take the place of
+/// draw orders them (the desk's physical cards, or the server's when asked) and they take the place of
 /// the first of them on the waiting list.
 pub fn join_applications(
     state: &ClubState,
     table: u64,
     application_ids: &[String],
     precedence_cards: &[draws::PhysicalCard],
+    server_draw: bool,
     at: i64,
 ) -> Result<Plan, ServiceError> {
     let mut players = Vec::with_capacity(application_ids.len());
@@ -170,7 +176,8 @@ pub fn join_applications(
     let applicants: Vec<_> = players.iter().map(|p| player(*p)).collect();
     let needed = state.room.joined_draw(TableId(table), &applicants).map_err(|e| state.refusal(&e))?;
     let mut seeds = draws::Seeds::of(state.committed_seeds(table));
-    let draw = precedence_draw(state, Some(&needed), precedence_cards, &mut seeds, at, 'D')?
+    let server_draw = server_draw || state.options(table).is_some_and(|o| o.server_draws_automatic);
+    let draw = precedence_draw(state, Some(&needed), precedence_cards, server_draw, &mut seeds, at, 'D')?
         .ok_or_else(|| ServiceError::internal("a draw needed and none made"))?;
     let mut sim = Sim::new(state, at);
     let at = sim.at;

@@ -12,7 +12,7 @@ use crate::journal::{Command, Purpose};
 use crate::state::{ClubState, player};
 
 use super::line_up::{lining_up, partnership_draw, pending_physical, pending_refusal};
-use super::{Plan, Sim, server_draw_for};
+use super::{Plan, Sim, draw_not_asked_for, server_draw_for};
 
 /// A seat the desk chose for a player.
 pub type SeatChoiceRequest = (Seat, u64);
@@ -21,7 +21,7 @@ pub type SeatChoiceRequest = (Seat, u64);
 #[derive(Debug, Clone, Copy)]
 pub struct RubberStart<'a> {
     /// A completed draw for partnerships to use; `None` for the one made since the last rubber,
-    /// else a server draw.
+    /// else a server draw if one may be made.
     pub partnership_draw_id: Option<&'a str>,
     /// The seats chosen; empty for the server to seat the four.
     pub seat_choices: &'a [SeatChoiceRequest],
@@ -29,12 +29,20 @@ pub struct RubberStart<'a> {
     pub deck: Deck,
     /// Partnerships the four agreed instead of drawing.
     pub agreed: Option<AgreedPartnerships>,
+    /// The desk asks the server to make every draw still needed.
+    pub server_draw: bool,
 }
 
 impl Default for RubberStart<'_> {
     /// Nothing chosen: the server draws and seats, and the first dealer deals with the first deck.
     fn default() -> Self {
-        RubberStart { partnership_draw_id: None, seat_choices: &[], deck: Deck::First, agreed: None }
+        RubberStart {
+            partnership_draw_id: None,
+            seat_choices: &[],
+            deck: Deck::First,
+            agreed: None,
+            server_draw: false,
+        }
     }
 }
 
@@ -48,12 +56,15 @@ pub struct AgreedPartnerships {
     pub first_dealer: u64,
 }
 
-/// Starts a rubber: starts its draw if that has not begun (rule B), has the server make every draw
-/// the room still asks for (going out, entry from another table: rule E), then the partnerships
-/// (Law 3: the desk's physical draw, one made before, a server draw, or the pivot's rotation), and
-/// seats the four as Law 3 says.
+/// Starts a rubber: starts its draw if that has not begun (rule B), uses the draws made since the
+/// last rubber, and has the server make every draw the room still asks for (going out, entry from
+/// another table: rule E; then the partnerships, Law 3) when the desk asked for that or the
+/// table's option says so; otherwise a draw still needed refuses the start, naming it. A pivot's
+/// rotation or partnerships the four agreed take the place of the partnership draw. Seats the four
+/// as Law 3 says.
 pub fn start_rubber(state: &ClubState, table: u64, start: &RubberStart<'_>, at: i64) -> Result<Plan, ServiceError> {
-    let RubberStart { partnership_draw_id, seat_choices, deck, agreed } = *start;
+    let RubberStart { partnership_draw_id, seat_choices, deck, agreed, server_draw } = *start;
+    let server_draw = server_draw || state.options(table).is_some_and(|o| o.server_draws_automatic);
     if agreed.is_some() && partnership_draw_id.is_some() {
         return Err(ServiceError::invalid(
             "agreed_partnerships",
@@ -75,6 +86,14 @@ pub fn start_rubber(state: &ClubState, table: u64, start: &RubberStart<'_>, at: 
     for _ in 0..8 {
         match (sim.room.next_draw(TableId(table)), agreed) {
             (Some(needed), _) if needed.purpose != DrawPurpose::Partnerships => {
+                if !server_draw {
+                    return Err(draw_not_asked_for(
+                        state,
+                        &needed,
+                        "record it (RecordPhysicalDraw), or ask the server for it (DrawCards, or StartRubber's \
+                         server_draw)",
+                    ));
+                }
                 let record = server_draw_for(state, &needed, &mut seeds, sim.at())?;
                 let at = sim.at;
                 sim.push(ProcedureEvent::LineUpDrawn {
@@ -117,6 +136,14 @@ pub fn start_rubber(state: &ClubState, table: u64, start: &RubberStart<'_>, at: 
                         Some(draw) => {
                             used_draw = Some(draw.draw_id.clone());
                             draw.cards()
+                        }
+                        None if !server_draw => {
+                            return Err(draw_not_asked_for(
+                                state,
+                                &needed,
+                                "record it (RecordPhysicalDraw), ask the server for it (DrawCards, or StartRubber's \
+                                 server_draw), or record the partnerships the four agreed (agreed_partnerships)",
+                            ));
                         }
                         None => {
                             let record = server_draw_for(state, &needed, &mut seeds, sim.at())?;

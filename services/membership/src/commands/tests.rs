@@ -34,7 +34,7 @@ fn club() -> Vec<Entry> {
         journal.push(entry);
     }
     let spec = TableSpec { name: String::new(), form: Form::Rubber, options: Options::default() };
-    let plan = open_table(&state, spec, &[1, 2, 3, 4, 5], &[], &[], 10).unwrap();
+    let plan = open_table(&state, spec, &[1, 2, 3, 4, 5], &[], &[], false, 10).unwrap();
     journal.push(run(&state, plan, 10).1);
     journal
 }
@@ -100,7 +100,7 @@ fn the_room_commits_its_opening_draw_seed_with_its_first_entry_and_keeps_it_unti
     assert_eq!(committed.len(), crate::draws::OPENING_SEEDS_AHEAD);
     // Five who entered one after another rank by entry: no draw, so the seed stays for the next.
     let spec = TableSpec { name: String::new(), form: Form::Rubber, options: Options::default() };
-    let plan = open_table(&state, spec, &[1, 2, 3, 4, 5], &[], &[], 10).unwrap();
+    let plan = open_table(&state, spec, &[1, 2, 3, 4, 5], &[], &[], false, 10).unwrap();
     let Command::OpenTable { draw: None, next_seeds, .. } = &plan.command else { panic!("{:?}", plan.command) };
     assert_eq!(next_seeds.as_ref().map(Vec::len), Some(SEEDS_AHEAD), "the new table commits its own");
     assert!(plan.opening_seeds.is_none());
@@ -151,7 +151,8 @@ fn a_table_opened_before_commitments_were_kept_commits_at_its_first_draw_and_say
     let Some(rubber_id) = state.current_rubber(1).map(|r| r.rubber_id.clone()) else { panic!("no rubber") };
     let (state, _, _) = run(&state, end_rubber(&state, 1, &rubber_id, true, 40).unwrap(), 40);
     let committed = state.committed_seeds(1).to_vec();
-    let plan = start_rubber(&state, 1, &RubberStart::default(), 50).unwrap();
+    let asked = RubberStart { server_draw: true, ..RubberStart::default() };
+    let plan = start_rubber(&state, 1, &asked, 50).unwrap();
     let Command::StartRubber { draws, .. } = &plan.command else { panic!("{:?}", plan.command) };
     assert!(!draws.is_empty(), "going out and partnerships drawn by the server");
     for (draw, seed) in draws.iter().zip(&committed) {

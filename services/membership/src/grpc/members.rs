@@ -53,7 +53,7 @@ impl Membership {
                     if players.len() == 1 && state.waiting_application(number, applicant).is_some() {
                         return Ok(None);
                     }
-                    commands::apply(state, number, &players, &precedence, at).map(Some)
+                    commands::apply(state, number, &players, &precedence, request.server_draw, at).map(Some)
                 },
                 |state, changes| {
                     let application = |p: u64| {
@@ -104,7 +104,9 @@ impl Membership {
             .execute(
                 &principal.subject,
                 None,
-                |state, at| commands::join_applications(state, number, &ids, &precedence, at).map(Some),
+                |state, at| {
+                    commands::join_applications(state, number, &ids, &precedence, request.server_draw, at).map(Some)
+                },
                 |state, changes| {
                     Ok(pb::MarkApplicationsTogetherResponse {
                         table: table_after(state, changes, number),

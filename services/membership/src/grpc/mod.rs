@@ -214,6 +214,13 @@ impl MembershipService for Membership {
         self.get_table(request).await
     }
 
+    async fn get_next_steps(
+        &self,
+        request: Request<pb::GetNextStepsRequest>,
+    ) -> std::result::Result<Response<pb::GetNextStepsResponse>, Status> {
+        self.get_next_steps(request).await
+    }
+
     async fn list_tables(
         &self,
         request: Request<pb::ListTablesRequest>,

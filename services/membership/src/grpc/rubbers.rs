@@ -62,8 +62,13 @@ impl Membership {
                 Some(commands::AgreedPartnerships { partners, first_dealer })
             }
         };
-        let start =
-            commands::RubberStart { partnership_draw_id: draw_id.as_deref(), seat_choices: &choices, deck, agreed };
+        let start = commands::RubberStart {
+            partnership_draw_id: draw_id.as_deref(),
+            seat_choices: &choices,
+            deck,
+            agreed,
+            server_draw: request.server_draw,
+        };
         let response = self
             .engine
             .execute(

@@ -53,6 +53,7 @@ impl Membership {
             chicago_swap_vulnerability: options.chicago_swap_vulnerability,
             club_laws: options.club_laws,
             arbiter_player_id: arbiter,
+            server_draws_automatic: options.server_draws_automatic,
         })
     }
 
@@ -98,7 +99,16 @@ impl Membership {
                         })
                         .collect();
                     *groups.lock().unwrap_or_else(|e| e.into_inner()) = standing;
-                    commands::open_table(state, spec.clone(), &applicants, &returning, &precedence, at).map(Some)
+                    commands::open_table(
+                        state,
+                        spec.clone(),
+                        &applicants,
+                        &returning,
+                        &precedence,
+                        request.server_draw,
+                        at,
+                    )
+                    .map(Some)
                 },
                 |state, changes| {
                     let groups = groups.lock().unwrap_or_else(|e| e.into_inner()).clone();
@@ -229,6 +239,49 @@ impl Membership {
                 .ok_or_else(|| ServiceError::not_found(format!("table {table_id}")))?,
         };
         Ok(Response::new(pb::GetTableResponse { table: Some(table) }))
+    }
+
+    /// What happens next at a table, or what forming a table or applying to one would need.
+    pub(super) async fn get_next_steps(
+        &self,
+        request: Request<pb::GetNextStepsRequest>,
+    ) -> std::result::Result<Response<pb::GetNextStepsResponse>, Status> {
+        let request = request.into_inner();
+        let state = self.engine.current().await?;
+        let applicants = self.numbers(&state, "applicant_player_ids", &request.applicant_player_ids).await?;
+        let table_id = request.table_id.trim();
+        let next_steps = if table_id.is_empty() {
+            if applicants.is_empty() {
+                return Err(ServiceError::invalid(
+                    "table_id",
+                    "a table, or applicant_player_ids for a table to be formed",
+                )
+                .into());
+            }
+            let options = self.options(request.options.clone(), Form::Chicago).await?;
+            state.formation_steps(&applicants, &options)?
+        } else if !applicants.is_empty() {
+            let number = self.table(&state, "table_id", table_id).await?;
+            state.application_steps(number, &applicants)?
+        } else {
+            match state.open_table(table_id) {
+                Some(number) => state.table(number).and_then(|t| t.next_steps.clone()).unwrap_or_default(),
+                None => {
+                    let table = self
+                        .engine
+                        .store
+                        .table(table_id)
+                        .await?
+                        .ok_or_else(|| ServiceError::not_found(format!("table_id: table {table_id}")))?;
+                    table.next_steps.unwrap_or_else(|| pb::NextSteps {
+                        step: pb::NextStep::Closed as i32,
+                        summary: format!("{} is closed.", table.name),
+                        ..pb::NextSteps::default()
+                    })
+                }
+            }
+        };
+        Ok(Response::new(pb::GetNextStepsResponse { next_steps: Some(next_steps) }))
     }
 
     pub(super) async fn list_tables(

@@ -210,6 +210,11 @@ impl ClubState {
                 next_draw_seed_commitments: new.next_draw_seed_commitments.clone(),
             }));
         }
+        if old.next_steps != new.next_steps
+            && let Some(next_steps) = &new.next_steps
+        {
+            events.push(E::NextStepsChanged(next_steps.clone()));
+        }
         if new.status == pb::TableStatus::Closed as i32 && old.status != pb::TableStatus::Closed as i32 {
             let reason = self.tables.get(&number).and_then(|t| t.closed.as_ref()).map(|(_, r)| r.clone());
             events.push(E::TableClosed(pb::TableClosed { reason: reason.unwrap_or_default() }));

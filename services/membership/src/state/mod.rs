@@ -15,6 +15,7 @@
 
 mod events;
 mod fold;
+mod next_steps;
 pub mod snapshot;
 mod views;
 

@@ -138,6 +138,7 @@ impl ClubState {
         if let Some((closed_at, _)) = &t.closed {
             return pb::Table {
                 status: pb::TableStatus::Closed as i32,
+                next_steps: Some(self.next_steps(t)),
                 closed_at: Some(timestamp(*closed_at)),
                 ..base
             };
@@ -187,7 +188,8 @@ impl ClubState {
             4 | 5 => pb::TableStatus::Incomplete,
             _ => pb::TableStatus::Complete,
         };
-        pb::Table { status: status as i32, members, queue, current_rubber: t.rubber.clone(), ..base }
+        let next_steps = Some(self.next_steps(t));
+        pb::Table { status: status as i32, members, queue, current_rubber: t.rubber.clone(), next_steps, ..base }
     }
 
     pub(super) fn presence_view(&self, number: u64) -> pb::Presence {
@@ -236,6 +238,7 @@ pub fn options_view(options: &Options) -> pb::TableOptions {
         chicago_swap_vulnerability: options.chicago_swap_vulnerability,
         club_laws: options.club_laws,
         arbiter_player_id: options.arbiter_player_id.clone(),
+        server_draws_automatic: options.server_draws_automatic,
     }
 }
 

@@ -40,7 +40,8 @@ async fn a_player_acts_and_sees_only_for_himself() {
     // Running the room is the desk's: the contract refuses a player before the handler.
     let denied = p5.open_table(pb::OpenTableRequest::default()).await.unwrap_err();
     assert_eq!(denied.code(), Code::PermissionDenied);
-    let denied = p5.start_rubber(pb::StartRubberRequest { table_id: t1.clone(), ..Default::default() }).await;
+    let denied =
+        p5.start_rubber(pb::StartRubberRequest { table_id: t1.clone(), server_draw: true, ..Default::default() }).await;
     assert_eq!(denied.unwrap_err().code(), Code::PermissionDenied);
     // Nothing changed.
     assert_eq!(members(&room.table(&t1).await), ids(&["p1", "p2", "p3", "p4"]));
@@ -85,7 +86,10 @@ async fn refusals_name_the_rule_and_nothing_is_half_applied() {
     // A rubber in progress must be ended before the table closes.
     let status = room.desk.close_table(pb::CloseTableRequest { table_id: t1.clone(), reason: String::new() }).await;
     assert_rule(&status.unwrap_err(), "rule E");
-    let status = room.desk.start_rubber(pb::StartRubberRequest { table_id: t1.clone(), ..Default::default() }).await;
+    let status = room
+        .desk
+        .start_rubber(pb::StartRubberRequest { table_id: t1.clone(), server_draw: true, ..Default::default() })
+        .await;
     assert_rule(&status.unwrap_err(), "rule E");
     // The game or scoring service may report the end twice: the second changes nothing.
     let ended = room.end(&t1, &rubber, false).await;

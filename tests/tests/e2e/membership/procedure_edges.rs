@@ -214,6 +214,7 @@ async fn law_3_four_who_agree_their_partnerships_play_them_with_the_seats_and_de
             partner_player_ids: ids(&["p1", "p3"]),
             first_dealer_player_id: "p3".into(),
         }),
+        server_draw: false,
     };
     let rubber = room.desk.start_rubber(request).await.unwrap().into_inner().rubber.unwrap();
     assert!(rubber.partnerships_agreed);
@@ -244,6 +245,8 @@ async fn law_3_agreed_partnerships_and_the_deck_are_checked() {
         seat_choices: Vec::new(),
         first_deck: deck,
         agreed_partnerships: agreed,
+        // Without agreed partnerships the desk asks the server to draw them.
+        server_draw: true,
     };
     // p5 is fifth in precedence and sits out the first rubber (rule C).
     let outsider = room.desk.start_rubber(start(Some(agreed(&["p1", "p5"], "p1")), "", 0)).await.unwrap_err();
@@ -345,6 +348,7 @@ async fn rules_c_and_d_a_physical_draw_for_precedence_is_recorded_with_the_comma
         player_id: "x1".into(),
         together_with_player_ids: ids(&["x2"]),
         precedence_drawings: cards,
+        server_draw: false,
     };
     let by_player = room.player("x1").apply_to_table(apply(vec![physical("x1", "D3", 10)])).await.unwrap_err();
     assert_eq!(by_player.code(), tonic::Code::PermissionDenied, "{by_player:?}");
@@ -425,6 +429,7 @@ async fn rule_d_the_desk_marks_applications_as_made_together_after_the_fact() {
     let mark = |applications: &[&String], cards: Vec<pb::PhysicalDrawing>| pb::MarkApplicationsTogetherRequest {
         table_id: t1.clone(),
         application_ids: applications.iter().map(|a| (*a).clone()).collect(),
+        server_draw: cards.is_empty(),
         precedence_drawings: cards,
     };
 

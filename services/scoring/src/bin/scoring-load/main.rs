@@ -157,6 +157,7 @@ async fn new_table(members: &mut Members, worker: usize) -> anyhow::Result<Table
             idempotency_key: String::new(),
             returning_fourth_player_ids: Vec::new(),
             precedence_drawings: Vec::new(),
+            server_draw: true,
         })
         .await?
         .into_inner()
@@ -178,7 +179,11 @@ async fn new_pad(client: &mut Client, members: &mut Members, table: &mut TableSt
             .await?;
     }
     let rubber = members
-        .start_rubber(mpb::StartRubberRequest { table_id: table.table_id.clone(), ..Default::default() })
+        .start_rubber(mpb::StartRubberRequest {
+            table_id: table.table_id.clone(),
+            server_draw: true,
+            ..Default::default()
+        })
         .await?
         .into_inner()
         .rubber
