@@ -6,12 +6,21 @@
 //! bridgectl room show                           # who is in the room, by arrival
 //! bridgectl table open --name "Table 1" --kind rubber --player alice --player bob ...
 //! bridgectl table show [--table t1]             # one table, or every open table
+//! bridgectl table next --table t1               # what happens next there, and why
+//! bridgectl table next --player a --player b ... # what forming a table from them needs
 //! bridgectl table apply --table t1 --player carol [--with dave]
 //! bridgectl table close --table t1 --reason "end of the evening"
 //! bridgectl rubber start --table t1 [--seat north=alice ...] [--partnership-draw <id>]
 //! bridgectl rubber end --table t1 --rubber <id> [--unfinished]
+//! bridgectl draw record --table t1 --purpose going-out --player c --player d --card c=HA@12 ...
+//! bridgectl draw server --table t1 --purpose going-out --player c --player d
 //! bridgectl draw show --draw <id>               # or --table t1 for the table's draws
 //! ```
+//!
+//! The server makes a draw only when asked (`--server-draw`, `draw server`) or when the table's
+//! option says so (`table open --server-draws-automatic`); `table next` says which draw is needed.
+
+mod views;
 
 use anyhow::{Context, bail};
 use clap::{Subcommand, ValueEnum};
@@ -20,6 +29,10 @@ use api::common::v1 as common;
 use api::membership::v1 as pb;
 use api::membership::v1::membership_service_client::MembershipServiceClient;
 use platform::app::PeerChannel;
+
+use views::{
+    application_line, hex, presence_line, print_draw, print_next_steps, print_rubber, print_table, restriction_line,
+};
 
 /// The card room's commands.
 #[derive(Debug, Subcommand)]
@@ -143,9 +156,25 @@ pub enum Table {
         #[arg(long = "returning-fourth")]
         returning_fourths: Vec<String>,
         /// A card of a physical draw for precedence among applicants of equal standing (rule C),
-        /// as in `draw record --card`; without any, the server draws if a draw is needed.
+        /// as in `draw record --card`.
         #[arg(long = "precedence-card")]
         precedence_cards: Vec<String>,
+        /// Ask the server to make the draw for precedence, if one is needed.
+        #[arg(long, conflicts_with = "precedence_cards")]
+        server_draw: bool,
+        /// The table's option: the server makes any draw a command needs without being asked.
+        #[arg(long)]
+        server_draws_automatic: bool,
+    },
+    /// Says what happens next at a table (the draw needed and who draws, who plays, who sits
+    /// out, and why), or what forming a table from --player ... or applying to --table would need.
+    Next {
+        /// The table; without it, the players would form a new table.
+        #[arg(long)]
+        table: Option<String>,
+        /// A player forming a table, or applying to --table together; repeat for each.
+        #[arg(long = "player")]
+        players: Vec<String>,
     },
     /// Shows one table, or every open table.
     Show {
@@ -165,9 +194,12 @@ pub enum Table {
         #[arg(long = "with")]
         together_with: Vec<String>,
         /// A card of a physical draw ordering the applications made together (rule D), as in
-        /// `draw record --card`; without any, the server draws if a draw is needed.
+        /// `draw record --card`.
         #[arg(long = "precedence-card")]
         precedence_cards: Vec<String>,
+        /// Ask the server to make the draw ordering them, if one is needed.
+        #[arg(long, conflicts_with = "precedence_cards")]
+        server_draw: bool,
     },
     /// Marks waiting applications as made together, after the fact (rule D): a draw orders them.
     MarkTogether {
@@ -177,10 +209,12 @@ pub enum Table {
         /// A waiting application; repeat for each, two or more.
         #[arg(long = "application", required = true)]
         applications: Vec<String>,
-        /// A card of a physical draw among their applicants, as in `draw record --card`; without
-        /// any, the server draws.
+        /// A card of a physical draw among their applicants, as in `draw record --card`.
         #[arg(long = "precedence-card")]
         precedence_cards: Vec<String>,
+        /// Ask the server to make the draw.
+        #[arg(long, conflicts_with = "precedence_cards")]
+        server_draw: bool,
     },
     /// Closes a table: memberships end and waiting applications lapse.
     Close {
@@ -201,9 +235,13 @@ pub enum Rubber {
         /// The table.
         #[arg(long)]
         table: String,
-        /// A completed physical draw for partnerships; the server draws without one.
+        /// A completed physical draw for partnerships; without one, the one made since the last
+        /// rubber.
         #[arg(long)]
         partnership_draw: Option<String>,
+        /// Ask the server to make every draw still needed (going out, entry, partnerships).
+        #[arg(long)]
+        server_draw: bool,
         /// A seat chosen, as seat=player (north=alice); all four or none.
         #[arg(long = "seat")]
         seats: Vec<String>,
@@ -254,6 +292,19 @@ pub enum Draw {
         #[arg(long = "card")]
         cards: Vec<String>,
     },
+    /// Asks the server to make the draw the table needs next (Law 3: a shuffled pack spread from
+    /// a committed seed), for the next rubber.
+    Server {
+        /// The table.
+        #[arg(long)]
+        table: String,
+        /// What it decides.
+        #[arg(long, value_enum)]
+        purpose: DrawFor,
+        /// A player who draws; repeat for each.
+        #[arg(long = "player", required = true)]
+        players: Vec<String>,
+    },
     /// Shows a draw with every card, position, redraw and reason, or a table's draws.
     Show {
         /// The draw.
@@ -274,6 +325,18 @@ pub enum DrawFor {
     GoingOut,
     /// Entry of members from other tables against those who would otherwise play (rule E).
     Entry,
+    /// Precedence among the members of a new table for its first rubber (rule C).
+    Precedence,
+}
+
+fn draw_purpose(purpose: Option<DrawFor>) -> pb::DrawPurpose {
+    match purpose {
+        None => pb::DrawPurpose::Unspecified,
+        Some(DrawFor::Partnerships) => pb::DrawPurpose::Partnerships,
+        Some(DrawFor::GoingOut) => pb::DrawPurpose::GoingOut,
+        Some(DrawFor::Entry) => pb::DrawPurpose::EntryFromOtherTable,
+        Some(DrawFor::Precedence) => pb::DrawPurpose::Precedence,
+    }
 }
 
 /// A card drawn, as `player=CARD@POSITION[/DECK][+]` (see `draw record --card`).
@@ -382,6 +445,8 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
             idempotency_key,
             returning_fourths,
             precedence_cards,
+            server_draw,
+            server_draws_automatic,
         }) => {
             let request = pb::OpenTableRequest {
                 name,
@@ -393,12 +458,14 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                     no_consecutive_partners,
                     pivot,
                     chicago_swap_vulnerability,
+                    server_draws_automatic,
                     ..Default::default()
                 }),
                 applicant_player_ids: players,
                 idempotency_key,
                 returning_fourth_player_ids: returning_fourths,
                 precedence_drawings: drawings(&precedence_cards)?,
+                server_draw,
             };
             let response = client.open_table(request).await?.into_inner();
             if let Some(table) = &response.table {
@@ -419,6 +486,19 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 print_draw(draw);
             }
         }
+        Command::Table(Table::Next { table, players }) => {
+            let request = pb::GetNextStepsRequest {
+                table_id: table.clone().unwrap_or_default(),
+                applicant_player_ids: players,
+                options: None,
+            };
+            let next = client.get_next_steps(request).await?.into_inner().next_steps.unwrap_or_default();
+            match &table {
+                Some(table) => println!("{table}:"),
+                None => println!("a new table:"),
+            }
+            print_next_steps(table.as_deref().unwrap_or_default(), &next);
+        }
         Command::Table(Table::Show { table: Some(table) }) => {
             let response = client.get_table(pb::GetTableRequest { table_id: table }).await?.into_inner();
             if let Some(table) = &response.table {
@@ -438,11 +518,12 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 );
             }
         }
-        Command::Table(Table::MarkTogether { table, applications, precedence_cards }) => {
+        Command::Table(Table::MarkTogether { table, applications, precedence_cards, server_draw }) => {
             let request = pb::MarkApplicationsTogetherRequest {
                 table_id: table,
                 application_ids: applications,
                 precedence_drawings: drawings(&precedence_cards)?,
+                server_draw,
             };
             let response = client.mark_applications_together(request).await?.into_inner();
             if let Some(draw) = &response.precedence_draw {
@@ -452,12 +533,13 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 print_table(table);
             }
         }
-        Command::Table(Table::Apply { table, player, together_with, precedence_cards }) => {
+        Command::Table(Table::Apply { table, player, together_with, precedence_cards, server_draw }) => {
             let request = pb::ApplyToTableRequest {
                 table_id: table,
                 player_id: player,
                 together_with_player_ids: together_with,
                 precedence_drawings: drawings(&precedence_cards)?,
+                server_draw,
             };
             let response = client.apply_to_table(request).await?.into_inner();
             for application in response.application.iter().chain(&response.together_with) {
@@ -476,7 +558,15 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 print_table(table);
             }
         }
-        Command::Rubber(Rubber::Start { table, partnership_draw, seats, deck, agreed_partners, first_dealer }) => {
+        Command::Rubber(Rubber::Start {
+            table,
+            partnership_draw,
+            server_draw,
+            seats,
+            deck,
+            agreed_partners,
+            first_dealer,
+        }) => {
             let mut seat_choices = Vec::new();
             for seat in &seats {
                 let Some((name, player)) = seat.split_once('=') else {
@@ -501,6 +591,7 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                 seat_choices,
                 first_deck: deck.unwrap_or_default(),
                 agreed_partnerships,
+                server_draw,
             };
             let response = client.start_rubber(request).await?.into_inner();
             if let Some(rubber) = &response.rubber {
@@ -521,16 +612,29 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
                     println!("tied (the next draw settles who goes out): {}", going_out.tied_player_ids.join(", "));
                 }
             }
+            if let Some(table) = &response.table
+                && let Some(next) = &table.next_steps
+            {
+                print_next_steps(&table.table_id, next);
+            }
+        }
+        Command::Draw(Draw::Server { table, purpose, players }) => {
+            let request = pb::DrawCardsRequest {
+                table_id: table.clone(),
+                purpose: draw_purpose(Some(purpose)) as i32,
+                player_ids: players,
+            };
+            let response = client.draw_cards(request).await?.into_inner();
+            if let Some(draw) = &response.draw {
+                print_draw(draw);
+            }
+            let next = client.get_next_steps(pb::GetNextStepsRequest { table_id: table.clone(), ..Default::default() });
+            print_next_steps(&table, &next.await?.into_inner().next_steps.unwrap_or_default());
         }
         Command::Draw(Draw::Record { table, draw, purpose, players, cards }) => {
-            let purpose = match purpose {
-                None => pb::DrawPurpose::Unspecified,
-                Some(DrawFor::Partnerships) => pb::DrawPurpose::Partnerships,
-                Some(DrawFor::GoingOut) => pb::DrawPurpose::GoingOut,
-                Some(DrawFor::Entry) => pb::DrawPurpose::EntryFromOtherTable,
-            };
+            let purpose = draw_purpose(purpose);
             let request = pb::RecordPhysicalDrawRequest {
-                table_id: table,
+                table_id: table.clone(),
                 draw_id: draw.unwrap_or_default(),
                 purpose: purpose as i32,
                 player_ids: players,
@@ -540,6 +644,8 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
             if let Some(draw) = &response.draw {
                 print_draw(draw);
             }
+            let next = client.get_next_steps(pb::GetNextStepsRequest { table_id: table.clone(), ..Default::default() });
+            print_next_steps(&table, &next.await?.into_inner().next_steps.unwrap_or_default());
         }
         Command::Draw(Draw::Show { draw: Some(draw), .. }) => {
             let response = client.get_draw(pb::GetDrawRequest { draw_id: draw }).await?.into_inner();
@@ -572,144 +678,6 @@ pub async fn client(server: &str, token: Option<&str>) -> anyhow::Result<Members
         None => bail!("this command needs a token: --token or BRIDGE_TOKEN (see `bridgectl token`)"),
     };
     Ok(MembershipServiceClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor)))
-}
-
-fn name<T: TryFrom<i32>>(raw: i32, prefix: &str, as_str: impl Fn(&T) -> &'static str) -> String {
-    T::try_from(raw).map_or_else(|_| raw.to_string(), |v| as_str(&v).trim_start_matches(prefix).to_lowercase())
-}
-
-fn time(at: &Option<prost_types::Timestamp>) -> String {
-    at.as_ref()
-        .and_then(|t| chrono::DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32))
-        .map(|t| t.format("%H:%M:%S").to_string())
-        .unwrap_or_default()
-}
-
-fn presence_line(presence: &pb::Presence) -> String {
-    let mut line = format!(
-        "{:<24} arrived {}  {}",
-        presence.player_id,
-        time(&presence.arrived_at),
-        if presence.has_played { "has played" } else { "not yet played" }
-    );
-    if !presence.table_id.is_empty() {
-        line.push_str(&format!("  at {}", presence.table_id));
-    }
-    for restriction in &presence.breaker_restrictions {
-        line.push_str(&format!("\n  {}", restriction_line(&presence.player_id, restriction)));
-    }
-    if let Some(correction) = &presence.arrival_correction {
-        line.push_str(&format!(
-            "\n  arrival corrected from {} by {}: {}",
-            time(&correction.recorded_arrived_at),
-            correction.corrected_by,
-            correction.reason
-        ));
-    }
-    line
-}
-
-fn restriction_line(breaker: &str, restriction: &pb::BreakerRestriction) -> String {
-    let protected: Vec<String> = restriction
-        .protected_players
-        .iter()
-        .map(|p| format!("{}{}", p.player_id, if p.cleared { " (cleared)" } else { "" }))
-        .collect();
-    format!(
-        "{breaker} broke up {} and may not compete for entry against {} until each has played a rubber (rule E)",
-        restriction.table_id,
-        protected.join(", ")
-    )
-}
-
-fn application_line(application: &pb::Application) -> String {
-    let status = name(application.status, "APPLICATION_STATUS_", pb::ApplicationStatus::as_str_name);
-    let mut line = format!("{} {} ({})", application.player_id, status, application.application_id);
-    if application.queue_position > 0 {
-        line.push_str(&format!(", place {} in the queue", application.queue_position));
-    }
-    line
-}
-
-fn print_table(table: &pb::Table) {
-    let kind = name(table.kind, "TABLE_KIND_", common::TableKind::as_str_name);
-    let status = name(table.status, "TABLE_STATUS_", pb::TableStatus::as_str_name);
-    println!("{} ({}), {kind}, {status}, version {}", table.name, table.table_id, table.version);
-    for member in &table.members {
-        let mut notes = Vec::new();
-        if member.playing {
-            notes.push("playing".to_owned());
-        }
-        if member.sat_out_last_rubber {
-            notes.push("sat out the last rubber".to_owned());
-        }
-        if !member.away_at_table_id.is_empty() {
-            notes.push(format!("away making a fourth at {}", member.away_at_table_id));
-        }
-        if let Some(fill) = &member.temporary_fill {
-            notes.push(format!("a fourth from {}", fill.home_table_id));
-        }
-        println!("  {:<24} {} in a row  {}", member.player_id, member.consecutive_rubbers, notes.join(", "));
-    }
-    for application in &table.queue {
-        println!("  queue {}: {}", application.queue_position, application.player_id);
-    }
-    if let Some(rubber) = &table.current_rubber {
-        print_rubber(rubber);
-    }
-    // Shown so that the players can note the next server draw's commitment before anyone draws.
-    if let Some(next) = table.next_draw_seed_commitments.first() {
-        println!("  next server draw's seed commitment (SHA-256) {}", hex(next));
-    }
-}
-
-fn print_rubber(rubber: &pb::Rubber) {
-    let status = name(rubber.status, "RUBBER_STATUS_", pb::RubberStatus::as_str_name);
-    println!("rubber {} ({}) at {}: {status}", rubber.number, rubber.rubber_id, rubber.table_id);
-    for seated in &rubber.seats {
-        let seat = name(seated.seat, "SEAT_", common::Seat::as_str_name);
-        let dealer = if seated.seat == rubber.first_dealer { "  deals first" } else { "" };
-        println!("  {seat:<6} {}{dealer}", seated.player_id);
-    }
-    let partnerships = if rubber.partnerships_agreed { "agreed by the four" } else { "drawn" };
-    println!("  partnerships {partnerships}; the first dealer deals with deck {}", rubber.first_deck.max(1));
-    if !rubber.sitting_out_player_ids.is_empty() {
-        println!("  sitting out: {}", rubber.sitting_out_player_ids.join(", "));
-    }
-}
-
-fn print_draw(draw: &pb::Draw) {
-    let purpose = name(draw.purpose, "DRAW_PURPOSE_", pb::DrawPurpose::as_str_name);
-    let method = name(draw.method, "DRAW_METHOD_", pb::DrawMethod::as_str_name);
-    let status = name(draw.status, "DRAW_STATUS_", pb::DrawStatus::as_str_name);
-    println!("draw {} at {}: {purpose}, {method}, {status}", draw.draw_id, draw.table_id);
-    for drawn in &draw.drawings {
-        let card = drawn.card.and_then(|c| laws::Card::try_from(c).ok()).map(|c| c.to_string()).unwrap_or_default();
-        let verdict = if drawn.valid {
-            String::new()
-        } else {
-            let reason = name(drawn.redraw_reason, "REDRAW_REASON_", pb::RedrawReason::as_str_name);
-            format!("  draws again: {reason} ({})", drawn.law.as_ref().map(|l| l.text.as_str()).unwrap_or("Law 3"))
-        };
-        println!(
-            "  {:<24} {card:<3} position {:>2}, deck {}{verdict}",
-            drawn.player_id, drawn.spread_position, drawn.deck
-        );
-    }
-    if !draw.order.is_empty() {
-        println!("  order, highest first: {}", draw.order.join(", "));
-    }
-    if !draw.awaiting_player_ids.is_empty() {
-        println!("  awaiting: {}", draw.awaiting_player_ids.join(", "));
-    }
-    if !draw.seed.is_empty() {
-        let when = if draw.seed_committed_before_draw { "committed before the draw" } else { "committed at the draw" };
-        println!("  seed {} (SHA-256 {}, {when})", hex(&draw.seed), hex(&draw.seed_commitment));
-    }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
