@@ -107,6 +107,9 @@ fn rule_f_a_fourth_who_returns_is_one_the_new_table_needs_and_has_a_table_to_ret
     assert_eq!(err.unwrap_err(), ProcedureError::AlreadyAway { player: p(5), table: T2 });
 }
 
+/// Rule F: a member "consents, on request, to make a fourth at another table"; the reading is
+/// that he cannot go while he plays a rubber, with or without announcing a return (an
+/// application never takes a player out of his rubber either).
 #[test]
 fn rule_f_a_member_playing_a_rubber_cannot_go_to_make_a_fourth() {
     let mut club = Club::new();
@@ -119,6 +122,9 @@ fn rule_f_a_member_playing_a_rubber_cannot_go_to_make_a_fourth() {
     let at = club.now();
     let err = club.try_apply(ProcedureEvent::MadeFourth { player: p(4), table: T2, announced_return: true, at });
     assert_eq!(err.unwrap_err(), ProcedureError::PlayingElsewhere { player: p(4), table: T1 });
+    let err = club.try_apply(ProcedureEvent::MadeFourth { player: p(4), table: T2, announced_return: false, at });
+    assert_eq!(err.unwrap_err(), ProcedureError::PlayingElsewhere { player: p(4), table: T1 });
+    assert!(club.room.table(T1).unwrap().playing().is_some(), "his rubber goes on");
 }
 
 #[test]

@@ -46,6 +46,11 @@ impl Room {
         if t.members.len() != 3 {
             return Err(ProcedureError::FourthNotNeeded { table: host, members: t.members.len() });
         }
+        // Rule F read with the rest: nobody leaves a rubber he is playing to make a fourth, with
+        // or without announcing a return (that would abandon it, Law 80).
+        if let Some(playing) = self.playing_at(player) {
+            return Err(ProcedureError::PlayingElsewhere { player, table: playing });
+        }
         let home = if announced_return { Some(self.home_for_fourth(player)?) } else { None };
         if let Some(home) = home {
             self.cancel_line_up_without(home, player, out);
