@@ -541,3 +541,52 @@ fn law_58_designation_is_refused_where_the_law_gives_none() {
     let err = later.designate_simultaneous(Seat::West, card("C7"), &[card("C6")]).refused();
     assert_eq!(err.law(), Law::duplicate(58, "B4"));
 }
+
+/// Rubber Law 54B: "declarer must accept the irregular lead if he could have seen any of
+/// dummy's cards"; duplicate Law 54C: "If declarer could have seen any of dummy's cards ... he
+/// must accept the lead and the presumed declarer then becomes declarer." Once that is recorded
+/// only acceptance is offered: no refusal (54D), no spreading his hand as dummy.
+#[test]
+fn law_54b_declarer_who_could_have_seen_dummy_must_accept_the_lead() {
+    for (code, law) in [(Code::Rubber, Law::rubber(54, "B")), (Code::Duplicate, Law::duplicate(54, "C"))] {
+        let play = opening_lead_out_of_turn(code);
+        assert!(!play.must_accept_faced_lead());
+        let seen = play.declarer_saw_dummy().unwrap_or_else(|e| panic!("{e}"));
+        assert!(seen.must_accept_faced_lead());
+        let decision = seen.decision().unwrap_or_else(|| panic!("still pending"));
+        assert_eq!(decision.law, law);
+        assert_eq!(options(&seen), vec![PlayOption::AcceptLead], "{code:?}");
+        let refused = seen.rectify(PlayOption::AcceptLeadAndBecomeDummy).refused();
+        assert!(matches!(refused, PlayError::OptionNotOffered { .. }), "{refused:?}");
+        let accepted = seen.rectify(PlayOption::AcceptLead).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(accepted.declarer(), Seat::North, "the presumed declarer stays declarer");
+        assert!(accepted.dummy_visible());
+        assert!(!accepted.must_accept_faced_lead());
+    }
+}
+
+/// Rubber Law 54B: declarer "is deemed to have accepted the lead out of turn if he begins to
+/// spread his hand as though he were dummy and in so doing exposes one or more cards; declarer
+/// must spread his entire hand, and dummy becomes declarer"; duplicate Law 54A likewise. Rubber
+/// footnote 23: "If cards are so exposed from both declarer's and dummy's hands, the player who
+/// was regularly to become declarer remains declarer."
+#[test]
+fn law_54b_declarer_who_begins_to_spread_his_hand_becomes_dummy_unless_dummy_was_seen() {
+    for code in [Code::Rubber, Code::Duplicate] {
+        let spread = opening_lead_out_of_turn(code).declarer_began_to_spread().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(spread.declarer(), Seat::South, "{code:?}: dummy becomes declarer");
+        assert!(spread.faced_hands().contains(Seat::North), "his whole hand is spread");
+        assert!(spread.decision().is_none());
+
+        let both = opening_lead_out_of_turn(code)
+            .declarer_saw_dummy()
+            .and_then(|p| p.declarer_began_to_spread())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(both.declarer(), Seat::North, "{code:?}: cards exposed from both hands");
+        assert_eq!(both.next_to_play(), Some(Seat::North), "the second card comes from declarer's hand");
+    }
+    // Neither fact means anything without an opening lead out of turn awaiting his decision.
+    let regular = start(DEAL, "4S", Seat::North, Code::Rubber);
+    assert_eq!(regular.declarer_saw_dummy().refused().law(), Law::rubber(54, "B"));
+    assert_eq!(regular.declarer_began_to_spread().refused().law(), Law::rubber(54, "B"));
+}

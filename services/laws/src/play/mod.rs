@@ -62,6 +62,7 @@
 mod claim;
 mod designate;
 mod error;
+mod faced_lead;
 mod legal;
 mod record;
 mod rectify;
@@ -166,6 +167,9 @@ pub struct Play {
     /// Hands faced besides dummy's: a claimer's (Law 68C, Law 69-70 rubber).
     faced: Seats,
     claims: Vec<ClaimRecord>,
+    /// While an opening lead out of turn awaits declarer's decision: he could have seen dummy's
+    /// cards, so he must accept it (rubber Law 54B, duplicate Law 54C).
+    declarer_saw_dummy: bool,
     /// The card recorded by the last action and the play before it, while nothing else has
     /// happened since: a lead or play out of turn made because an opponent said it was the
     /// player's turn is retracted as though never made (duplicate Law 47E1; rubber Law 47D).
@@ -218,6 +222,7 @@ impl Play {
             queued: None,
             faced: Seats::EMPTY,
             claims: Vec::new(),
+            declarer_saw_dummy: false,
             last_record: None,
         };
         for card in penalty_cards.into_iter().filter(|pc| pc.owner.side() == defenders) {

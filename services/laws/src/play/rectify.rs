@@ -19,6 +19,19 @@ impl Play {
         let defenders: Seats = self.contract.declaring_side().opponents().seats().into_iter().collect();
         let offer = |option, law, effects| Offer { option, law, effects };
         match *situation {
+            Situation::OpeningLeadOutOfTurn { offender, card } if self.declarer_saw_dummy => Decision {
+                // Rubber Law 54B, duplicate Law 54C: he could have seen dummy's cards, so he
+                // must accept the lead; nothing else is offered.
+                situation: situation.clone(),
+                chooser: Chooser::Declarer,
+                seats: declarer,
+                law: self.cite(54, "B", "C"),
+                offers: vec![offer(
+                    PlayOption::AcceptLead,
+                    self.cite(54, "B", "C"),
+                    vec![Effect::LeadStands { seat: offender, card }],
+                )],
+            },
             Situation::OpeningLeadOutOfTurn { offender, card } => {
                 let stands = Effect::LeadStands { seat: offender, card };
                 let mut offers = vec![
@@ -450,6 +463,7 @@ impl Play {
         };
         let mut next = self.successor();
         next.pending = None;
+        next.declarer_saw_dummy = false;
         let events = &mut Events::discard();
         match (situation, option) {
             (Situation::OpeningLeadOutOfTurn { offender, card }, PlayOption::AcceptLead)
