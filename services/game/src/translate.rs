@@ -187,6 +187,8 @@ pub fn fact_kind(field: &str, raw: i32) -> Result<FactKind, ServiceError> {
         Ok(K::AttentionToUnnoticedCall) => FactKind::AttentionToUnnoticedCall,
         Ok(K::ExtraCardToTrick) => FactKind::ExtraCardToTrick,
         Ok(K::CallChangedAfterMisinformation) => FactKind::CallChangedAfterMisinformation,
+        Ok(K::DeclarerSawDummy) => FactKind::DeclarerSawDummy,
+        Ok(K::DeclarerBeganToSpread) => FactKind::DeclarerBeganToSpread,
         Ok(K::Unspecified) => {
             return Err(ServiceError::invalid(field, "not given; the kind of irregularity is required"));
         }
@@ -226,6 +228,8 @@ pub fn fact_kind_proto(kind: FactKind) -> game::IrregularityKind {
         FactKind::AttentionToUnnoticedCall => K::AttentionToUnnoticedCall,
         FactKind::ExtraCardToTrick => K::ExtraCardToTrick,
         FactKind::CallChangedAfterMisinformation => K::CallChangedAfterMisinformation,
+        FactKind::DeclarerSawDummy => K::DeclarerSawDummy,
+        FactKind::DeclarerBeganToSpread => K::DeclarerBeganToSpread,
     }
 }
 

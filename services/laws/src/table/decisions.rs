@@ -98,6 +98,16 @@ impl DealInProgress {
                     });
                     (option, Some(Actor::Seat(*seat)))
                 }
+                // Rubber Law 54B, duplicate Law 54A: declarer who began to spread his hand is
+                // deemed to have accepted the lead, in the way the play took it.
+                Action::Irregularity { fact, .. } if fact.kind == FactKind::DeclarerBeganToSpread => {
+                    let taken = match self.play.as_ref().map(|p| p.declarer()) {
+                        Some(declarer) if declarer == fact.offender => PlayOption::AcceptLead,
+                        _ => PlayOption::AcceptLeadAndBecomeDummy,
+                    };
+                    let option = self.decisions[i].options.iter().position(|o| o.choice == Choice::Play(taken));
+                    (option, Some(Actor::Seat(fact.offender)))
+                }
                 _ => (None, None),
             };
             self.decisions[i].settled = Some(Settlement { option, by, step: self.step });

@@ -103,6 +103,17 @@ pub enum FactKind {
     /// codes. Digital tables record it too: explanations are human there as well, and the
     /// change is the remedy the Laws give, not an irregular call the server could refuse.
     CallChangedAfterMisinformation,
+    /// While an opening lead out of turn awaited his decision, declarer could have seen one or
+    /// more of dummy's cards (other than cards exposed during the auction): he must accept the
+    /// lead and stays declarer (rubber Law 54B; duplicate Law 54C). The offender is declarer.
+    /// Recorded play only.
+    DeclarerSawDummy,
+    /// While an opening lead out of turn awaited his decision, declarer began to spread his hand
+    /// as though he were dummy and exposed one or more cards: he is deemed to have accepted the
+    /// lead, spreads his whole hand, and dummy becomes declarer (rubber Law 54B; duplicate Law
+    /// 54A), unless he could also have seen dummy's cards, when he stays declarer (rubber
+    /// footnote 23; duplicate Law 54C). The offender is declarer. Recorded play only.
+    DeclarerBeganToSpread,
 }
 
 impl FactKind {
@@ -151,6 +162,8 @@ impl fmt::Display for FactKind {
             FactKind::AttentionToUnnoticedCall => "attention drawn to an unnoticed inadmissible call",
             FactKind::ExtraCardToTrick => "an extra card played to a trick",
             FactKind::CallChangedAfterMisinformation => "a call changed because of misinformation",
+            FactKind::DeclarerSawDummy => "declarer could have seen dummy's cards before accepting a lead out of turn",
+            FactKind::DeclarerBeganToSpread => "declarer began to spread his hand after a lead out of turn",
         })
     }
 }

@@ -66,6 +66,29 @@ impl DealInProgress {
         Ok(Judged { kind, law, call_index: None })
     }
 
+    /// What declarer did while an opening lead out of turn awaited his decision: he could have
+    /// seen dummy's cards, so he must accept it (rubber Law 54B, duplicate Law 54C), or he began to
+    /// spread his own hand, so he is deemed to have accepted it as dummy (rubber Law 54B,
+    /// duplicate Law 54A; rubber footnote 23 when he had also seen dummy's cards).
+    pub(super) fn apply_declarer_and_faced_lead(&mut self, fact: &Fact) -> Result<Judged, TableError> {
+        let play = self.play_for("declarer's acts after an opening lead out of turn")?;
+        if fact.offender != play.declarer() {
+            return Err(TableError::NotAnIrregularity {
+                what: format!("{}'s act", fact.offender),
+                kind: fact.kind,
+                act: "be done by declarer",
+                law: self.cite(54, "B", "C"),
+            });
+        }
+        let (next, law) = match fact.kind {
+            FactKind::DeclarerSawDummy => (play.declarer_saw_dummy()?, self.cite(54, "B", "C")),
+            _ if play.must_accept_faced_lead() => (play.declarer_began_to_spread()?, self.cite(54, "B", "C")),
+            _ => (play.declarer_began_to_spread()?, self.cite(54, "B", "A")),
+        };
+        self.play = Some(next);
+        Ok(Judged::as_told(fact, law))
+    }
+
     /// Attention drawn to a revoke: corrected if not established (Law 62), tricks transferred
     /// after play if established (Laws 63-64).
     pub(super) fn apply_revoke(&mut self, fact: &Fact) -> Result<Judged, TableError> {

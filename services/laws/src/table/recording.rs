@@ -56,6 +56,7 @@ impl DealInProgress {
             FactKind::OpeningLeadOutOfTurn | FactKind::LeadOutOfTurn | FactKind::PrematurePlay => {
                 self.apply_lead_out_of_turn(fact)?
             }
+            FactKind::DeclarerSawDummy | FactKind::DeclarerBeganToSpread => self.apply_declarer_and_faced_lead(fact)?,
             FactKind::Revoke => self.apply_revoke(fact)?,
             FactKind::ChangeOfDesignation
             | FactKind::UndesignatedDummyCard

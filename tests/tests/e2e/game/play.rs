@@ -63,6 +63,42 @@ async fn law_54_declarer_accepts_an_opening_lead_out_of_turn_and_the_deal_is_pla
     );
 }
 
+/// Rubber Law 54B: "declarer must accept the irregular lead if he could have seen any of
+/// dummy's cards ... He is deemed to have accepted the lead out of turn if he begins to spread his
+/// hand as though he were dummy and in so doing exposes one or more cards; declarer must spread
+/// his entire hand, and dummy becomes declarer." The desk records either fact; the decision is
+/// narrowed to acceptance, or settled as the acceptance the Law deems made.
+#[tokio::test]
+async fn law_54b_acceptance_is_forced_once_declarer_saw_dummy_or_began_to_spread() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let seen = rubber_four_spades(&app).await;
+    seen.play(West, "HA").await;
+    let recorded = seen.record(&mut seen.desk(), fact(game::IrregularityKind::DeclarerSawDummy, North), None).await;
+    let law = recorded.unwrap().irregularity.unwrap().law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (54, "B"));
+    let view = seen.view().await;
+    let decision = view.pending_decisions.first().expect("declarer still accepts the lead");
+    let kinds: Vec<&str> = decision.options.iter().map(|o| o.kind.as_str()).collect();
+    assert_eq!(kinds, vec!["accept_lead"], "no refusal, no becoming dummy");
+    let chosen = seen.choose(&mut seen.player(North), "accept_lead", None, None).await.unwrap();
+    assert_eq!(seat_of(chosen.view.unwrap().next_to_act), North, "he stays declarer and plays second");
+    // Only declarer can be recorded as having seen dummy's cards, and only while he decides.
+    let status = seen.record(&mut seen.desk(), fact(game::IrregularityKind::DeclarerSawDummy, North), None).await;
+    assert_eq!(status.unwrap_err().code(), Code::FailedPrecondition);
+
+    let spread = rubber_four_spades(&app).await;
+    spread.play(West, "HA").await;
+    let recorded =
+        spread.record(&mut spread.desk(), fact(game::IrregularityKind::DeclarerBeganToSpread, North), None).await;
+    let view = recorded.unwrap().view.unwrap();
+    assert!(view.pending_decisions.is_empty(), "the lead is deemed accepted");
+    assert!(hand(&view, North).is_some(), "North spreads his whole hand as dummy");
+    assert_eq!(seat_of(view.next_to_act), North, "the second card comes from North's hand, now dummy's");
+    let contract = view.contract.unwrap();
+    assert_eq!(seat_of(contract.declarer), South, "dummy became declarer");
+}
+
 #[tokio::test]
 async fn law_64_an_established_revoke_transfers_a_trick_when_play_ends() {
     use Seat::*;

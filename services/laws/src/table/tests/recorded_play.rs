@@ -20,6 +20,36 @@ fn law_54_declarer_accepts_an_opening_lead_out_of_turn_by_becoming_dummy() {
     assert_eq!(table.next_to_act(), Some(Seat::North), "the new dummy's card is next");
 }
 
+/// Rubber Law 54B: "declarer must accept the irregular lead if he could have seen any of
+/// dummy's cards ... He is deemed to have accepted the lead out of turn if he begins to spread his
+/// hand as though he were dummy and in so doing exposes one or more cards; declarer must spread
+/// his entire hand, and dummy becomes declarer." Each is recorded as a fact, and the decision
+/// follows: narrowed to acceptance, or settled as the acceptance the Law deems made.
+#[test]
+fn law_54b_declarer_who_saw_dummy_must_accept_and_one_who_spreads_becomes_dummy() {
+    let fact = |kind| Fact { card: None, ..play_fact(kind, Seat::North, "HA") };
+    let led = card(&four_spades(start(Code::Rubber, Mode::Recorded)), Seat::West, "HA").0;
+
+    let seen = apply(&led, Action::Irregularity { fact: fact(FactKind::DeclarerSawDummy), pointed_out_by: None }).0;
+    assert_eq!(seen.irregularities().last().unwrap().law, Law::rubber(54, "B"));
+    let decision = seen.open_decision().unwrap();
+    assert_eq!(decision.options.iter().map(|o| o.name.as_str()).collect::<Vec<_>>(), vec!["accept_lead"]);
+    assert_eq!(decision.law, Law::rubber(54, "B"));
+
+    let spread =
+        apply(&led, Action::Irregularity { fact: fact(FactKind::DeclarerBeganToSpread), pointed_out_by: None }).0;
+    assert!(spread.open_decision().is_none());
+    assert_eq!(spread.contract().unwrap().declarer, Seat::South, "dummy becomes declarer");
+    let settled = spread.decisions().last().unwrap().settled.as_ref().unwrap();
+    let option = settled.option.map(|i| spread.decisions().last().unwrap().options[i].name.clone());
+    assert_eq!(option.as_deref(), Some("accept_lead_and_become_dummy"), "deemed accepted that way");
+
+    // Someone other than declarer cannot be recorded as having done either.
+    let west = Fact { card: None, ..play_fact(FactKind::DeclarerSawDummy, Seat::West, "HA") };
+    let refused = led.apply(&Action::Irregularity { fact: west, pointed_out_by: None }).unwrap_err();
+    assert_eq!(refused.law(), Some(Law::rubber(54, "B")));
+}
+
 #[test]
 fn law_50_a_defenders_exposed_honor_is_a_major_penalty_card_and_declarer_chooses_partners_lead() {
     let table = four_spades(start(Code::Rubber, Mode::Recorded));
