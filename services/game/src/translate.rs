@@ -189,6 +189,7 @@ pub fn fact_kind(field: &str, raw: i32) -> Result<FactKind, ServiceError> {
         Ok(K::CallChangedAfterMisinformation) => FactKind::CallChangedAfterMisinformation,
         Ok(K::DeclarerSawDummy) => FactKind::DeclarerSawDummy,
         Ok(K::DeclarerBeganToSpread) => FactKind::DeclarerBeganToSpread,
+        Ok(K::CurrentTrickStatement) => FactKind::CurrentTrickStatement,
         Ok(K::Unspecified) => {
             return Err(ServiceError::invalid(field, "not given; the kind of irregularity is required"));
         }
@@ -230,6 +231,7 @@ pub fn fact_kind_proto(kind: FactKind) -> game::IrregularityKind {
         FactKind::CallChangedAfterMisinformation => K::CallChangedAfterMisinformation,
         FactKind::DeclarerSawDummy => K::DeclarerSawDummy,
         FactKind::DeclarerBeganToSpread => K::DeclarerBeganToSpread,
+        FactKind::CurrentTrickStatement => K::CurrentTrickStatement,
     }
 }
 

@@ -98,6 +98,16 @@ pub enum TableError {
         /// The Law that makes it legal.
         law: Law,
     },
+    /// The fact cannot have happened as told: the Law that describes it does not fit the table.
+    #[error("{kind} cannot be recorded: {reason} ({law})")]
+    FactDoesNotFit {
+        /// The kind stated.
+        kind: FactKind,
+        /// Why it does not fit.
+        reason: String,
+        /// The Law that describes the kind.
+        law: Law,
+    },
     /// A detail the kind needs is missing or out of range.
     #[error("{kind} needs {detail}")]
     MissingDetail {
@@ -183,6 +193,7 @@ impl TableError {
             TableError::OfficialAtTable { law, .. }
             | TableError::NotYourTurn { law, .. }
             | TableError::NotAnIrregularity { law, .. }
+            | TableError::FactDoesNotFit { law, .. }
             | TableError::NotEntitled { law, .. }
             | TableError::ResultMismatch { law, .. }
             | TableError::Honors { law, .. } => Some(*law),
@@ -198,6 +209,7 @@ impl TableError {
             | TableError::OfficialAtTable { .. }
             | TableError::NotYourTurn { .. }
             | TableError::NotAnIrregularity { .. }
+            | TableError::FactDoesNotFit { .. }
             | TableError::ResultMismatch { .. }
             | TableError::Honors { .. } => ErrorKind::Rule,
             TableError::Setup(_) | TableError::MissingDetail { .. } | TableError::TooManyTricks(_) => {

@@ -114,6 +114,12 @@ pub enum FactKind {
     /// 54A), unless he could also have seen dummy's cards, when he stays declarer (rubber
     /// footnote 23; duplicate Law 54C). The offender is declarer. Recorded play only.
     DeclarerBeganToSpread,
+    /// A defender's statement or showing of cards that pertains only to the uncompleted trick in
+    /// progress: not a claim; play proceeds normally, and cards he exposed or revealed in making
+    /// it do not become penalty cards, but Law 16 may apply to his partner (rubber Law 70A;
+    /// duplicate Law 68, where Law 57A may apply too). The card, if given, is one he showed.
+    /// Record this instead of an exposed card. Digital tables record it too.
+    CurrentTrickStatement,
 }
 
 impl FactKind {
@@ -127,6 +133,7 @@ impl FactKind {
                 | FactKind::Misinformation
                 | FactKind::DummyIrregularity
                 | FactKind::Other
+                | FactKind::CurrentTrickStatement
         )
     }
 }
@@ -164,6 +171,7 @@ impl fmt::Display for FactKind {
             FactKind::CallChangedAfterMisinformation => "a call changed because of misinformation",
             FactKind::DeclarerSawDummy => "declarer could have seen dummy's cards before accepting a lead out of turn",
             FactKind::DeclarerBeganToSpread => "declarer began to spread his hand after a lead out of turn",
+            FactKind::CurrentTrickStatement => "a defender's statement about the trick in progress only",
         })
     }
 }

@@ -89,6 +89,32 @@ impl DealInProgress {
         Ok(Judged::as_told(fact, law))
     }
 
+    /// A defender's statement about the trick in progress only (rubber Law 70A; duplicate Law
+    /// 68): recorded, nothing rectified. It must be a defender, with a trick begun and not yet
+    /// complete, and any card he showed must be his; he keeps it (no penalty card).
+    pub(super) fn apply_current_trick_statement(&mut self, fact: &Fact) -> Result<Judged, TableError> {
+        let law = match self.setup.code {
+            crate::law::Code::Duplicate => crate::law::Law::duplicate(68, ""),
+            _ => crate::law::Law::rubber(70, "A"),
+        };
+        let play = self.play_for("a statement about the trick in progress")?;
+        let refuse = |reason: String| TableError::FactDoesNotFit { kind: fact.kind, reason, law };
+        if !play.is_defender(fact.offender) {
+            return Err(refuse(format!(
+                "{} is not a defender, whose shown cards alone could be penalty cards",
+                fact.offender
+            )));
+        }
+        let in_progress = play.current_trick().is_some_and(|t| !t.is_empty() && !t.is_complete());
+        if !in_progress {
+            return Err(refuse("no trick is in progress".to_owned()));
+        }
+        if let Some(card) = fact.card.filter(|c| !play.hand(fact.offender).contains(*c)) {
+            return Err(refuse(format!("the {card} is not in {}'s hand", fact.offender)));
+        }
+        Ok(Judged::as_told(fact, law))
+    }
+
     /// Attention drawn to a revoke: corrected if not established (Law 62), tricks transferred
     /// after play if established (Laws 63-64).
     pub(super) fn apply_revoke(&mut self, fact: &Fact) -> Result<Judged, TableError> {

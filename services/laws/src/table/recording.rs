@@ -57,6 +57,7 @@ impl DealInProgress {
                 self.apply_lead_out_of_turn(fact)?
             }
             FactKind::DeclarerSawDummy | FactKind::DeclarerBeganToSpread => self.apply_declarer_and_faced_lead(fact)?,
+            FactKind::CurrentTrickStatement => self.apply_current_trick_statement(fact)?,
             FactKind::Revoke => self.apply_revoke(fact)?,
             FactKind::ChangeOfDesignation
             | FactKind::UndesignatedDummyCard

@@ -99,6 +99,34 @@ async fn law_54b_acceptance_is_forced_once_declarer_saw_dummy_or_began_to_spread
     assert_eq!(seat_of(contract.declarer), South, "dummy became declarer");
 }
 
+/// Rubber Law 70A: if a defender's claim "pertains only to an uncompleted trick currently in
+/// progress, play proceeds normally; cards exposed or otherwise revealed by the defender in making
+/// his claim do not become penalty cards, but Law 16 (Unauthorized Information), may apply to a
+/// claimer's partner."
+#[tokio::test]
+async fn law_70a_a_defender_claiming_the_trick_in_progress_keeps_the_card_he_showed() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = rubber_four_spades(&app).await;
+    table.play(East, "CA").await;
+    table.play(South, "C8").await;
+    let west = table.view_as(&mut table.player(West)).await;
+    let held = hand(&west, West).expect("West sees his own hand");
+    let club = held.iter().find(|c| c.suit == laws::Suit::Clubs).expect("West holds a club").to_string();
+    let recorded =
+        table.record_card_fact(game::IrregularityKind::CurrentTrickStatement, West, &club, None).await.unwrap();
+    let law = recorded.irregularity.unwrap().law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (70, "A"));
+    let view = recorded.view.unwrap();
+    assert!(view.penalty_cards.is_empty(), "the card shown is no penalty card");
+    assert_eq!(seat_of(view.next_to_act), West, "play proceeds normally");
+    // A card that is not the defender's (East's ace, played) cannot have been shown by him.
+    let status =
+        table.record_card_fact(game::IrregularityKind::CurrentTrickStatement, West, "CA", None).await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
+    assert!(status.message().contains("70A"), "{}", status.message());
+}
+
 #[tokio::test]
 async fn law_64_an_established_revoke_transfers_a_trick_when_play_ends() {
     use Seat::*;

@@ -50,6 +50,43 @@ fn law_54b_declarer_who_saw_dummy_must_accept_and_one_who_spreads_becomes_dummy(
     assert_eq!(refused.law(), Some(Law::rubber(54, "B")));
 }
 
+/// Rubber Law 70A: if a defender's claim "pertains only to an uncompleted trick currently in
+/// progress, play proceeds normally; cards exposed or otherwise revealed by the defender in making
+/// his claim do not become penalty cards, but Law 16 (Unauthorized Information), may apply to a
+/// claimer's partner." Duplicate Law 68 says the same ("play proceeds regularly").
+#[test]
+fn law_70a_a_defenders_claim_of_the_trick_in_progress_leaves_no_penalty_card() {
+    for (code, law) in [(Code::Rubber, Law::rubber(70, "A")), (Code::Duplicate, Law::duplicate(68, ""))] {
+        let table = four_spades(start(code, Mode::Recorded));
+        let statement = |seat, card: &str| Action::Irregularity {
+            fact: Fact {
+                description: "this one is ours".into(),
+                ..play_fact(FactKind::CurrentTrickStatement, seat, card)
+            },
+            pointed_out_by: None,
+        };
+        // No trick in progress yet: there is nothing for the statement to be about.
+        assert!(table.apply(&statement(Seat::East, "CA")).is_err());
+        let (table, _) = card(&table, Seat::East, "CA");
+        let (table, _) = card(&table, Seat::South, "C8");
+        // West shows his seven of clubs: "that trick is ours, partner".
+        let (after, _) = apply(&table, statement(Seat::West, "C7"));
+        assert_eq!(after.irregularities().last().unwrap().law, law, "{code:?}");
+        assert!(after.penalty_cards().is_empty(), "{code:?}: the card shown is no penalty card");
+        if code == Code::Rubber {
+            assert_eq!(after.next_to_act(), Some(Seat::West), "play proceeds normally");
+        } else {
+            // Duplicate Law 9B1(a): the Director is summoned, and decides whether Law 16 or 57A
+            // applies; the play itself is unchanged.
+            assert!(after.open_official_calls().next().is_some());
+            assert_eq!(after.play().unwrap().next_to_play(), Some(Seat::West));
+        }
+        // Declarer's statements need no record, and a card not in the defender's hand is refused.
+        assert!(table.apply(&statement(Seat::North, "S2")).is_err());
+        assert!(table.apply(&statement(Seat::West, "SA")).is_err());
+    }
+}
+
 #[test]
 fn law_50_a_defenders_exposed_honor_is_a_major_penalty_card_and_declarer_chooses_partners_lead() {
     let table = four_spades(start(Code::Rubber, Mode::Recorded));
