@@ -93,6 +93,12 @@ fn law_27b_1c_1s_1h_replaced_by_a_negative_double_proceeds_without_penalty() {
             .reserved_adjustments()
             .contains(&ReservedAdjustment { offending_side: Side::NorthSouth, law: Law::rubber(27, "B") })
     );
+    // The Law's preamble: "Law 16B1 may apply" to the withdrawn insufficient bid.
+    assert!(
+        corrected
+            .reserved_adjustments()
+            .contains(&ReservedAdjustment { offending_side: Side::NorthSouth, law: Law::rubber(16, "B1") })
+    );
 }
 
 #[test]
@@ -285,6 +291,12 @@ fn law_28b_the_player_whose_turn_it_was_calls_and_waives_the_penalty() {
     assert!(auction.restrictions().is_empty());
     assert_eq!(auction.calls()[0].status, CallStatus::Cancelled { law: Law::rubber(28, "B") });
     assert!(auction.call(call("2C")).is_ok(), "East calls freely");
+    // Law 29: "Information arising from withdrawn calls out of rotation ... is unauthorized
+    // Information for the offending side ... and Law 16B1 applies."
+    assert_eq!(
+        auction.reserved_adjustments(),
+        &[ReservedAdjustment { offending_side: Side::EastWest, law: Law::rubber(16, "B1") }]
+    );
 }
 
 #[test]

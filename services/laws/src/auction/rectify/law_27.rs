@@ -279,7 +279,12 @@ impl Auction {
         };
         let mut effects = vec![withdraw.clone()];
         effects.extend(attempts_26(FinalCall::Replacement));
-        effects.extend([Effect::ScoreMayBeAdjusted { side: offender.side(), law: adjust_b }, made.clone()]);
+        // The rubber Law's preamble: "Law 16B1 may apply" to every substitution, this one too.
+        effects.extend([
+            self.ui(offender),
+            Effect::ScoreMayBeAdjusted { side: offender.side(), law: adjust_b },
+            made.clone(),
+        ]);
         options.push(Self::option(
             OptionKind::SameOrMorePreciseMeaning,
             chooser,

@@ -32,6 +32,11 @@ impl Auction {
             let mut effects = vec![self.cancel_effect(entry, law)];
             if dup {
                 effects.push(Effect::UnauthorizedInformation { side: offender.side(), law: Law::duplicate(16, "C2") });
+            } else {
+                // Rubber Law 29: "Information arising from withdrawn calls out of rotation ... is
+                // unauthorized Information for the offending side ... and Law 16B1 applies"; the
+                // call voided by the call in turn (28B) is such a call.
+                effects.push(self.ui(offender));
             }
             effects.push(Effect::CallMade { seat: turn_of, call: None });
             options.push(Self::option(
