@@ -187,6 +187,9 @@ fn law_55_declarer_leading_out_of_turn_either_defender_accepts_or_requires_retra
     assert_eq!(decision.seats, Seats::single(Seat::East).with(Seat::West));
     assert_eq!(options(&play), vec![PlayOption::AcceptLead, PlayOption::RetractLead]);
     assert_eq!(decision.offers[1].law, Law::duplicate(55, "B1"));
+    // Law 55C: "When declarer adopts a line of play that could have been based on information
+    // obtained through his infraction, Law 16 applies."
+    assert!(decision.offers[1].effects.contains(&Effect::InformationUnauthorized { side: laws::Side::NorthSouth }));
     let accepted = play.rectify(PlayOption::AcceptLead).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(accepted.tricks()[1].leader(), Seat::North);
     assert_eq!(accepted.next_to_play(), Some(Seat::East));

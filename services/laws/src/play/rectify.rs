@@ -59,6 +59,9 @@ impl Play {
                     retract.push(Effect::MustLeadFrom { seat: proper_leader });
                     self.cite(55, "B2", "B2")
                 };
+                // Rubber Law 55's last paragraph (duplicate 55C): a line of play that could have
+                // been based on what the retracted card told declarer is redressed (Law 16).
+                retract.push(Effect::InformationUnauthorized { side: self.contract.declaring_side() });
                 Decision {
                     situation: situation.clone(),
                     chooser: Chooser::NonOffendingSide,
