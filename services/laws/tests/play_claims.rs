@@ -124,6 +124,12 @@ fn law_68b2_a_defenders_concession_his_partner_objects_to_is_no_concession() {
         .and_then(|p| p.respond_to_claim(ClaimResponse::PartnerObjects(Seat::West)))
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(withdrawn.revokes()[0].status, RevokeStatus::Established);
+    // Rubber Law 71C: "... and his partner immediately objects, but Law 16 may apply"; duplicate
+    // Law 68B2 likewise. Reserved against the conceding side, for redress at the end of play.
+    let reserved =
+        |p: &laws::play::Play| p.reserved_adjustments().iter().map(|r| (r.offending_side, r.law)).collect::<Vec<_>>();
+    assert_eq!(reserved(&withdrawn), vec![(Side::EastWest, Law::rubber(71, "C"))]);
+    assert_eq!(reserved(&objected), vec![(Side::EastWest, Law::duplicate(68, "B2"))]);
     // Only the partner of a conceding defender may object.
     let err = play
         .claim(Claim::new(Seat::North, 11, "all"))

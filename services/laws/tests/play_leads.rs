@@ -198,6 +198,9 @@ fn law_55_declarer_leading_out_of_turn_either_defender_accepts_or_requires_retra
     assert!(retracted.hand(Seat::North).contains(card("SA")));
     assert_eq!(retracted.next_to_play(), Some(Seat::East));
     assert_eq!(retracted.penalty_cards().count(), 0, "declarer never has penalty cards (Law 48)");
+    let reserved: Vec<_> = retracted.reserved_adjustments().iter().map(|r| (r.offending_side, r.law)).collect();
+    assert_eq!(reserved, vec![(laws::Side::NorthSouth, Law::duplicate(55, "C"))], "reserved for redress (Law 16)");
+    assert!(accepted.reserved_adjustments().is_empty());
 }
 
 #[test]

@@ -297,6 +297,8 @@ impl Play {
                 }
                 next.claims[last].status = ClaimStatus::Withdrawn;
                 next.faced = next.faced.without(claimer);
+                // "... but Law 16 may apply": the conceding side may not use the objection.
+                next.reserve(claimer.side(), law);
                 if duplicate {
                     // Law 68B2: "neither a concession nor a claim has occurred".
                     for i in std::mem::take(&mut next.claims[last].established) {

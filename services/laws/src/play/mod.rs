@@ -85,6 +85,7 @@ pub use trick::{Trick, winner};
 
 use crate::cards::{Card, CardSet, Deal, Suit};
 use crate::contract::{DeclaredContract, Denomination};
+use crate::irregularities::auction::ReservedAdjustment;
 use crate::irregularities::play::{Decision, PlayRequirement, Seats, Situation, Suits};
 use crate::law::{Code, Law};
 use crate::penalty::{PenaltyCard, PenaltyCardKind, PendingLeadPenalty};
@@ -170,6 +171,12 @@ pub struct Play {
     /// While an opening lead out of turn awaits declarer's decision: he could have seen dummy's
     /// cards, so he must accept it (rubber Law 54B, duplicate Law 54C).
     declarer_saw_dummy: bool,
+    /// Adjustments the official (or the players) may make at the end of play because a side
+    /// used, or could use, information the Laws make unauthorized during the play: a withdrawn
+    /// card (Law 47, 62C), a lead declarer had to retract (Law 55), a concession withdrawn on
+    /// partner's objection (rubber 71C, duplicate 68B2), a statement about the trick in progress
+    /// (rubber 70A, duplicate 68).
+    reserved: Vec<ReservedAdjustment>,
     /// The card recorded by the last action and the play before it, while nothing else has
     /// happened since: a lead or play out of turn made because an opponent said it was the
     /// player's turn is retracted as though never made (duplicate Law 47E1; rubber Law 47D).
@@ -223,6 +230,7 @@ impl Play {
             faced: Seats::EMPTY,
             claims: Vec::new(),
             declarer_saw_dummy: false,
+            reserved: Vec::new(),
             last_record: None,
         };
         for card in penalty_cards.into_iter().filter(|pc| pc.owner.side() == defenders) {
@@ -750,5 +758,27 @@ impl Play {
     /// The pending decision, with its options, their Laws and effects, and who chooses.
     pub fn decision(&self) -> Option<Decision> {
         self.pending.as_ref().map(|situation| self.decision_for(situation))
+    }
+
+    /// Adjustments reserved during the play for unauthorized information (see the field's
+    /// Laws), in the order they arose.
+    pub fn reserved_adjustments(&self) -> &[ReservedAdjustment] {
+        &self.reserved
+    }
+
+    /// The play with an adjustment reserved against `side` under `law` (Law 16 through the Law
+    /// that makes the information unauthorized), for facts the table records that the play
+    /// itself does not see (rubber 70A, duplicate 68).
+    pub fn with_reserved_adjustment(&self, side: Side, law: Law) -> Play {
+        let mut next = self.clone();
+        next.reserve(side, law);
+        next
+    }
+
+    fn reserve(&mut self, offending_side: Side, law: Law) {
+        let adjustment = ReservedAdjustment { offending_side, law };
+        if !self.reserved.contains(&adjustment) {
+            self.reserved.push(adjustment);
+        }
     }
 }

@@ -461,10 +461,23 @@ impl Play {
             return Err(PlayError::NoDecisionPending { law: self.pending_law() });
         };
         let decision = self.decision_for(&situation);
-        let Some(law) = decision.offers.iter().find(|o| o.option == option).map(|o| o.law) else {
+        let Some(offer) = decision.offers.iter().find(|o| o.option == option) else {
             return Err(PlayError::OptionNotOffered { option, law: decision.law });
         };
+        let law = offer.law;
         let mut next = self.successor();
+        // What the option makes unauthorized is reserved for redress at the end of play (Law 16),
+        // under the Law that says so: for a lead declarer retracts, rubber Law 55's last
+        // paragraph and duplicate 55C; otherwise the option's own Law (Laws 47, 62C).
+        for effect in &offer.effects {
+            if let Effect::InformationUnauthorized { side } = effect {
+                let ui_law = match situation {
+                    Situation::DeclarerLeadOutOfTurn { .. } => self.cite(55, "", "C"),
+                    _ => law,
+                };
+                next.reserve(*side, ui_law);
+            }
+        }
         next.pending = None;
         next.declarer_saw_dummy = false;
         let events = &mut Events::discard();

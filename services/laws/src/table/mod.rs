@@ -276,9 +276,11 @@ impl DealInProgress {
 
     /// The adjustments the official may make at the end of play, each against the side whose
     /// infraction may have damaged the other (Laws 16, 21B3, 23C, 27D, 72C; Club Law 21): the
-    /// rectification gave the side no further redress at the time.
-    pub fn reserved_adjustments(&self) -> &[ReservedAdjustment] {
-        self.auction.reserved_adjustments()
+    /// rectification gave the side no further redress at the time. The auction's first, then the
+    /// play's (Laws 47, 55, 62C; rubber 70A and 71C, duplicate 68).
+    pub fn reserved_adjustments(&self) -> Vec<ReservedAdjustment> {
+        let play = self.play.as_ref().map(Play::reserved_adjustments).unwrap_or_default();
+        self.auction.reserved_adjustments().iter().chain(play).copied().collect()
     }
 
     /// Every irregularity recorded.

@@ -112,6 +112,8 @@ impl DealInProgress {
         if let Some(card) = fact.card.filter(|c| !play.hand(fact.offender).contains(*c)) {
             return Err(refuse(format!("the {card} is not in {}'s hand", fact.offender)));
         }
+        // "... but Law 16 ... may apply to a claimer's partner": reserved for redress.
+        self.play = Some(play.with_reserved_adjustment(fact.offender.side(), law));
         Ok(Judged::as_told(fact, law))
     }
 

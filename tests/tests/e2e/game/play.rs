@@ -120,6 +120,12 @@ async fn law_70a_a_defender_claiming_the_trick_in_progress_keeps_the_card_he_sho
     let view = recorded.view.unwrap();
     assert!(view.penalty_cards.is_empty(), "the card shown is no penalty card");
     assert_eq!(seat_of(view.next_to_act), West, "play proceeds normally");
+    // "... but Law 16 ... may apply to a claimer's partner": the deal record reserves it.
+    let request = game::GetDealRecordRequest { deal_id: view.deal_id.clone() };
+    let record = table.arbiter().get_deal_record(request).await.unwrap().into_inner().record.unwrap();
+    let reserved = record.reserved_adjustments.last().expect("an adjustment reserved for the defenders' side");
+    assert_eq!(reserved.offending_side, pb::Side::EastWest as i32);
+    assert_eq!(reserved.law.as_ref().map(|l| (l.number, l.section.as_str())), Some((70, "A")));
     // A card that is not the defender's (East's ace, played) cannot have been shown by him.
     let status =
         table.record_card_fact(game::IrregularityKind::CurrentTrickStatement, West, "CA", None).await.unwrap_err();

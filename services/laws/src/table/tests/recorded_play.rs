@@ -73,6 +73,9 @@ fn law_70a_a_defenders_claim_of_the_trick_in_progress_leaves_no_penalty_card() {
         let (after, _) = apply(&table, statement(Seat::West, "C7"));
         assert_eq!(after.irregularities().last().unwrap().law, law, "{code:?}");
         assert!(after.penalty_cards().is_empty(), "{code:?}: the card shown is no penalty card");
+        // "... but Law 16 ... may apply to a claimer's partner": reserved for redress.
+        let reserved: Vec<_> = after.reserved_adjustments().iter().map(|r| (r.offending_side, r.law)).collect();
+        assert_eq!(reserved, vec![(crate::seat::Side::EastWest, law)]);
         if code == Code::Rubber {
             assert_eq!(after.next_to_act(), Some(Seat::West), "play proceeds normally");
         } else {
