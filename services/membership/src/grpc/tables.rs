@@ -12,7 +12,7 @@ use platform::ServiceError;
 use crate::commands::{self, TableSpec};
 use crate::engine::idempotency;
 use crate::journal::{Form, Options};
-use crate::state::player;
+use crate::state::{player, precedence_group};
 use crate::store::Page;
 
 use super::{Membership, Result, principal, required, table_after};
@@ -85,19 +85,7 @@ impl Membership {
                 &principal.subject,
                 key,
                 |state, at| {
-                    let standing = applicants
-                        .iter()
-                        .map(|p| {
-                            let group = if state.room.is_leaving_a_table(player(*p)) {
-                                pb::PrecedenceGroup::FromOtherTable
-                            } else if state.room.has_played(player(*p)) {
-                                pb::PrecedenceGroup::HasPlayed
-                            } else {
-                                pb::PrecedenceGroup::NotYetPlayed
-                            };
-                            (*p, group)
-                        })
-                        .collect();
+                    let standing = applicants.iter().map(|p| (*p, precedence_group(&state.room, player(*p)))).collect();
                     *groups.lock().unwrap_or_else(|e| e.into_inner()) = standing;
                     commands::open_table(
                         state,

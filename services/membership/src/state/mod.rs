@@ -30,7 +30,7 @@ use platform::ServiceError;
 
 use crate::journal::{DrawRecord, Form, Options};
 
-pub use views::{draw_view, options_view, table_kind};
+pub use views::{draw_view, options_view, precedence_group, table_kind};
 
 /// A time in milliseconds since the Unix epoch, as the contract shows it.
 pub fn timestamp(ms: i64) -> prost_types::Timestamp {

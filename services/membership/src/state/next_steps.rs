@@ -38,12 +38,7 @@ fn decides(purpose: DrawPurpose) -> &'static str {
 
 /// The contract's purpose of a draw the room asks for.
 fn contract_purpose(purpose: DrawPurpose) -> pb::DrawPurpose {
-    match LawPurpose::from(purpose).contract() {
-        Purpose::Partnerships => pb::DrawPurpose::Partnerships,
-        Purpose::Precedence => pb::DrawPurpose::Precedence,
-        Purpose::GoingOut => pb::DrawPurpose::GoingOut,
-        Purpose::EntryFromOtherTable => pb::DrawPurpose::EntryFromOtherTable,
-    }
+    super::views::purpose_view(LawPurpose::from(purpose).contract())
 }
 
 impl ClubState {
@@ -387,14 +382,10 @@ impl ClubState {
             server_draws_automatic: options.server_draws_automatic,
             ..pb::NextSteps::default()
         };
-        let standing = |p: PlayerId| {
-            if self.room.is_leaving_a_table(p) {
-                "leaves another table, so ranks lowest"
-            } else if self.room.has_played(p) {
-                "has played"
-            } else {
-                "has not played, ranked by entry into the room"
-            }
+        let standing = |p: PlayerId| match super::views::precedence_group(&self.room, p) {
+            pb::PrecedenceGroup::FromOtherTable => "leaves another table, so ranks lowest",
+            pb::PrecedenceGroup::HasPlayed => "has played",
+            _ => "has not played, ranked by entry into the room",
         };
         for outcome in outcomes {
             match outcome {

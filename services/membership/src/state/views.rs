@@ -242,15 +242,32 @@ pub fn options_view(options: &Options) -> pb::TableOptions {
     }
 }
 
-/// The contract's view of a draw, for audit: every card, position, redraw and reason, the order,
-/// and for a server draw the seed and its commitment.
-pub fn draw_view(table_id: &str, draw: &DrawRecord, player_id: impl Fn(u64) -> String) -> pb::Draw {
-    let purpose = match draw.purpose {
+/// The contract's purpose of a draw.
+pub(super) fn purpose_view(purpose: Purpose) -> pb::DrawPurpose {
+    match purpose {
         Purpose::Partnerships => pb::DrawPurpose::Partnerships,
         Purpose::Precedence => pb::DrawPurpose::Precedence,
         Purpose::GoingOut => pb::DrawPurpose::GoingOut,
         Purpose::EntryFromOtherTable => pb::DrawPurpose::EntryFromOtherTable,
-    };
+    }
+}
+
+/// A player's standing among applicants forming a table (rule C): not yet played, played, or
+/// leaving another table (ranked lowest).
+pub fn precedence_group(room: &laws::procedure::Room, p: PlayerId) -> pb::PrecedenceGroup {
+    if room.is_leaving_a_table(p) {
+        pb::PrecedenceGroup::FromOtherTable
+    } else if room.has_played(p) {
+        pb::PrecedenceGroup::HasPlayed
+    } else {
+        pb::PrecedenceGroup::NotYetPlayed
+    }
+}
+
+/// The contract's view of a draw, for audit: every card, position, redraw and reason, the order,
+/// and for a server draw the seed and its commitment.
+pub fn draw_view(table_id: &str, draw: &DrawRecord, player_id: impl Fn(u64) -> String) -> pb::Draw {
+    let purpose = purpose_view(draw.purpose);
     let drawings = draw
         .drawings
         .iter()
