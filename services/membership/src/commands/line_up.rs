@@ -37,11 +37,6 @@ fn line_up_purpose(state: &ClubState, table: u64, purpose: Purpose, at: i64) -> 
     })
 }
 
-/// A physical draw still awaiting cards at `table`, which must be finished first.
-pub(super) fn pending_physical(state: &ClubState, table: u64) -> Option<&DrawRecord> {
-    state.line_up_draws(table).iter().find(|d| d.physical && !d.is_complete())
-}
-
 pub(super) fn pending_refusal(draw: &DrawRecord) -> ServiceError {
     ServiceError::Rule {
         message: format!(
@@ -50,10 +45,6 @@ pub(super) fn pending_refusal(draw: &DrawRecord) -> ServiceError {
         ),
         law: Law::rubber(3, ""),
     }
-}
-
-pub(super) fn partnership_draw(state: &ClubState, table: u64) -> Option<&DrawRecord> {
-    state.line_up_draws(table).iter().find(|d| d.purpose == Purpose::Partnerships && d.is_complete())
 }
 
 /// The room with the draw for the next rubber started, if it had not (rule B: the first card).
@@ -136,11 +127,11 @@ pub fn draw_cards(
     at: i64,
 ) -> Result<Plan, ServiceError> {
     line_up_purpose(state, table, purpose, at)?;
-    if let Some(pending) = pending_physical(state, table) {
+    if let Some(pending) = state.pending_physical_draw(table) {
         return Err(pending_refusal(pending));
     }
     if purpose == Purpose::Partnerships
-        && let Some(done) = partnership_draw(state, table)
+        && let Some(done) = state.partnership_draw(table)
     {
         return Err(ServiceError::Rule {
             message: format!(
@@ -217,11 +208,11 @@ pub fn record_physical(state: &ClubState, table: u64, request: PhysicalRequest, 
         }
         None => {
             line_up_purpose(state, table, request.purpose, at)?;
-            if let Some(pending) = pending_physical(state, table) {
+            if let Some(pending) = state.pending_physical_draw(table) {
                 return Err(pending_refusal(pending));
             }
             if request.purpose == Purpose::Partnerships
-                && let Some(done) = partnership_draw(state, table)
+                && let Some(done) = state.partnership_draw(table)
             {
                 return Err(ServiceError::Rule {
                     message: format!(

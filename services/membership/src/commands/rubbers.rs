@@ -11,7 +11,7 @@ use crate::draws;
 use crate::journal::{Command, Purpose};
 use crate::state::{ClubState, player};
 
-use super::line_up::{lining_up, partnership_draw, pending_physical, pending_refusal};
+use super::line_up::{lining_up, pending_refusal};
 use super::{Plan, Sim, draw_not_asked_for, server_draw_for};
 
 /// A seat the desk chose for a player.
@@ -71,7 +71,7 @@ pub fn start_rubber(state: &ClubState, table: u64, start: &RubberStart<'_>, at: 
             "agreed partnerships are instead of a draw for them: give one or the other (Law 3)",
         ));
     }
-    if let Some(pending) = pending_physical(state, table) {
+    if let Some(pending) = state.pending_physical_draw(table) {
         return Err(pending_refusal(pending));
     }
     let mut sim = Sim::new(state, at);
@@ -132,7 +132,7 @@ pub fn start_rubber(state: &ClubState, table: u64, start: &RubberStart<'_>, at: 
                         used_draw = Some(draw.draw_id.clone());
                         draw.cards()
                     }
-                    None => match partnership_draw(state, table) {
+                    None => match state.partnership_draw(table) {
                         Some(draw) => {
                             used_draw = Some(draw.draw_id.clone());
                             draw.cards()

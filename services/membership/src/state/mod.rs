@@ -28,7 +28,7 @@ use laws::procedure::{Outcome, Room};
 
 use platform::ServiceError;
 
-use crate::journal::{DrawRecord, Form, Options};
+use crate::journal::{DrawRecord, Form, Options, Purpose};
 
 pub use views::{draw_view, options_view, precedence_group, table_kind};
 
@@ -262,6 +262,17 @@ impl ClubState {
     /// The draws made so far for the rubber being drawn for at `table`.
     pub fn line_up_draws(&self, table: u64) -> &[DrawRecord] {
         self.tables.get(&table).map_or(&[], |t| &t.line_up.draws)
+    }
+
+    /// A physical draw for the next rubber at `table` still awaiting cards: it must be finished
+    /// before another is made (Law 3).
+    pub fn pending_physical_draw(&self, table: u64) -> Option<&DrawRecord> {
+        self.line_up_draws(table).iter().find(|d| d.physical && !d.is_complete())
+    }
+
+    /// The completed draw for partnerships for the next rubber at `table`, if made (Law 3).
+    pub fn partnership_draw(&self, table: u64) -> Option<&DrawRecord> {
+        self.line_up_draws(table).iter().find(|d| d.purpose == Purpose::Partnerships && d.is_complete())
     }
 
     /// Whether draw `draw_id` for the next rubber at `table` was called off before its first

@@ -13,7 +13,7 @@ use laws::procedure::{DrawNeeded, DrawPurpose, LineUp, Outcome, Outlook, Procedu
 use platform::ServiceError;
 
 use super::{ClubState, TableMeta, player};
-use crate::journal::{LawPurpose, Options, Purpose};
+use crate::journal::{LawPurpose, Options};
 
 /// A player's place with why.
 fn placed(state: &ClubState, p: PlayerId, reason: impl Into<String>, law: Law) -> pb::PlacedPlayer {
@@ -146,12 +146,9 @@ impl ClubState {
                 }
             }
             Outlook::Draw { needed, eligible, line_up, .. } => {
-                let pending = self.line_up_draws(t.number).iter().find(|d| d.physical && !d.is_complete());
-                let partnerships_drawn = needed.purpose == DrawPurpose::Partnerships
-                    && self
-                        .line_up_draws(t.number)
-                        .iter()
-                        .any(|d| d.purpose == Purpose::Partnerships && d.is_complete());
+                let pending = self.pending_physical_draw(t.number);
+                let partnerships_drawn =
+                    needed.purpose == DrawPurpose::Partnerships && self.partnership_draw(t.number).is_some();
                 let mut steps = if let Some(pending) = pending {
                     let awaiting = pending.awaiting();
                     let mut draw = self.needed_draw(&needed);
