@@ -246,8 +246,13 @@ impl Membership {
                 )
                 .into());
             }
-            let options = self.options(request.options.clone(), Form::Chicago).await?;
-            state.formation_steps(&applicants, &options)?
+            // Only the draw option matters before the table exists (the laws' options rank no
+            // applicant); the rest are checked when the table is opened.
+            let options = request
+                .options
+                .as_ref()
+                .map(|o| Options { server_draws_automatic: o.server_draws_automatic, ..Options::default() });
+            state.formation_steps(&applicants, &options.unwrap_or_default())?
         } else if !applicants.is_empty() {
             let number = self.table(&state, "table_id", table_id).await?;
             state.application_steps(number, &applicants)?

@@ -53,6 +53,18 @@ async fn the_desk_is_told_each_step_and_the_server_draws_only_when_asked() {
     assert_eq!(step(&forming), pb::NextStep::OpenTable, "{forming:#?}");
     assert_eq!(who(&forming.playing), ids(&["p1", "p2", "p3", "p4"]));
     assert_eq!(who(&forming.sitting_out), ids(&["p5"]));
+    assert!(!forming.server_draws_automatic);
+    // The table's own options, before it exists: only who makes the draws matters yet.
+    let automatic =
+        pb::TableOptions { server_draws_automatic: true, chicago_swap_vulnerability: true, ..Default::default() };
+    let ask = pb::GetNextStepsRequest {
+        applicant_player_ids: ids(&["p1", "p2", "p3", "p4", "p5"]),
+        options: Some(automatic),
+        ..Default::default()
+    };
+    let with_option = room.desk.get_next_steps(ask).await.unwrap().into_inner().next_steps.unwrap();
+    assert!(with_option.server_draws_automatic);
+    assert_eq!(who(&with_option.playing), ids(&["p1", "p2", "p3", "p4"]));
     let open = pb::OpenTableRequest {
         kind: api::common::v1::TableKind::Rubber as i32,
         applicant_player_ids: ids(&["p1", "p2", "p3", "p4", "p5"]),
