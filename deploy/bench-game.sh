@@ -3,7 +3,7 @@
 # performance section reports it: on Postgres and Redis (a fresh database and key prefix of its
 # own, removed afterwards) and on the embedded default. The bare tonic baseline is measured in the
 # same run by game-load itself.
-#   deploy/bench-game.sh [seconds] [tables] [in-flight]
+#   deploy/bench-game.sh [seconds] [tables] [in-flight] [connections]
 # Needs Postgres at 127.0.0.1:5432 (user postgres, trust) and Redis at 127.0.0.1:6379
 # (deploy/local-services.sh starts both).
 set -euo pipefail
@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 seconds=${1:-20}
 tables=${2:-64}
 in_flight=${3:-64}
+# HTTP/2 connections each side shares (1: as the gateway reaches the service).
+connections=${4:-1}
 # BENCH_BIN_DIR: binaries built elsewhere (an earlier commit, to compare); else build them here.
 if [ -n "${BENCH_BIN_DIR:-}" ]; then
   bin=$BENCH_BIN_DIR
@@ -36,7 +38,7 @@ run() { # name, then environment for the server
   # Ready once it accepts connections (migrations run first).
   for _ in $(seq 1 150); do (echo >/dev/tcp/127.0.0.1/50051) 2>/dev/null && break; sleep 0.2; done
   echo "== $name"
-  "$bin/game-load" --key-file "$work/bridge-club.key" --tables "$tables" --in-flight "$in_flight" --seconds "$seconds"
+  "$bin/game-load" --key-file "$work/bridge-club.key" --tables "$tables" --in-flight "$in_flight" --connections "$connections" --seconds "$seconds"
   kill "$server"; wait "$server" 2>/dev/null || true; server=
   rm -f "$work"/bridge-club.db* "$work/bridge-club.key"
 }

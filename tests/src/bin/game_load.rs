@@ -48,6 +48,11 @@ struct Args {
     /// How long each measurement runs.
     #[arg(long, default_value_t = 20)]
     seconds: u64,
+    /// HTTP/2 connections each side's clients share: tables (and the baseline's workers) take
+    /// them in turn. One is how a gateway reaches the service; as many as tables is one
+    /// connection per table device.
+    #[arg(long, default_value_t = 1)]
+    connections: usize,
     /// Skip the bare tonic baseline.
     #[arg(long)]
     no_baseline: bool,
@@ -198,11 +203,13 @@ async fn main() -> anyhow::Result<()> {
     let mut tables = Vec::with_capacity(args.tables);
     let mut desk = e2e::MembershipClient::new(channel()?);
     let mut pads = e2e::ScoringClient::new(channel()?);
+    let connections = args.connections.max(1);
+    let shared: Vec<_> = (0..connections).map(|_| channel()).collect::<anyhow::Result<_>>()?;
     for n in 0..args.tables {
         let lineup = Lineup::start(&mut desk, &mut pads, pb::TableKind::Rubber, &format!("{}-{n}", &run[..8])).await;
         tables.push(Arc::new(Mutex::new(Table {
             lineup,
-            client: GameClient::new(channel()?),
+            client: GameClient::new(shared[n % connections].clone()),
             version: 0,
             deal_number: 1,
             step: 0,
@@ -211,8 +218,11 @@ async fn main() -> anyhow::Result<()> {
     }
 
     let window = Duration::from_secs(args.seconds);
-    println!("{} tables, {} actions in flight, {} s each", args.tables, args.in_flight, args.seconds);
-    let baseline = if args.no_baseline { None } else { Some(bare_tonic(args.in_flight, window).await?) };
+    println!(
+        "{} tables, {} actions in flight, {} connection(s) a side, {} s each",
+        args.tables, args.in_flight, connections, args.seconds
+    );
+    let baseline = if args.no_baseline { None } else { Some(bare_tonic(args.in_flight, connections, window).await?) };
     let mut game = play(&tables, args.in_flight, window).await;
     println!();
     let bare = baseline.map(|mut b| b.report("bare tonic (health check)"));
@@ -289,20 +299,21 @@ async fn resync(table: &mut Table) {
     }
 }
 
-/// The same closed loop against a bare tonic server on loopback: the standard health service,
-/// no auth, no tracing, nothing stored.
-async fn bare_tonic(in_flight: usize, window: Duration) -> anyhow::Result<Measured> {
+/// The same closed loop against a bare tonic server on loopback, over the same number of
+/// connections: the standard health service, no auth, no tracing, nothing stored.
+async fn bare_tonic(in_flight: usize, connections: usize, window: Duration) -> anyhow::Result<Measured> {
     let (_, health) = tonic_health::server::health_reporter();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let address = listener.local_addr()?;
     let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
     let server = tokio::spawn(tonic::transport::Server::builder().add_service(health).serve_with_incoming(incoming));
-    let channel = platform::client::channel(&format!("http://{address}"))?;
+    let channels: Vec<_> =
+        (0..connections).map(|_| platform::client::channel(&format!("http://{address}"))).collect::<Result<_, _>>()?;
     let stop = Arc::new(AtomicBool::new(false));
     let started = Instant::now();
     let workers: Vec<_> = (0..in_flight)
-        .map(|_| {
-            let mut client = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+        .map(|w| {
+            let mut client = tonic_health::pb::health_client::HealthClient::new(channels[w % connections].clone());
             let stop = stop.clone();
             tokio::spawn(async move {
                 let mut measured = Measured::default();
