@@ -17,6 +17,7 @@ mod m20261127_000090_outbox_dead_letter;
 mod m20261127_000100_session_storage;
 mod m20261127_000110_session_standings;
 mod m20261127_000120_membership_snapshots;
+mod m20261127_000130_outbox_due;
 
 /// Applies the migrations in order.
 pub struct Migrator;
@@ -38,6 +39,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000100_session_storage::Migration),
             Box::new(m20261127_000110_session_standings::Migration),
             Box::new(m20261127_000120_membership_snapshots::Migration),
+            Box::new(m20261127_000130_outbox_due::Migration),
         ]
     }
 }
