@@ -212,6 +212,9 @@ impl TransactionTrait for Db {
     }
 }
 
+/// How long a pooled connection sits unused before it is pinged ahead of its next use.
+const IDLE_BEFORE_PING: Duration = Duration::from_secs(1);
+
 /// Connects to `url` (`postgres://...` or `sqlite://...`) with the default timeouts.
 pub async fn connect(url: &str) -> Result<Db, DbErr> {
     connect_with(url, &DatabaseConfig::default()).await
@@ -222,6 +225,11 @@ pub async fn connect_with(url: &str, config: &DatabaseConfig) -> Result<Db, DbEr
     let sqlite = url.starts_with("sqlite:");
     let mut options = ConnectOptions::new(url.to_owned());
     options.max_connections(if sqlite { 4 } else { 16 }).min_connections(1).sqlx_logging(false);
+    // A pooled connection is pinged before use only once it has sat idle (where a restarted or
+    // dropped database shows): a ping on every acquire is one more round trip for every
+    // transaction of a busy pool. A connection that dies in use fails its call, which the breaker
+    // turns into UNAVAILABLE, and is not given out again.
+    options.test_before_acquire_if_idle_for(IDLE_BEFORE_PING);
     if sqlite {
         // Only writers queueing for the file's one write lock hold a connection for long, so a
         // call waits for a connection as long as a writer waits for the lock.
