@@ -112,6 +112,6 @@ pub async fn service(
     );
     // The worker runs while the service does: it holds the only strong reference to `alive`.
     let alive = Arc::new(());
-    delivery::worker(&appeals).spawn(Arc::downgrade(&alive), Arc::new(tokio::sync::Notify::new()));
+    delivery::worker(&appeals).spawn(Arc::downgrade(&alive));
     Ok(AppealsServiceServer::new(AppealsGrpc::new(appeals, alive)))
 }

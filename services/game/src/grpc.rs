@@ -151,7 +151,8 @@ impl GameService for GameApi {
             return Ok(Response::new(answer));
         }
         let mut resolved = setup::resolve(&request)?;
-        let session = starting::check_starter(&self.peers, &principal, &request.table_id, &mut resolved).await?;
+        let session =
+            starting::check_starter(&self.peers, &self.engine, &principal, &request.table_id, &mut resolved).await?;
         let deal_id = uuid::Uuid::now_v7().to_string();
         let (seed, deal) = starting::cards(&self.engine.db, &resolved, session.as_ref(), &deal_id).await?;
         let start = StoredStart { setup: Some(resolved.setup), seed, deal };

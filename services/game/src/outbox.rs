@@ -61,7 +61,7 @@ pub fn worker(engine: &Engine, peers: Peers, settings: OutboxSettings) -> Outbox
 /// Starts the worker, woken whenever a deal finishes. It stops once the engine is gone (the
 /// server was shut down).
 pub fn spawn(engine: &Arc<Engine>, peers: Peers, settings: OutboxSettings) -> tokio::task::JoinHandle<()> {
-    worker(engine, peers, settings).spawn(Arc::downgrade(engine), engine.outbox.clone())
+    worker(engine, peers, settings).with_signals(engine.outbox.clone()).spawn(Arc::downgrade(engine))
 }
 
 /// Sends one row to scoring; `Err` with the reason if scoring did not acknowledge it.

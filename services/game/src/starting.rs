@@ -10,6 +10,8 @@ use platform::app::Peers;
 use platform::auth::{Principal, Role};
 use platform::db::Db;
 
+use crate::engine::Engine;
+use crate::owners::RubberOwners;
 use crate::{engine, owners, setup, store};
 
 /// Who may start this deal, with what the owners say of it; a board's session comes back,
@@ -21,6 +23,7 @@ use crate::{engine, owners, setup, store};
 /// whole field, and a player starting one could read a board before his table plays it.
 pub async fn check_starter(
     peers: &Peers,
+    engine: &Engine,
     principal: &Principal,
     table_id: &str,
     resolved: &mut setup::Resolved,
@@ -28,7 +31,7 @@ pub async fn check_starter(
     let staff = principal.has_any(&[Role::Desk, Role::Arbiter, Role::Admin]);
     match &resolved.setup.source {
         Some(game::deal_setup::Source::Rubber(deal)) => {
-            owners::rubber_owners(peers, deal).await?.settle(table_id, &mut resolved.setup)?;
+            rubber_owners(peers, engine, table_id, deal).await?.settle(table_id, &mut resolved.setup)?;
             if staff || engine::seat_of_player(&resolved.setup, &principal.subject).is_some() {
                 return Ok(None);
             }
@@ -47,6 +50,39 @@ pub async fn check_starter(
              every table of the session plays the same cards (duplicate Law 6)",
             principal.subject
         ))),
+    }
+}
+
+/// A rubber's owners, for a deal that may follow one whose result this service is still
+/// delivering. Deals are scored in order (Law 73), so the pad refuses the next deal until it
+/// shows the one before; a club plays on at once, and a start made in the few milliseconds the
+/// result takes to arrive would be refused for nothing. So while the pad is behind and the table's
+/// last deal still owes its result, the start waits for the outbox worker's next delivery and
+/// asks again, for up to the engine's result wait; then the pad's answer stands (the refusal
+/// says the result may still be on its way).
+async fn rubber_owners(
+    peers: &Peers,
+    engine: &Engine,
+    table_id: &str,
+    deal: &game::RubberDeal,
+) -> Result<RubberOwners, ServiceError> {
+    let deadline = tokio::time::Instant::now() + engine.result_wait;
+    // Subscribed before the pad is asked, so a delivery in between is not missed.
+    let mut deliveries = engine.outbox.deliveries();
+    loop {
+        let owners = owners::rubber_owners(peers, deal).await?;
+        if !owners.pad_behind(deal.deal_number) || tokio::time::Instant::now() >= deadline {
+            return Ok(owners);
+        }
+        let last = engine.load(table_id).await?.deal;
+        match last {
+            Some(last) if store::result_on_its_way(&engine.db, &last.deal_id).await? => {}
+            _ => return Ok(owners),
+        }
+        if !matches!(tokio::time::timeout_at(deadline, deliveries.changed()).await, Ok(Ok(()))) {
+            // The wait is over (or the worker stopped): the pad's answer now stands.
+            return owners::rubber_owners(peers, deal).await;
+        }
     }
 }
 

@@ -120,6 +120,22 @@ pub async fn deal(db: &impl ConnectionTrait, deal_id: &str) -> Result<Option<dea
     deals::Entity::find_by_id(deal_id.to_owned()).one(db).await
 }
 
+/// Whether the result `deal_id` owes scoring is still on its way: written to the outbox and not
+/// yet delivered (nor set aside as a dead letter).
+pub async fn result_on_its_way(db: &impl ConnectionTrait, deal_id: &str) -> Result<bool, DbErr> {
+    let row = outbox::Entity::find()
+        .select_only()
+        .column(outbox::Column::Id)
+        .filter(outbox::Column::Source.eq(crate::outbox::SOURCE))
+        .filter(outbox::Column::DeliveredAt.is_null())
+        .filter(outbox::Column::DeadLetteredAt.is_null())
+        .filter(outbox::Column::AggregateId.eq(deal_id))
+        .into_tuple::<i64>()
+        .one(db)
+        .await?;
+    Ok(row.is_some())
+}
+
 /// A board's row, if a table has started it.
 pub async fn existing_board(
     db: &impl ConnectionTrait,

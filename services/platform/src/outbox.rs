@@ -15,6 +15,10 @@
 //! - **Dead letters.** After `max_attempts` failures a row is set aside (`dead_lettered_at`),
 //!   logged as an error and counted (`outbox.dead_lettered`); an operator looks at `last_error`
 //!   and, once the cause is fixed, clears the column to deliver it again.
+//! - **Signals** ([`OutboxSignals`]). A change that owes a call wakes the worker at once, and the
+//!   worker counts what it has delivered, so a command that needs one of its service's own calls
+//!   to have arrived (a rubber's next deal, whose pad must show the deal before) waits for the
+//!   next delivery instead of being refused and polling.
 //! - **Retention.** Every `sweep_interval_ms` the worker deletes its delivered rows older than
 //!   `keep_delivered_hours` and idempotency keys older than `keep_idempotency_hours`: a retry
 //!   arrives within seconds or minutes, not weeks, and the table must not grow for ever.
@@ -98,6 +102,40 @@ pub enum Delivery {
     Settled,
 }
 
+/// How a worker and the commands around it signal each other (see the module docs). Clones share
+/// them.
+#[derive(Debug, Clone)]
+pub struct OutboxSignals {
+    owed: Arc<tokio::sync::Notify>,
+    delivered: Arc<tokio::sync::watch::Sender<u64>>,
+}
+
+impl Default for OutboxSignals {
+    fn default() -> Self {
+        OutboxSignals {
+            owed: Arc::new(tokio::sync::Notify::new()),
+            delivered: Arc::new(tokio::sync::watch::Sender::new(0)),
+        }
+    }
+}
+
+impl OutboxSignals {
+    /// A change owes a call: the worker starts a round now rather than at its next poll.
+    pub fn owed(&self) {
+        self.owed.notify_one();
+    }
+
+    /// The count of rows the worker has delivered so far: `changed()` on it wakes after the next
+    /// delivery. Subscribe before looking at what is still owed, so no delivery is missed.
+    pub fn deliveries(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.delivered.subscribe()
+    }
+
+    fn delivered(&self, rows: u64) {
+        self.delivered.send_modify(|count| *count += rows);
+    }
+}
+
 /// Makes the calls of one service's rows.
 #[async_trait]
 pub trait Courier: Send + Sync + 'static {
@@ -122,12 +160,20 @@ pub struct Outbox<C: Courier> {
     db: Db,
     courier: C,
     settings: OutboxSettings,
+    signals: OutboxSignals,
 }
 
 impl<C: Courier> Outbox<C> {
     /// A worker delivering `courier`'s rows from `db`.
     pub fn new(db: Db, courier: C, settings: OutboxSettings) -> Outbox<C> {
-        Outbox { db, courier, settings }
+        Outbox { db, courier, settings, signals: OutboxSignals::default() }
+    }
+
+    /// The same worker, woken by and counting its deliveries on `signals` (shared with the
+    /// service's commands).
+    pub fn with_signals(mut self, signals: OutboxSignals) -> Outbox<C> {
+        self.signals = signals;
+        self
     }
 
     /// The courier that makes the calls.
@@ -183,6 +229,9 @@ impl<C: Courier> Outbox<C> {
                 Delivery::Settled => {}
             }
             delivered += 1;
+            // Told row by row: a command waiting for one of them goes on without waiting for the
+            // rest of the round.
+            self.signals.delivered(1);
         }
         Ok(delivered)
     }
@@ -214,14 +263,10 @@ impl<C: Courier> Outbox<C> {
 }
 
 impl<C: Courier> Outbox<C> {
-    /// Runs the worker until `owner` is dropped (the service was shut down): a round whenever
-    /// `wake` is notified (a change owed a call) or the poll interval passes, and a sweep every
-    /// sweep interval.
-    pub fn spawn<T: Send + Sync + 'static>(
-        self,
-        owner: Weak<T>,
-        wake: Arc<tokio::sync::Notify>,
-    ) -> tokio::task::JoinHandle<()> {
+    /// Runs the worker until `owner` is dropped (the service was shut down): a round whenever its
+    /// signals say a change owed a call or the poll interval passes, and a sweep every sweep
+    /// interval.
+    pub fn spawn<T: Send + Sync + 'static>(self, owner: Weak<T>) -> tokio::task::JoinHandle<()> {
         tokio::spawn(async move {
             let poll = Duration::from_millis(self.settings.poll_interval_ms.max(1));
             let mut sweep = tokio::time::interval(Duration::from_millis(self.settings.sweep_interval_ms.max(1000)));
@@ -234,7 +279,7 @@ impl<C: Courier> Outbox<C> {
                     tracing::warn!(source = self.courier.source(), %error, "outbox delivery round failed");
                 }
                 tokio::select! {
-                    () = wake.notified() => {}
+                    () = self.signals.owed.notified() => {}
                     () = tokio::time::sleep(poll) => {}
                     _ = sweep.tick() => {
                         if let Err(error) = self.sweep().await {
@@ -383,6 +428,25 @@ mod tests {
         let leased = owe(&db, "test", now()).await;
         assert_eq!(outbox.claim().await.unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), [leased]);
         assert!(outbox.claim().await.unwrap().is_empty());
+        drop(db);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[tokio::test]
+    async fn each_delivered_row_is_counted_on_the_signals_and_a_failure_is_not() {
+        let (db, dir) = database().await;
+        let signals = OutboxSignals::default();
+        let mut deliveries = signals.deliveries();
+        for _ in 0..2 {
+            owe(&db, "test", now()).await;
+        }
+        let answers = vec![Delivery::Retry("peer away".into()), Delivery::Acknowledged];
+        let outbox = worker(&db, answers, at_once(10)).with_signals(signals.clone());
+        assert_eq!(outbox.deliver_due().await.unwrap(), 1);
+        assert!(deliveries.has_changed().unwrap(), "a waiter wakes once a row is delivered");
+        assert_eq!(*deliveries.borrow_and_update(), 1, "the failed row is not counted");
+        assert_eq!(outbox.deliver_due().await.unwrap(), 1);
+        assert_eq!(*deliveries.borrow_and_update(), 2);
         drop(db);
         let _ = std::fs::remove_dir_all(dir);
     }

@@ -137,6 +137,86 @@ async fn a_finished_deal_reaches_scoring_exactly_once_even_when_scoring_was_down
     assert!(outbox_row(&app, &abandoned.deal_id).await.is_none());
 }
 
+/// The outbox tries a failed delivery again only after seconds, and a rubber's next deal waits as
+/// long as it takes.
+fn slow_retry(_: &mut platform::config::PlatformConfig, settings: &mut club::Settings) {
+    (settings.game.outbox.initial_backoff_ms, settings.game.outbox.max_backoff_ms) = (6000, 6000);
+    settings.game.result_wait_ms = 120_000;
+}
+
+fn scoring_unreachable_slow_retry(config: &mut platform::config::PlatformConfig, settings: &mut club::Settings) {
+    scoring_unreachable(config, settings);
+    slow_retry(config, settings);
+}
+
+/// Law 73: "deals are scored in order", so the pad takes deal 2 only once it shows deal 1. A club
+/// plays the next deal at once, while the result of the one before may still be on its way from
+/// the game to the pad: the start waits for the game's own delivery instead of being refused.
+/// Here the delivery failed once (scoring was down) and is tried again seconds later; the next
+/// deal, started in between, goes ahead once the result arrives.
+#[tokio::test]
+async fn law_73_a_rubbers_next_deal_started_while_the_result_before_is_on_its_way_waits_for_it() {
+    use Seat::*;
+    let mut app = TestApp::spawn_with(slow_retry).await;
+    let table = Table::seated(&app).await;
+    let first = table.rubber(game::PlayMode::Recorded, false);
+    let first = game::DealSetup { result_only: true, ..first };
+    table.start(first, None).await;
+    let (table_id, lineup) = (table.id.clone(), table.lineup());
+    drop(table);
+
+    // Scoring is down as the deal ends: the first delivery fails, the next is seconds away.
+    app.restart_with(scoring_unreachable_slow_retry).await;
+    let table = Table { app: &app, id: table_id.clone(), players: lineup.players.clone(), lineup: None.into() };
+    let deal_id = enter_result(&table, "4S", North, 10, &[]).await.unwrap().deal_id;
+    outbox_when(&app, &deal_id, |r| r.2 >= 1 && r.3.is_some()).await;
+    drop(table);
+
+    // Scoring is back; the pad does not show deal 1 until the delivery is tried again.
+    app.restart_with(slow_retry).await;
+    let table = Table { app: &app, id: table_id, players: lineup.players.clone(), lineup: Some(lineup.clone()).into() };
+    let mut setup = table.rubber(game::PlayMode::Recorded, false);
+    if let Some(game::deal_setup::Source::Rubber(deal)) = &mut setup.source {
+        deal.deal_number = 2;
+    }
+    (setup.dealer, setup.vulnerability, setup.result_only) = (pb::Seat::East as i32, 0, true);
+    let second = table.start(setup, None).await;
+
+    let (_, _, attempts, _, delivered) = outbox_row(&app, &deal_id).await.unwrap();
+    assert!(delivered && attempts >= 2, "deal 1's result arrived on a later attempt: {attempts} attempts");
+    let pad = scorepad(&app, &lineup.scorepad_id).await;
+    assert_eq!(
+        pad.deals.iter().map(|d| (d.deal_number, d.deal_id.as_str())).collect::<Vec<_>>(),
+        [(1, deal_id.as_str())]
+    );
+    let started = second.setup.unwrap();
+    assert_eq!(
+        started.dealer,
+        pb::Seat::East as i32,
+        "deal 2 is dealt by the player on the first dealer's left (Law 9)"
+    );
+    match started.source {
+        Some(game::deal_setup::Source::Rubber(deal)) => assert_eq!(deal.deal_number, 2),
+        other => panic!("deal 2 of the rubber, not {other:?}"),
+    }
+
+    // A deal further on, with nothing on its way, is refused at once as before.
+    let mut setup = table.rubber(game::PlayMode::Recorded, false);
+    if let Some(game::deal_setup::Source::Rubber(deal)) = &mut setup.source {
+        deal.deal_number = 4;
+    }
+    let request = game::StartDealRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        setup: Some(setup),
+        hands: None,
+    };
+    let refused = table.desk().start_deal(request).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::FailedPrecondition);
+    assert!(refused.message().contains("Law 73"), "{}", refused.message());
+}
+
 #[tokio::test]
 async fn a_duplicate_tables_result_reaches_its_session() {
     use Seat::*;
