@@ -190,6 +190,7 @@ pub fn fact_kind(field: &str, raw: i32) -> Result<FactKind, ServiceError> {
         Ok(K::DeclarerSawDummy) => FactKind::DeclarerSawDummy,
         Ok(K::DeclarerBeganToSpread) => FactKind::DeclarerBeganToSpread,
         Ok(K::CurrentTrickStatement) => FactKind::CurrentTrickStatement,
+        Ok(K::SurplusCard) => FactKind::SurplusCard,
         Ok(K::Unspecified) => {
             return Err(ServiceError::invalid(field, "not given; the kind of irregularity is required"));
         }
@@ -232,6 +233,7 @@ pub fn fact_kind_proto(kind: FactKind) -> game::IrregularityKind {
         FactKind::DeclarerSawDummy => K::DeclarerSawDummy,
         FactKind::DeclarerBeganToSpread => K::DeclarerBeganToSpread,
         FactKind::CurrentTrickStatement => K::CurrentTrickStatement,
+        FactKind::SurplusCard => K::SurplusCard,
     }
 }
 

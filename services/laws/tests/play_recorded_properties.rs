@@ -4,8 +4,9 @@
 //! cannot see, and replaying the same actions gives the same state. The irregularities include
 //! retractions of played cards (Law 47, with Laws 45C4(b), 45D and 46), incomplete
 //! designations from dummy (Law 46), cards played together and designated late (Law 58), extra
-//! cards contributed to a trick (duplicate Law 45E, rubber Law 67A2) and opening leads retracted
-//! before dummy was faced (duplicate Law 47E2(a)).
+//! cards contributed to a trick (duplicate Law 45E, rubber Law 67A2), opening leads retracted
+//! before dummy was faced (duplicate Law 47E2(a)) and surplus cards led or played (rubber Law
+//! 12B2, duplicate Law 13C).
 
 mod play_common;
 
@@ -45,6 +46,9 @@ enum Action {
     /// A hand adds a card to a trick he played to (Law 45E, 67A2), the trick counted back from
     /// the current one.
     Extra(usize, prop::sample::Index, u8),
+    /// A hand's card on a trick, counted back from the current one, was a surplus card; or
+    /// (`false`) a card of any face, from the other deck, just led or played (Law 12B2, 13C).
+    Surplus(usize, prop::sample::Index, u8, bool),
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -61,6 +65,8 @@ fn action() -> impl Strategy<Value = Action> {
         2 => (0u8..7, any::<prop::sample::Index>()).prop_map(|(k, i)| Action::Designate(k, i)),
         1 => (0usize..4, any::<prop::sample::Index>(), any::<bool>()).prop_map(|(s, i, k)| Action::Simultaneous(s, i, k)),
         1 => (0usize..4, any::<prop::sample::Index>(), 0u8..2).prop_map(|(s, i, b)| Action::Extra(s, i, b)),
+        1 => (0usize..4, any::<prop::sample::Index>(), 0u8..2, any::<bool>())
+            .prop_map(|(s, i, b, p)| Action::Surplus(s, i, b, p)),
     ]
 }
 
@@ -235,6 +241,24 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
                     | PlayError::PlaySuspended { .. },
                 ) => None,
                 Err(e) => panic!("{seat} adds a card to trick {trick}: {e}"),
+            }
+        }
+        Action::Surplus(seat, pick, back, on_trick) => {
+            let seat = Seat::from_index(*seat);
+            let trick = play.completed_tricks().checked_sub(*back)?;
+            let card = match play.tricks().get(trick as usize).and_then(|t| t.card(seat)) {
+                Some(card) if *on_trick => card,
+                _ => *pick.get(&Card::pack().collect::<Vec<_>>()),
+            };
+            match play.surplus_card(seat, card, trick) {
+                Ok(recorded) => Some(recorded.play),
+                Err(
+                    PlayError::CannotRecord { .. }
+                    | PlayError::DecisionPending { .. }
+                    | PlayError::PlayOver { .. }
+                    | PlayError::PlaySuspended { .. },
+                ) => None,
+                Err(e) => panic!("{seat}'s surplus {card} on trick {trick}: {e}"),
             }
         }
     }

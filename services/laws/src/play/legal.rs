@@ -70,6 +70,9 @@ impl Play {
         if self.is_defender(seat) {
             self.penalty_card_obligations(seat, &mut n);
         }
+        if let Some((to, failure)) = self.surplus_narrowing(seat, n.allowed) {
+            n.narrow(to, || failure);
+        }
         Obligations { allowed: n.allowed, before_penalty_cards, failure: n.failure }
     }
 

@@ -18,6 +18,8 @@
 //!   A played card is taken back only as Law 47 allows ([`Play::retract`]: a changed
 //!   designation, dummy's card declarer did not name, misinformation), and declarer's
 //!   incomplete designations from dummy are read as Law 46 says ([`Play::designate_from_dummy`]).
+//!   A surplus card led or played is taken out of its trick and replaced ([`Play::surplus_card`],
+//!   rubber Law 12B2, duplicate Law 13C).
 //!
 //! Claims and concessions ([`Play::claim`], [`Play::respond_to_claim`], [`Play::adjudicate`],
 //! [`Play::revise_claim`]) follow each code's procedure (Laws 68-71, Club Laws 69-70). The
@@ -69,6 +71,7 @@ mod rectify;
 mod retract;
 mod revoke;
 mod solver;
+mod surplus;
 mod trick;
 mod trusted;
 
@@ -175,8 +178,10 @@ pub struct Play {
     /// used, or could use, information the Laws make unauthorized during the play: a withdrawn
     /// card (Law 47, 62C), a lead declarer had to retract (Law 55), a concession withdrawn on
     /// partner's objection (rubber 71C, duplicate 68B2), a statement about the trick in progress
-    /// (rubber 70A, duplicate 68).
+    /// (rubber 70A, duplicate 68); and a surplus card found on a quitted trick (duplicate 13C).
     reserved: Vec<ReservedAdjustment>,
+    /// A surplus card taken out of a trick, while its consequences last (rubber Law 12B2).
+    surplus: Option<surplus::Surplus>,
     /// The card recorded by the last action and the play before it, while nothing else has
     /// happened since: a lead or play out of turn made because an opponent said it was the
     /// player's turn is retracted as though never made (duplicate Law 47E1; rubber Law 47D).
@@ -231,6 +236,7 @@ impl Play {
             claims: Vec::new(),
             declarer_saw_dummy: false,
             reserved: Vec::new(),
+            surplus: None,
             last_record: None,
         };
         for card in penalty_cards.into_iter().filter(|pc| pc.owner.side() == defenders) {
@@ -611,7 +617,7 @@ impl Play {
     fn put_card(&mut self, seat: Seat, card: Card, events: &mut Events) {
         let cur = self.cur();
         self.hands[seat.index()].remove(card);
-        self.tricks[cur].put(seat, card);
+        self.place_card(seat, card);
         if self.designated == Some(card) {
             self.designated = None;
         }
@@ -634,6 +640,7 @@ impl Play {
         let Some(winner) = self.tricks[cur].settle(self.trumps()) else {
             return;
         };
+        let winner = self.surplus_winner(cur, winner);
         let leader = self.tricks[cur].leader();
         events.push(PlayEvent::TrickWon { trick: self.completed, winner });
         self.completed += 1;

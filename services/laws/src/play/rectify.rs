@@ -596,13 +596,18 @@ impl Play {
                 }
             }
             (Situation::TwelfthTrickRevoke { .. }, PlayOption::Waive) => {}
-            (Situation::ChangeOfPlay { trick, offending, .. }, PlayOption::WithdrawAfterChange(seats)) => {
+            (Situation::ChangeOfPlay { trick, offending, law, .. }, PlayOption::WithdrawAfterChange(seats)) => {
                 let t = trick as usize;
                 // The first card withdrawn: the other side's players who played after it may
                 // now change theirs (duplicate Law 47D, rubber Law 47C; duplicate Law 45D1:
                 // "if declarer's RHO changes his play, declarer may withdraw a card he had
-                // subsequently played to that trick").
-                let first = next.tricks[t].in_order().map(|(s, _)| s).find(|s| seats.contains(*s));
+                // subsequently played to that trick"). Not after a surplus card: rubber Law
+                // 12B2 gives the right to the non-offending side alone.
+                let first = next.tricks[t]
+                    .in_order()
+                    .map(|(s, _)| s)
+                    .find(|s| seats.contains(*s))
+                    .filter(|_| law != next.surplus_law());
                 let answer: Seats = first.map_or(Seats::EMPTY, |first| {
                     next.tricks[t].played_after(first).filter(|s| s.side() != first.side()).collect()
                 });

@@ -126,6 +126,12 @@ impl Trick {
         Some(card)
     }
 
+    /// Gives the trick to `seat` whatever the cards: the offending side may not win a trick
+    /// it had lost by substituting for a surplus card (rubber Law 12B2).
+    pub(crate) fn award(&mut self, seat: Seat) {
+        self.winner = Some(seat);
+    }
+
     /// Forgets the winner: the trick is being corrected (Law 52, Law 62).
     pub(crate) fn reopen(&mut self) {
         self.winner = None;

@@ -120,6 +120,15 @@ pub enum FactKind {
     /// duplicate Law 68, where Law 57A may apply too). The card, if given, is one he showed.
     /// Record this instead of an exposed card. Digital tables record it too.
     CurrentTrickStatement,
+    /// A surplus card: a card that was not part of the offender's hand, picked up from a
+    /// previous trick, from dummy, from the other deck or elsewhere (rubber Law 12B; the Club
+    /// Laws keep it; duplicate Law 13C). The offender is the hand it was found in or played
+    /// from (dummy's seat for dummy's hand). Without a trick it was found in his hand: it goes
+    /// back to its proper place without penalty (rubber 12B1). With the trick (1-13) and the
+    /// card, it was led or played to that trick: it is taken out, and the offender puts a card
+    /// of his in its place (see [`Play::surplus_card`](crate::play::Play::surplus_card)).
+    /// Recorded play only.
+    SurplusCard,
 }
 
 impl FactKind {
@@ -172,6 +181,7 @@ impl fmt::Display for FactKind {
             FactKind::DeclarerSawDummy => "declarer could have seen dummy's cards before accepting a lead out of turn",
             FactKind::DeclarerBeganToSpread => "declarer began to spread his hand after a lead out of turn",
             FactKind::CurrentTrickStatement => "a defender's statement about the trick in progress only",
+            FactKind::SurplusCard => "a surplus card",
         })
     }
 }

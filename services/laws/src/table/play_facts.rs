@@ -117,6 +117,31 @@ impl DealInProgress {
         Ok(Judged::as_told(fact, law))
     }
 
+    /// A surplus card (rubber Law 12B, kept by the Club Laws; duplicate Law 13C). Found in the
+    /// offender's hand (no trick): it goes back to its proper place and nothing else happens,
+    /// during the auction or the play (rubber 12B1: "there is no penalty"; duplicate 13C: "The
+    /// auction and play continue without further rectification"). Led or played to a trick:
+    /// the play takes it out and the offender substitutes (rubber 12B2).
+    pub(super) fn apply_surplus_card(&mut self, fact: &Fact) -> Result<Judged, TableError> {
+        let in_hand = match self.setup.code {
+            crate::law::Code::Duplicate => crate::law::Law::duplicate(13, "C"),
+            _ => crate::law::Law::rubber(12, "B1"),
+        };
+        let Some(trick) = fact.trick else {
+            if self.play.as_ref().is_some_and(crate::play::Play::is_complete) {
+                return Err(PlayError::PlayOver { law: in_hand }.into());
+            }
+            return Ok(Judged::as_told(fact, in_hand));
+        };
+        let trick = Some(trick).filter(|t| (1..=13).contains(t)).ok_or_else(|| fact.missing("the trick, 1 to 13"))?;
+        let card = fact.card.ok_or_else(|| fact.missing("the surplus card"))?;
+        let play = self.play_for("a surplus card led or played")?;
+        let recorded = play.surplus_card(fact.offender, card, trick - 1)?;
+        let law = recorded.play.surplus_law();
+        self.play = Some(recorded.play);
+        Ok(Judged::as_told(fact, law))
+    }
+
     /// Attention drawn to a revoke: corrected if not established (Law 62), tricks transferred
     /// after play if established (Laws 63-64).
     pub(super) fn apply_revoke(&mut self, fact: &Fact) -> Result<Judged, TableError> {

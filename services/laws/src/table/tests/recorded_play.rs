@@ -375,3 +375,56 @@ fn duplicate_law_45e_a_fifth_card_is_a_fact_naming_its_trick() {
         .unwrap_err();
     assert!(matches!(err, TableError::MissingDetail { .. }), "{err:?}");
 }
+
+/// Rubber Law 12B: "if the offender has picked up a surplus card ... such surplus card shall be
+/// restored to its proper place, and 1. if the surplus card is in the offender's hand when it is
+/// discovered, there is no penalty. 2. if the surplus card has been led or played ... the
+/// offender must substitute for it a card from his hand that he can legally play to the trick".
+/// Duplicate Law 13C: "Any surplus card not part of the deal is removed if found. The auction and
+/// play continue without further rectification."
+#[test]
+fn law_12b_a_surplus_card_in_the_hand_costs_nothing_and_one_played_is_replaced() {
+    for (code, in_hand, played) in [
+        (Code::Rubber, Law::rubber(12, "B1"), Law::rubber(12, "B2")),
+        (Code::Duplicate, Law::duplicate(13, "C"), Law::duplicate(13, "C")),
+    ] {
+        let surplus = |card: &str, trick| Action::Irregularity {
+            fact: Fact { trick, ..play_fact(FactKind::SurplusCard, Seat::West, card) },
+            pointed_out_by: None,
+        };
+        // Duplicate Law 9B1(a): the Director is summoned each time; he lets play go on.
+        let settle = |table: DealInProgress| {
+            let open = table.open_official_calls().next().map(|c| c.id);
+            match open {
+                Some(call) => apply(&table, Action::ResolveOfficialCall { call, note: "Law 13C".into() }).0,
+                None => table,
+            }
+        };
+        // Found in West's hand during the auction, and again during the play: recorded, and
+        // nothing else happens.
+        let (table, _) = apply(&start(code, Mode::Recorded), surplus("SK", None));
+        assert_eq!(table.irregularities()[0].law, in_hand, "{code:?}");
+        assert!(table.open_decision().is_none());
+        let table = four_spades(settle(table));
+        let (table, _) = card(&table, Seat::East, "CA");
+        let before = table.play().cloned();
+        let (table, _) = apply(&table, surplus("SK", None));
+        assert_eq!(table.irregularities().last().unwrap().law, in_hand, "{code:?}");
+        assert_eq!(table.play().cloned(), before, "{code:?}: no penalty, no change to the play");
+        let table = settle(table);
+        // South plays; West's seven of clubs was from the other deck (he holds this deal's too).
+        let (table, _) = card(&table, Seat::South, "C8");
+        let (table, _) = card(&table, Seat::West, "C7");
+        let (table, _) = apply(&table, surplus("C7", Some(1)));
+        assert_eq!(table.irregularities().last().unwrap().law, played, "{code:?}");
+        let table = settle(table);
+        assert_eq!(table.next_to_act(), Some(Seat::West), "{code:?}: West plays again");
+        let (table, _) = card(&table, Seat::West, "C5");
+        assert_eq!(table.play().unwrap().tricks()[0].card(Seat::West), "C5".parse().ok());
+        assert_eq!(table.next_to_act(), Some(Seat::North));
+    }
+    // A digital table deals the cards itself: no surplus card can reach a hand.
+    let digital = four_spades(start(Code::Rubber, Mode::Digital));
+    let fact = Fact { trick: None, ..play_fact(FactKind::SurplusCard, Seat::West, "SK") };
+    assert!(digital.apply(&Action::Irregularity { fact, pointed_out_by: None }).is_err());
+}
