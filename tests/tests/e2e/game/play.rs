@@ -1,7 +1,7 @@
-//! Irregularities of the play rectified: a lead out of turn accepted (Law 54), an established
-//! revoke (Law 64), a major penalty card (Law 50), a changed designation and dummy's card deemed
-//! played (Laws 45C4(b), 45D, 46), two cards of dummy's at once (Law 58), and cards retracted
-//! (Law 47).
+//! Irregularities of the play rectified: a lead out of turn accepted (Law 54), a surplus card
+//! played (Law 12B2), an established revoke (Law 64), a major penalty card (Law 50), a changed
+//! designation and dummy's card deemed played (Laws 45C4(b), 45D, 46), two cards of dummy's at
+//! once (Law 58), and cards retracted (Law 47).
 
 use api::common::v1 as pb;
 use api::convert::ProtoEnum;
@@ -131,6 +131,62 @@ async fn law_70a_a_defender_claiming_the_trick_in_progress_keeps_the_card_he_sho
         table.record_card_fact(game::IrregularityKind::CurrentTrickStatement, West, "CA", None).await.unwrap_err();
     assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
     assert!(status.message().contains("70A"), "{}", status.message());
+}
+
+/// Rubber Law 12B2: "if the surplus card has been led or played ... the offender must substitute
+/// for it a card from his hand that he can legally play to the trick, and, if possible, a card of
+/// the same suit as the surplus card. ... When attention is drawn to the offence before the lead to
+/// the next trick, both members of the non-offending side may, without penalty, withdraw a play
+/// made subsequent to the offence and substitute any legal play." West's seven of clubs came from
+/// the other deck; the desk records it, West plays one of his own clubs in its place, and declarer
+/// takes back his card played after it.
+#[tokio::test]
+async fn law_12b2_a_surplus_card_played_is_replaced_and_declarer_may_change_his_card() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = rubber_four_spades(&app).await;
+    for (seat, card) in [(East, "CA"), (South, "C8"), (West, "C7"), (North, "C2")] {
+        table.play(seat, card).await;
+    }
+    let surplus = game::IrregularityFact {
+        card: Some(pcard("C7")),
+        trick_number: 1,
+        ..fact(game::IrregularityKind::SurplusCard, West)
+    };
+    let recorded = table.record(&mut table.desk(), surplus, Some(North)).await.unwrap();
+    let irregularity = recorded.irregularity.unwrap();
+    assert_eq!(irregularity.fact.unwrap().kind, game::IrregularityKind::SurplusCard as i32);
+    let law = irregularity.law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (12, "B2"));
+    let view = recorded.view.unwrap();
+    assert_eq!(seat_of(view.next_to_act), West, "West puts a card of his own in its place");
+    assert!(view.tricks[0].cards.iter().all(|p| p.seat != West.to_proto()), "the surplus card is out");
+    let west = table.view_as(&mut table.player(West)).await;
+    assert!(hand(&west, West).unwrap().contains("C7".parse().unwrap()), "he still holds this deal's seven");
+    let view = table.play(West, "C5").await;
+    let decision = view.pending_decisions.first().expect("the non-offending side may withdraw");
+    assert!(decision.options.iter().all(|o| o.kind == "withdraw_after_change"));
+    assert!(decision.options.iter().all(|o| o.chooser_seats == vec![North.to_proto()]));
+    let status = choose_described(&table, &mut table.player(West), "North withdraw", None).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied, "the offending side has no say");
+    let chosen = choose_described(&table, &mut table.player(North), "North withdraw", None).await.unwrap();
+    assert_eq!(seat_of(chosen.view.unwrap().next_to_act), North);
+    let view = table.play(North, "C3").await;
+    let trick: Vec<(i32, Card)> =
+        view.tricks[0].cards.iter().map(|p| (p.seat, Card::try_from(p.card.unwrap()).unwrap())).collect();
+    assert_eq!(
+        trick,
+        vec![
+            (East.to_proto(), "CA".parse().unwrap()),
+            (South.to_proto(), "C8".parse().unwrap()),
+            (West.to_proto(), "C5".parse().unwrap()),
+            (North.to_proto(), "C3".parse().unwrap())
+        ],
+        "the corrected trick, each card in its place"
+    );
+    assert_eq!(view.tricks[0].winner, East.to_proto());
+    assert_eq!(seat_of(view.next_to_act), East);
+    assert!(view.pending_decisions.is_empty());
 }
 
 #[tokio::test]
