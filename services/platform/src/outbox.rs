@@ -2,14 +2,15 @@
 //! the transaction of the change that owes them) until the other service acknowledges them.
 //!
 //! - **Claiming.** A round claims the rows due with one statement that counts the attempt and
-//!   moves the next one past a lease, so no other worker takes them while this one delivers. On Postgres the rows are
-//!   picked `FOR UPDATE SKIP LOCKED`: several processes' workers share the rows due without
-//!   waiting on one another. SQLite has one writer at a time, so its single statement is claim
-//!   enough.
-//! - **Delivering.** The service's [`Courier`] makes the call and says how it went: acknowledged,
-//!   refused for good (the row is closed with the reason: retrying cannot help), not now (tried
-//!   again later), or settled by the courier itself (it closed the row in a transaction of its
-//!   own, as appeals does when it records the ruling the call completed).
+//!   moves the next one past a lease, so no other worker takes them while this one delivers. On
+//!   Postgres the rows are picked `FOR UPDATE SKIP LOCKED`: several processes' workers share the
+//!   rows due without waiting on one another. SQLite has one writer at a time, so its single
+//!   statement is claim enough.
+//! - **Delivering.** Different aggregates' rows are delivered side by side, one aggregate's rows
+//!   in the order they were owed. The service's [`Courier`] makes the call and says how it went:
+//!   acknowledged, refused for good (the row is closed with the reason: retrying cannot help), not
+//!   now (tried again later), or settled by the courier itself (it closed the row in a
+//!   transaction of its own, as appeals does when it records the ruling the call completed).
 //! - **Backing off.** Each failure waits twice as long as the one before, up to a cap, with
 //!   jitter, so that rows that failed together (the peer was away) do not come back together.
 //! - **Dead letters.** After `max_attempts` failures a row is set aside (`dead_lettered_at`),
@@ -204,36 +205,70 @@ impl<C: Courier> Outbox<C> {
     }
 
     /// Delivers every row due now; returns how many the peer acknowledged or the courier settled.
+    ///
+    /// One aggregate's rows go one after another, in the order they were owed; different
+    /// aggregates' rows go side by side, so that one slow call (or a round of many tables'
+    /// results at once) does not hold the others up.
     #[tracing::instrument(skip_all, fields(source = self.courier.source()))]
     pub async fn deliver_due(&self) -> Result<usize, DbErr> {
-        let mut delivered = 0;
-        for row in self.claim().await? {
-            // Under the trace of the request that owed the call: the peer's span joins it.
-            let span = crate::telemetry::delivery_span(
-                &row.topic,
-                &row.aggregate_id,
-                i64::from(row.attempts) + 1,
-                row.trace_context.as_deref(),
-            );
-            let delivery = self.courier.deliver(&row).instrument(span).await;
-            match delivery {
-                Delivery::Acknowledged => close(&self.db, &row, None).await?,
-                Delivery::Refused(reason) => {
-                    tracing::warn!(outbox = row.id, topic = %row.topic, %reason, "the peer refused an owed call for good");
-                    close(&self.db, &row, Some(format!("refused: {reason}"))).await?;
-                }
-                Delivery::Retry(reason) => {
-                    note_failure(&self.db, &row, &reason, &self.settings).await?;
-                    continue;
-                }
-                Delivery::Settled => {}
-            }
-            delivered += 1;
-            // Told row by row: a command waiting for one of them goes on without waiting for the
-            // rest of the round.
-            self.signals.delivered(1);
+        let mut claimed = self.claim().await?;
+        claimed.sort_by_key(|row| row.id);
+        let mut by_aggregate: Vec<Vec<outbox::Model>> = Vec::new();
+        let mut position = std::collections::HashMap::new();
+        for row in claimed {
+            let at = *position.entry(row.aggregate_id.clone()).or_insert_with(|| {
+                by_aggregate.push(Vec::new());
+                by_aggregate.len() - 1
+            });
+            by_aggregate[at].push(row);
         }
-        Ok(delivered)
+        let deliveries = by_aggregate.into_iter().map(|rows| async move {
+            let mut delivered = 0;
+            for row in rows {
+                if self.deliver(&row).await? {
+                    delivered += 1;
+                }
+            }
+            Ok::<usize, DbErr>(delivered)
+        });
+        let mut delivered = 0;
+        let mut failed = None;
+        // As many at once as the round claimed (the `batch` setting).
+        for outcome in futures::future::join_all(deliveries).await {
+            match outcome {
+                Ok(rows) => delivered += rows,
+                // The row stays claimed until its lease runs out, and is delivered again then.
+                Err(error) => failed = Some(error),
+            }
+        }
+        failed.map_or(Ok(delivered), Err)
+    }
+
+    /// Makes one row's call and records how it went; `true` if it is now closed.
+    async fn deliver(&self, row: &outbox::Model) -> Result<bool, DbErr> {
+        // Under the trace of the request that owed the call: the peer's span joins it.
+        let span = crate::telemetry::delivery_span(
+            &row.topic,
+            &row.aggregate_id,
+            i64::from(row.attempts) + 1,
+            row.trace_context.as_deref(),
+        );
+        match self.courier.deliver(row).instrument(span).await {
+            Delivery::Acknowledged => close(&self.db, row, None).await?,
+            Delivery::Refused(reason) => {
+                tracing::warn!(outbox = row.id, topic = %row.topic, %reason, "the peer refused an owed call for good");
+                close(&self.db, row, Some(format!("refused: {reason}"))).await?;
+            }
+            Delivery::Retry(reason) => {
+                note_failure(&self.db, row, &reason, &self.settings).await?;
+                return Ok(false);
+            }
+            Delivery::Settled => {}
+        }
+        // Told row by row: a command waiting for one of them goes on without waiting for the rest
+        // of the round.
+        self.signals.delivered(1);
+        Ok(true)
     }
 
     /// Deletes delivered rows and idempotency keys older than the settings keep them.
@@ -447,6 +482,62 @@ mod tests {
         assert_eq!(*deliveries.borrow_and_update(), 1, "the failed row is not counted");
         assert_eq!(outbox.deliver_due().await.unwrap(), 1);
         assert_eq!(*deliveries.borrow_and_update(), 2);
+        drop(db);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// Holds the first row of aggregate "a" until a row of aggregate "b" has started, and notes
+    /// when each call starts and ends.
+    struct Gate {
+        b_started: tokio::sync::Notify,
+        calls: Mutex<Vec<String>>,
+    }
+
+    #[async_trait]
+    impl Courier for Gate {
+        fn source(&self) -> &'static str {
+            "test"
+        }
+
+        async fn deliver(&self, row: &outbox::Model) -> Delivery {
+            let name = format!("{}{}", row.aggregate_id, row.id);
+            self.calls.lock().unwrap().push(format!("start {name}"));
+            if row.aggregate_id == "b" {
+                self.b_started.notify_one();
+            } else if self.calls.lock().unwrap().len() == 1 {
+                // Delivered one at a time, "b" would never start while "a" waits here.
+                let waited = tokio::time::timeout(Duration::from_secs(30), self.b_started.notified()).await;
+                if waited.is_err() {
+                    return Delivery::Retry("b never started while a was being delivered".into());
+                }
+            }
+            self.calls.lock().unwrap().push(format!("end {name}"));
+            Delivery::Acknowledged
+        }
+    }
+
+    #[tokio::test]
+    async fn different_aggregates_rows_go_side_by_side_and_one_aggregates_in_order() {
+        let (db, dir) = database().await;
+        let mut owed = Vec::new();
+        for aggregate in ["a", "a", "b"] {
+            let id = owe(&db, "test", now()).await;
+            outbox::Entity::update_many()
+                .col_expr(outbox::Column::AggregateId, Expr::value(aggregate))
+                .filter(outbox::Column::Id.eq(id))
+                .exec(&db)
+                .await
+                .unwrap();
+            owed.push(id);
+        }
+        let gate = Gate { b_started: tokio::sync::Notify::new(), calls: Mutex::new(Vec::new()) };
+        let outbox = Outbox::new(db.clone(), gate, at_once(10));
+        assert_eq!(outbox.deliver_due().await.unwrap(), 3);
+        let calls = outbox.courier().calls.lock().unwrap().clone();
+        let (a1, a2, b) = (format!("a{}", owed[0]), format!("a{}", owed[1]), format!("b{}", owed[2]));
+        let at = |call: String| calls.iter().position(|c| *c == call).unwrap_or_else(|| panic!("{call}: {calls:?}"));
+        assert!(at(format!("start {b}")) < at(format!("end {a1}")), "b went while a's first was out: {calls:?}");
+        assert!(at(format!("end {a1}")) < at(format!("start {a2}")), "a's rows went in order: {calls:?}");
         drop(db);
         let _ = std::fs::remove_dir_all(dir);
     }
