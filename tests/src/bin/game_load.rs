@@ -60,30 +60,45 @@ struct Args {
 
 type GameClient = api::game::v1::game_service_client::GameServiceClient<platform::app::PeerChannel>;
 
-/// Latencies of one measurement, in microseconds.
+/// Latencies of one measurement, in microseconds: of every request, and apart, of the calls and
+/// cards (the live path) and of the deals' starts (which also ask the rubber's owners, and wait
+/// for the result of the deal before to reach its pad).
 #[derive(Default)]
 struct Measured {
     latencies: Vec<u32>,
+    moves: Vec<u32>,
+    starts: Vec<u32>,
     errors: u64,
     elapsed: Duration,
 }
 
+/// The line reporting `latencies` (sorted here): count or rate, then percentiles.
+fn percentiles(name: &str, latencies: &mut [u32], amount: String) -> String {
+    latencies.sort_unstable();
+    let at = |q: f64| {
+        let i = ((latencies.len() as f64 - 1.0) * q).round() as usize;
+        f64::from(latencies.get(i).copied().unwrap_or(0)) / 1000.0
+    };
+    format!(
+        "{name:<30} {amount:>9}  p50 {:>6.2} ms  p90 {:>6.2} ms  p99 {:>6.2} ms  max {:>7.2} ms",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        at(1.0)
+    )
+}
+
 impl Measured {
     fn report(&mut self, name: &str) -> f64 {
-        self.latencies.sort_unstable();
-        let at = |q: f64| {
-            let i = ((self.latencies.len() as f64 - 1.0) * q).round() as usize;
-            f64::from(self.latencies.get(i).copied().unwrap_or(0)) / 1000.0
-        };
         let rate = self.latencies.len() as f64 / self.elapsed.as_secs_f64();
-        println!(
-            "{name:<28} {rate:>9.0}/s  p50 {:>6.2} ms  p90 {:>6.2} ms  p99 {:>6.2} ms  max {:>7.2} ms  errors {}",
-            at(0.5),
-            at(0.9),
-            at(0.99),
-            at(1.0),
-            self.errors
-        );
+        let errors = self.errors;
+        println!("{}  errors {errors}", percentiles(name, &mut self.latencies, format!("{rate:.0}/s")));
+        if !self.starts.is_empty() {
+            let count = self.moves.len();
+            println!("{}", percentiles("  of which calls and cards", &mut self.moves, format!("{count}")));
+            let count = self.starts.len();
+            println!("{}", percentiles("  of which deals started", &mut self.starts, format!("{count}")));
+        }
         rate
     }
 }
@@ -249,10 +264,12 @@ async fn play(tables: &[Arc<Mutex<Table>>], in_flight: usize, window: Duration) 
                     let table = &mine[turn % mine.len()];
                     turn += 1;
                     let mut table = table.lock().await;
-                    let sent = Instant::now();
+                    let (sent, starting) = (Instant::now(), table.step == 0);
                     match table.act().await {
                         Ok(true) => {
-                            measured.latencies.push(sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32)
+                            let took = sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+                            measured.latencies.push(took);
+                            if starting { measured.starts.push(took) } else { measured.moves.push(took) }
                         }
                         // The pad is still recording the deal before; this table waits its turn.
                         Ok(false) => tokio::time::sleep(Duration::from_millis(2)).await,
@@ -276,6 +293,8 @@ async fn play(tables: &[Arc<Mutex<Table>>], in_flight: usize, window: Duration) 
     for worker in workers {
         if let Ok(measured) = worker.await {
             total.latencies.extend(measured.latencies);
+            total.moves.extend(measured.moves);
+            total.starts.extend(measured.starts);
             total.errors += measured.errors;
         }
     }
