@@ -319,6 +319,36 @@ fn law_26_lead_penalties_from_the_auction_apply_at_the_first_lead_of_the_offende
     );
 }
 
+/// Rubber Law 27D: an attempted double in place of an insufficient bid "is cancelled; he must pass
+/// at that turn, and the offence is subject to the penalty provided in 27C"; footnote 9: "any call
+/// he has previously attempted to substitute is canceled, but the lead penalties of Law 26 will
+/// apply if he becomes a defender". The insufficient 1H changed to a pass gives Law 26A, the
+/// cancelled double Law 26B: declarer exercises both, one after the other, at the first lead.
+#[test]
+fn law_27d_declarer_exercises_26a_and_then_26b_at_the_offenders_partners_first_lead() {
+    let changed_heart = PendingLeadPenalty {
+        player: Seat::East,
+        penalty: LeadPenalty::RequireOrForbid(vec![Suit::Hearts]),
+        law: Law::rubber(26, "A"),
+    };
+    let changed_double =
+        PendingLeadPenalty { player: Seat::East, penalty: LeadPenalty::ForbidAnyOneSuit, law: Law::rubber(26, "B") };
+    let play =
+        with_obligations(vec![changed_heart, changed_double], vec![], Code::Rubber).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(play.decision().map(|d| d.law), Some(Law::rubber(26, "A")));
+    let play = play
+        .rectify(PlayOption::Lead(LeadChoice::Forbid(Suits::single(Suit::Hearts))))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(play.decision().map(|d| d.law), Some(Law::rubber(26, "B")), "then the cancelled double's penalty");
+    let play = play
+        .rectify(PlayOption::Lead(LeadChoice::Forbid(Suits::single(Suit::Clubs))))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(play.decision().is_none());
+    let legal = play.legal_cards();
+    assert!(!legal.has_suit(Suit::Hearts) && !legal.has_suit(Suit::Clubs), "both prohibitions hold");
+    assert!(!legal.is_empty());
+}
+
 #[test]
 fn law_26_and_24_obligations_bind_only_a_player_who_becomes_a_defender() {
     let declarers =
