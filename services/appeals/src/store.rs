@@ -74,6 +74,24 @@ pub fn policy_rules(row: &policy::Model) -> Result<AppealPolicy, ServiceError> {
     .map_err(|e| ServiceError::internal(format!("stored policy {}: {e}", row.version)))
 }
 
+/// A refusal under a stored policy, naming the policy: which version applied, and when and by
+/// whom it was published. A ruling is appealed under the policy in force when it was recorded
+/// ("agreed to or published in advance"), so a refusal must not read as if the current policy
+/// said so when a later one has been published since.
+pub fn refused_under(row: &policy::Model, refusal: laws::appeals::AppealRefusal) -> ServiceError {
+    use laws::CitesLaw as _;
+    let law = refusal.law();
+    ServiceError::Rule {
+        message: format!(
+            "{refusal}: the policy in force when the ruling was recorded is version {}, published {} by {}",
+            row.version,
+            row.published_at.format("%Y-%m-%d %H:%M:%S UTC"),
+            row.published_by
+        ),
+        law,
+    }
+}
+
 /// The contract's message of a stored policy.
 pub fn policy_message(row: &policy::Model) -> pb::AppealPolicy {
     pb::AppealPolicy {

@@ -58,9 +58,10 @@ impl Appeals {
         let ruling: pb::Ruling = decode("ruling", &ruling_row.ruling)?;
         let parties = Parties::from_json(&ruling_row.parties)?;
         let form = parties.form.form();
-        let policy = store::policy_rules(&store::policy_version(&self.db, ruling_row.policy_version).await?)?;
+        let policy_row = store::policy_version(&self.db, ruling_row.policy_version).await?;
+        let policy = store::policy_rules(&policy_row)?;
 
-        policy.check_allowed(form).map_err(ServiceError::rule)?;
+        policy.check_allowed(form).map_err(|refusal| store::refused_under(&policy_row, refusal))?;
         laws::appeals::check_appealable(form, ruling_kind("kind", ruling.kind)?).map_err(ServiceError::rule)?;
         let mut concurring: Vec<String> = Vec::new();
         for player in &request.concurring_player_ids {

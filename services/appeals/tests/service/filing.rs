@@ -19,14 +19,21 @@ async fn club_appeals_committee_only_under_a_policy_published_before_the_ruling(
     let before_id = before.ruling.unwrap().ruling_id;
     let refused = h.appeals.file_appeal(&principal("n", &[Role::Player]), file("a1", &before_id, "", &[])).await;
     assert_eq!(code(&refused), tonic::Code::FailedPrecondition);
-    assert_eq!(
-        message(refused),
-        "the club's published policy hears no appeals (the Club Appeals Committee (Alternative Club Laws))"
+    let first = h.appeals.get_policy().await.unwrap().policy.unwrap();
+    let published = first.published_at.unwrap();
+    let published = chrono::DateTime::from_timestamp(published.seconds, 0).unwrap().format("%Y-%m-%d %H:%M:%S UTC");
+    let named = format!(
+        "the club's published policy hears no appeals (the Club Appeals Committee (Alternative Club Laws)): the \
+         policy in force when the ruling was recorded is version 1, published {published} by configuration"
     );
+    assert_eq!(message(refused), named);
 
+    // A new policy hears appeals, but not against a ruling recorded before it: the refusal still
+    // names the policy that applied, not the one now in force.
     h.allow_appeals(3).await;
     let still = h.appeals.file_appeal(&principal("n", &[Role::Player]), file("a2", &before_id, "", &[])).await;
     assert_eq!(code(&still), tonic::Code::FailedPrecondition, "the policy applies to rulings made after it");
+    assert_eq!(message(still), named);
     let after = h.appeals.record_ruling(&arbiter(), rubber_ruling("r2", "d2", result_stands())).await.unwrap();
     let filed = h
         .appeals
