@@ -1,10 +1,15 @@
-//! `bridgectl game ...`: the arbiter's commands for the live game.
+//! `bridgectl game ...`: the desk's and the arbiter's commands for the live game.
 //!
 //! ```text
+//! bridgectl game irregularity --table T --kind opening-lead-out-of-turn --offender W --card HA
+//! bridgectl game irregularity --table T --kind insufficient-bid --offender E --call 1D
+//! bridgectl game kinds                                         # every kind, as --kind names it
+//! bridgectl game table --table T                               # what is open: decisions, calls
 //! bridgectl game calls [--table T] [--all]                     # open calls for the arbiter
 //! bridgectl game options --table T [--decision D]              # the options the Laws give
 //! bridgectl game rule --table T --option cancel_call           # choose one, as the arbiter
 //! bridgectl game rule --table T --option 1 --seat S --call 2H  # record a player's choice
+//! bridgectl game decide --table T --option accept_lead --seat N # the same (`decide` = `rule`)
 //! bridgectl game rule ... --call 3C --artificial HS             # an artificial call (Law 26A)
 //! bridgectl game resolve --table T --call <id> --note "..."    # settle a call
 //! bridgectl game adjudicate --table T --claim <id> --tricks 9 --reasons "..."
@@ -20,9 +25,27 @@ use api::game::v1 as game;
 use api::game::v1::game_service_client::GameServiceClient;
 use platform::app::PeerChannel;
 
+mod irregularity;
+mod views;
+
+use irregularity::parse_artificial;
+
 /// The game service's commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Records an irregularity as the table tells it (a call or lead out of turn, an
+    /// insufficient bid, a revoke, an exposed card...): shows its Law, the arbiter call it
+    /// opened, and the choice the Laws give, to whom.
+    Irregularity(irregularity::Args),
+    /// Lists the kinds of irregularity `irregularity --kind` takes.
+    Kinds,
+    /// Shows what is open at a table: whose turn, the calls for the arbiter, the decisions
+    /// pending with who chooses and the options, the obligations and penalty cards in force.
+    Table {
+        /// The table.
+        #[arg(long)]
+        table: String,
+    },
     /// Lists the calls for the arbiter across the room, oldest first.
     Calls {
         /// Only this table's.
@@ -41,8 +64,9 @@ pub enum Command {
         #[arg(long)]
         decision: Option<String>,
     },
-    /// Chooses an option of a decision: as the arbiter, or recording the choice of the player
-    /// at `--seat`.
+    /// Chooses an option of a decision (`decide` is the same): as the arbiter, or recording the
+    /// choice of the player at `--seat`.
+    #[command(visible_alias = "decide")]
     Rule {
         /// The table.
         #[arg(long)]
@@ -113,8 +137,25 @@ fn refused(status: tonic::Status) -> anyhow::Error {
 
 /// Runs a game command against `server`.
 pub async fn run(server: &str, token: Option<&str>, command: Command) -> anyhow::Result<()> {
+    if let Command::Kinds = command {
+        for (name, _) in irregularity::kinds() {
+            println!("{name}");
+        }
+        return Ok(());
+    }
     let mut client = client(server, token)?;
     match command {
+        Command::Kinds => {}
+        Command::Irregularity(args) => {
+            let view = state(&mut client, &args.table).await?;
+            let request = args.request(view.version, key());
+            let answer = client.record_irregularity(request).await.map_err(refused)?.into_inner();
+            print!("{}", views::recorded_text(&answer));
+        }
+        Command::Table { table } => {
+            let view = state(&mut client, &table).await?;
+            print!("{}", views::table_text(&view));
+        }
         Command::Calls { table, all } => {
             let request = game::ListArbiterCallsRequest {
                 table_id: table.unwrap_or_default(),
@@ -208,25 +249,6 @@ fn parse_seat(text: &str) -> anyhow::Result<i32> {
 fn parse_call(text: &str) -> anyhow::Result<pb::Call> {
     let call: laws::Call = text.parse().map_err(|e| anyhow!("{e}"))?;
     Ok(call.into())
-}
-
-/// An artificial call's suits from letters (`HS`), or `-` for none.
-fn parse_artificial(text: &str) -> anyhow::Result<game::ArtificialMeaning> {
-    let suits = text
-        .chars()
-        .filter(|c| *c != '-')
-        .map(|c| {
-            let suit = match c.to_ascii_uppercase() {
-                'C' => pb::Suit::Clubs,
-                'D' => pb::Suit::Diamonds,
-                'H' => pb::Suit::Hearts,
-                'S' => pb::Suit::Spades,
-                _ => bail!("{c:?} is not a suit letter (C, D, H, S; - for none)"),
-            };
-            Ok(suit as i32)
-        })
-        .collect::<anyhow::Result<_>>()?;
-    Ok(game::ArtificialMeaning { suits })
 }
 
 /// The option named by its id or its kind.

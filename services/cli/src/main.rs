@@ -13,6 +13,8 @@
 //! bridgectl scorepad show <scorepad-id>                # the classic pad, we/they, above/below the line
 //! bridgectl session show <session-id>                  # standings
 //! bridgectl session export <session-id> --pbn          # or --usebio
+//! bridgectl game irregularity --table T --kind revoke --offender E --card C2 --trick 4
+//! bridgectl game table --table T                       # the decisions and calls open at a table
 //! bridgectl game calls                                 # the arbiter's open calls (see `game --help`)
 //! ```
 //! Calls go to `--server` (default `http://127.0.0.1:50051`, or `BRIDGE_SERVER`) with the token of
@@ -74,7 +76,8 @@ enum Command {
     /// The appeals service: `appeal`, `ruling` and `audit`.
     #[command(flatten)]
     Appeals(appeals::Command),
-    /// The live game, for the arbiter: calls for the arbiter, rectification options, rulings.
+    /// The live game, for the desk and the arbiter: irregularities, what is open at a table, calls
+    /// for the arbiter, rectification choices, rulings.
     Game {
         /// What to do.
         #[command(subcommand)]
