@@ -66,6 +66,21 @@ pub struct Parties {
 }
 
 impl Parties {
+    /// Who may not sit on the committee hearing an appeal against a ruling `ruled_by` gave on
+    /// these parties, and why (`laws::appeals::check_impartial`).
+    pub fn conflicts(&self, ruled_by: &str) -> Vec<(String, laws::appeals::Conflict)> {
+        use laws::appeals::Conflict;
+        let mut conflicts: Vec<(String, Conflict)> =
+            self.players.iter().map(|player| (player.clone(), Conflict::PlayedTheDeal)).collect();
+        for member in self.everyone() {
+            if !self.players.contains(&member) {
+                conflicts.push((member, Conflict::ContestantConcerned));
+            }
+        }
+        conflicts.push((ruled_by.to_owned(), Conflict::GaveTheRuling));
+        conflicts
+    }
+
     /// Everyone the ruling concerns: the seated players, and every member and captain of the
     /// contestants.
     pub fn everyone(&self) -> BTreeSet<String> {

@@ -213,6 +213,50 @@ impl AppealPolicy {
     }
 }
 
+/// Why a person may not sit on the committee hearing an appeal: a committee judges between the
+/// parties, and no one judges his own cause or reviews his own ruling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conflict {
+    /// He played the deal the ruling concerns: the appellant, his partner or an opponent.
+    PlayedTheDeal,
+    /// He is a member or captain of a contestant the ruling concerns (duplicate, Law 92A: the
+    /// contestant appeals, through its captain in teams).
+    ContestantConcerned,
+    /// He gave the ruling appealed (duplicate Law 93B1: the Director's ruling "may be appealed to
+    /// the committee"; the Club Appeals Committee hears appeals from "any decision by the
+    /// Arbiter").
+    GaveTheRuling,
+}
+
+impl std::fmt::Display for Conflict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Conflict::PlayedTheDeal => "played the deal the ruling concerns",
+            Conflict::ContestantConcerned => "is a member or captain of a contestant the ruling concerns",
+            Conflict::GaveTheRuling => "gave the ruling appealed",
+        })
+    }
+}
+
+/// Whether every member named for an appeal on `form` is free of conflict: none of `members` is
+/// among `conflicted` (the parties to the deal, the contestants concerned, the one who ruled).
+/// The committee is the club's arrangement for hearing appeals (the Club Appeals Committee;
+/// duplicate Law 80B2(k), Law 93B), and an arrangement that let a party judge his own appeal
+/// would hear none.
+pub fn check_impartial(
+    form: AppealForm,
+    members: &[&str],
+    conflicted: &[(&str, Conflict)],
+) -> Result<(), AppealRefusal> {
+    for member in members {
+        if let Some((_, conflict)) = conflicted.iter().find(|(who, _)| who == member) {
+            let law = form.arrangements_law();
+            return Err(AppealRefusal::Conflicted { member: (*member).to_owned(), conflict: *conflict, law });
+        }
+    }
+    Ok(())
+}
+
 /// The policy of a club that has published none: no appeals (the Club Appeals Committee hears
 /// appeals only under a procedure published in advance), 30 minutes for rubber and Chicago
 /// (our choice; the Club Laws give no figure), 30 minutes in duplicate (Law 92B), and a
@@ -334,6 +378,16 @@ pub enum AppealRefusal {
         /// The arrangements.
         law: Law,
     },
+    /// A member named may not sit on this appeal.
+    #[error("{member} may not sit on this appeal's committee: he {conflict} ({law})")]
+    Conflicted {
+        /// The member.
+        member: String,
+        /// Why.
+        conflict: Conflict,
+        /// The arrangements.
+        law: Law,
+    },
 }
 
 impl CitesLaw for AppealRefusal {
@@ -344,7 +398,8 @@ impl CitesLaw for AppealRefusal {
             | AppealRefusal::NotAParty { law, .. }
             | AppealRefusal::MemberTwice { law, .. }
             | AppealRefusal::CommitteeSize { law, .. }
-            | AppealRefusal::CallerNotSitting { law, .. } => *law,
+            | AppealRefusal::CallerNotSitting { law, .. }
+            | AppealRefusal::Conflicted { law, .. } => *law,
             AppealRefusal::NoConcurrence { section, .. } => {
                 Law::duplicate(92, if *section == "1" { "D1" } else { "D2" })
             }
@@ -473,6 +528,27 @@ mod tests {
         // "unless the Tournament Organizer has specified a different time period"
         let longer = AppealPolicy::new(true, Duration::from_secs(MIN), Duration::from_secs(45 * MIN), 1).unwrap();
         assert_eq!(longer.check_time_limit(form, Some(Duration::from_secs(40 * MIN))), Ok(()));
+    }
+
+    #[test]
+    fn club_appeals_committee_no_party_and_not_the_arbiter_who_ruled_sits_on_the_appeal() {
+        // "If such a procedure has been agreed to or published in advance, any player may appeal
+        // any decision by the Arbiter": the committee judges between the players and the Arbiter's
+        // decision, so neither a player of the deal nor the Arbiter sits on it.
+        let conflicted = [("n", Conflict::PlayedTheDeal), ("arbiter", Conflict::GaveTheRuling)];
+        assert_eq!(check_impartial(AppealForm::Rubber, &["ann", "bob", "cy"], &conflicted), Ok(()));
+        let refused = check_impartial(AppealForm::Rubber, &["ann", "n", "cy"], &conflicted).unwrap_err();
+        assert_eq!(refused.law(), Law::club_appeals());
+        assert_eq!(
+            refused.to_string(),
+            "n may not sit on this appeal's committee: he played the deal the ruling concerns (the Club Appeals \
+             Committee (Alternative Club Laws))"
+        );
+        // Law 93B1: "His ruling may be appealed to the committee": not heard by him.
+        let pairs = AppealForm::Duplicate(Contest::Pairs);
+        let refused = check_impartial(pairs, &["arbiter"], &conflicted).unwrap_err();
+        assert_eq!(refused.law(), Law::duplicate(80, "B2(k)"));
+        assert!(refused.to_string().starts_with("arbiter may not sit on this appeal's committee: he gave the ruling"));
     }
 
     #[test]

@@ -65,6 +65,7 @@ impl Appeals {
         let policy = store::policy_rules(&store::policy_version(&self.db, ruling_row.policy_version).await?)?;
         let members: Vec<&str> = hearing.committee_member_ids.iter().map(String::as_str).collect();
         policy.check_committee(form, &members, &principal.subject).map_err(ServiceError::rule)?;
+        impartial(form, &members, &parties, &ruling_row.ruled_by)?;
         self.check_members_hold_the_role(&hearing.committee_member_ids).await?;
         if row.version.unsigned_abs() != request.expected_version {
             return Err(ServiceError::Conflict(format!(
@@ -215,6 +216,7 @@ impl Appeals {
         let policy = store::policy_rules(&store::policy_version(&self.db, ruling_row.policy_version).await?)?;
         let members: Vec<&str> = request.committee_member_ids.iter().map(String::as_str).collect();
         policy.check_committee(form, &members, &principal.subject).map_err(ServiceError::rule)?;
+        impartial(form, &members, &parties, &ruling_row.ruled_by)?;
         let sat = current.hearing.as_ref().map(|h| h.committee_member_ids.as_slice()).unwrap_or_default();
         if let Some(absent) = request.committee_member_ids.iter().find(|m| !sat.contains(m)) {
             return Err(ServiceError::FailedPrecondition(format!(
@@ -347,4 +349,18 @@ enum Checked {
         decided: pb::Appeal,
         now: chrono::DateTime<Utc>,
     },
+}
+
+/// Refuses a committee with a member who may not sit: a party to the deal, a member of a
+/// contestant concerned, or the one who gave the ruling (`laws::appeals::check_impartial`).
+fn impartial(
+    form: laws::appeals::AppealForm,
+    members: &[&str],
+    parties: &Parties,
+    ruled_by: &str,
+) -> Result<(), ServiceError> {
+    let conflicts = parties.conflicts(ruled_by);
+    let conflicted: Vec<(&str, laws::appeals::Conflict)> =
+        conflicts.iter().map(|(who, conflict)| (who.as_str(), *conflict)).collect();
+    laws::appeals::check_impartial(form, members, &conflicted).map_err(ServiceError::rule)
 }

@@ -126,6 +126,43 @@ async fn the_committee_hears_and_decides_as_the_policy_says() {
     );
 }
 
+/// A committee judges between the parties: no one who played the deal (the appellant, his partner
+/// or an opponent) and not the arbiter whose ruling is appealed may sit on it, whatever role he
+/// holds, and the refusal names the conflict.
+#[tokio::test]
+async fn a_player_of_the_deal_or_the_arbiter_who_ruled_may_not_sit_on_the_committee() {
+    let h = Harness::new().await;
+    h.allow_appeals(3).await;
+    let ruling =
+        h.appeals.record_ruling(&arbiter(), rubber_ruling("r", "d1", result_stands())).await.unwrap().ruling.unwrap();
+    let appeal = h
+        .appeals
+        .file_appeal(&principal("n", &[Role::Player]), file("a", &ruling.ruling_id, "", &[]))
+        .await
+        .unwrap()
+        .appeal
+        .unwrap();
+    h.committee(&["ann", "bob", "cy", "e", "arbiter"]).await;
+    let ann = principal("ann", &[Role::Committee]);
+
+    let opponent = h.appeals.hear_appeal(&ann, hearing(&appeal, &["ann", "bob", "e"])).await;
+    assert_eq!(code(&opponent), tonic::Code::FailedPrecondition);
+    assert_eq!(
+        message(opponent),
+        "e may not sit on this appeal's committee: he played the deal the ruling concerns (the Club Appeals \
+         Committee (Alternative Club Laws))"
+    );
+    let ruler = h.appeals.hear_appeal(&ann, hearing(&appeal, &["ann", "arbiter", "bob"])).await;
+    assert_eq!(
+        message(ruler),
+        "arbiter may not sit on this appeal's committee: he gave the ruling appealed (the Club Appeals Committee \
+         (Alternative Club Laws))"
+    );
+
+    let heard = h.appeals.hear_appeal(&ann, hearing(&appeal, &["ann", "bob", "cy"])).await.unwrap().appeal.unwrap();
+    assert_eq!(heard.status, pb::AppealStatus::Heard as i32);
+}
+
 #[tokio::test]
 async fn deciding_the_same_appeal_twice_changes_the_score_once() {
     let h = Harness::new().await;
