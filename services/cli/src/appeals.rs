@@ -105,6 +105,12 @@ pub struct Decide {
     /// A committee member deciding (you among them); repeat for each.
     #[arg(long = "member", required = true)]
     members: Vec<String>,
+    /// A member voting against the outcome (one of the members); repeat for each.
+    #[arg(long = "dissenting-member", requires = "dissent")]
+    dissenting: Vec<String>,
+    /// The dissenters' reasons.
+    #[arg(long)]
+    dissent: Option<String>,
     /// The new decision: the table result stands.
     #[arg(long, conflicts_with_all = ["contract", "artificial_ns"])]
     result_stands: bool,
@@ -367,6 +373,8 @@ async fn appeal(client: &mut Client, command: AppealCommand) -> anyhow::Result<S
                 new_decision: new_decision(&decide)?,
                 reasons: decide.reasons.clone(),
                 committee_member_ids: decide.members.clone(),
+                dissenting_member_ids: decide.dissenting.clone(),
+                dissent: decide.dissent.clone().unwrap_or_default(),
             };
             match client.decide_appeal(request).await {
                 Ok(response) => response.into_inner().appeal.as_ref().map(show_appeal).unwrap_or_default(),
@@ -496,6 +504,10 @@ fn show_appeal(appeal: &pb::Appeal) -> String {
             outcome
         );
         let _ = writeln!(out, "    reasons: {}", decision.reasons);
+        if !decision.dissenting_member_ids.is_empty() {
+            let _ =
+                writeln!(out, "    dissenting: {}: {}", decision.dissenting_member_ids.join(", "), decision.dissent);
+        }
         if let Some(new) = &decision.new_decision {
             let _ = writeln!(out, "    now in force: {}", show_decision(new));
         }

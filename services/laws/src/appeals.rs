@@ -257,6 +257,25 @@ pub fn check_impartial(
     Ok(())
 }
 
+/// Whether a decision of `members` with `dissenting` voting against it stands: each dissenter is
+/// one of the members deciding, named once, and the members in favour outnumber the dissenters.
+/// The Laws leave the committee's working to the club's arrangements (the Club Appeals Committee;
+/// duplicate Law 80B2(k)); the club's reading is that a committee decides by a majority of its
+/// members, and a dissent is recorded, not lost.
+pub fn check_votes(form: AppealForm, members: &[&str], dissenting: &[&str]) -> Result<(), AppealRefusal> {
+    let law = form.arrangements_law();
+    for (index, dissenter) in dissenting.iter().enumerate() {
+        if !members.contains(dissenter) || dissenting[..index].contains(dissenter) {
+            return Err(AppealRefusal::DissenterNotDeciding { member: (*dissenter).to_owned(), law });
+        }
+    }
+    let in_favour = members.len() - dissenting.len();
+    if in_favour <= dissenting.len() {
+        return Err(AppealRefusal::NoMajority { in_favour, against: dissenting.len(), law });
+    }
+    Ok(())
+}
+
 /// The policy of a club that has published none: no appeals (the Club Appeals Committee hears
 /// appeals only under a procedure published in advance), 30 minutes for rubber and Chicago
 /// (our choice; the Club Laws give no figure), 30 minutes in duplicate (Law 92B), and a
@@ -378,6 +397,26 @@ pub enum AppealRefusal {
         /// The arrangements.
         law: Law,
     },
+    /// A dissenter is not one of the members deciding, or is named twice.
+    #[error("{member} is named as dissenting but not once among the members deciding ({law})")]
+    DissenterNotDeciding {
+        /// The member.
+        member: String,
+        /// The arrangements.
+        law: Law,
+    },
+    /// The outcome does not have a majority of the members deciding.
+    #[error(
+        "a decision needs a majority of the committee: {in_favour} in favour and {against} against is none ({law})"
+    )]
+    NoMajority {
+        /// Members in favour.
+        in_favour: usize,
+        /// Members against.
+        against: usize,
+        /// The arrangements.
+        law: Law,
+    },
     /// A member named may not sit on this appeal.
     #[error("{member} may not sit on this appeal's committee: he {conflict} ({law})")]
     Conflicted {
@@ -399,7 +438,9 @@ impl CitesLaw for AppealRefusal {
             | AppealRefusal::MemberTwice { law, .. }
             | AppealRefusal::CommitteeSize { law, .. }
             | AppealRefusal::CallerNotSitting { law, .. }
-            | AppealRefusal::Conflicted { law, .. } => *law,
+            | AppealRefusal::Conflicted { law, .. }
+            | AppealRefusal::DissenterNotDeciding { law, .. }
+            | AppealRefusal::NoMajority { law, .. } => *law,
             AppealRefusal::NoConcurrence { section, .. } => {
                 Law::duplicate(92, if *section == "1" { "D1" } else { "D2" })
             }
@@ -549,6 +590,25 @@ mod tests {
         let refused = check_impartial(pairs, &["arbiter"], &conflicted).unwrap_err();
         assert_eq!(refused.law(), Law::duplicate(80, "B2(k)"));
         assert!(refused.to_string().starts_with("arbiter may not sit on this appeal's committee: he gave the ruling"));
+    }
+
+    #[test]
+    fn club_appeals_committee_decides_by_a_majority_and_records_a_dissent() {
+        // "The Appeals Committee exercises all powers assigned by these Laws to the Arbiter and may
+        // overrule any of his decisions": as one body, by a majority of its members.
+        let members = ["ann", "bob", "cy"];
+        assert_eq!(check_votes(AppealForm::Rubber, &members, &[]), Ok(()));
+        assert_eq!(check_votes(AppealForm::Rubber, &members, &["cy"]), Ok(()), "2-1 stands");
+        let split = check_votes(AppealForm::Rubber, &["ann", "bob"], &["bob"]).unwrap_err();
+        assert_eq!(
+            split.to_string(),
+            "a decision needs a majority of the committee: 1 in favour and 1 against is none (the Club Appeals \
+             Committee (Alternative Club Laws))"
+        );
+        let stranger = check_votes(AppealForm::Rubber, &members, &["dan"]).unwrap_err();
+        assert!(matches!(stranger, AppealRefusal::DissenterNotDeciding { ref member, .. } if member == "dan"));
+        let twice = check_votes(AppealForm::Rubber, &["ann", "bob", "cy", "dan", "eve"], &["cy", "cy"]).unwrap_err();
+        assert!(matches!(twice, AppealRefusal::DissenterNotDeciding { .. }));
     }
 
     #[test]

@@ -220,6 +220,7 @@ fn overrule(key: &str, appeal: &pb::Appeal, result: common::DealResult, members:
         new_decision: Some(assigned(result)),
         reasons: "the committee finds the result the arbiter should have given".into(),
         committee_member_ids: members.iter().map(|m| (*m).to_owned()).collect(),
+        ..Default::default()
     }
 }
 

@@ -125,6 +125,15 @@ impl Appeals {
             .filter(|o| *o != pb::AppealOutcome::Unspecified)
             .ok_or_else(|| ServiceError::invalid("outcome", "upheld, overruled or varied is required"))?;
         let reasons = required_text("reasons", &request.reasons, "the committee's reasons")?.to_owned();
+        match (request.dissenting_member_ids.is_empty(), request.dissent.trim().is_empty()) {
+            (false, true) => {
+                required_text("dissent", &request.dissent, "the dissenters' reasons, since a member dissents")?;
+            }
+            (true, false) => {
+                return Err(ServiceError::invalid("dissent", "no member dissents: name the dissenters"));
+            }
+            _ => {}
+        }
         let new_adjustment = match outcome {
             pb::AppealOutcome::Upheld if request.new_decision.is_some() => {
                 return Err(ServiceError::invalid("new_decision", "an upheld ruling stands: give no new decision"));
@@ -217,6 +226,8 @@ impl Appeals {
         let members: Vec<&str> = request.committee_member_ids.iter().map(String::as_str).collect();
         policy.check_committee(form, &members, &principal.subject).map_err(ServiceError::rule)?;
         impartial(form, &members, &parties, &ruling_row.ruled_by)?;
+        let dissenting: Vec<&str> = request.dissenting_member_ids.iter().map(String::as_str).collect();
+        laws::appeals::check_votes(form, &members, &dissenting).map_err(ServiceError::rule)?;
         let sat = current.hearing.as_ref().map(|h| h.committee_member_ids.as_slice()).unwrap_or_default();
         if let Some(absent) = request.committee_member_ids.iter().find(|m| !sat.contains(m)) {
             return Err(ServiceError::FailedPrecondition(format!(
@@ -239,6 +250,8 @@ impl Appeals {
             committee_member_ids: request.committee_member_ids.clone(),
             decided_at: Some(timestamp(now)),
             score_versions: Vec::new(),
+            dissenting_member_ids: request.dissenting_member_ids.clone(),
+            dissent: request.dissent.trim().to_owned(),
         });
         Ok(Checked::Ready { row, target_key: ruling_row.target_key, ruling, parties, decided, now })
     }

@@ -410,5 +410,6 @@ pub fn decision(
         new_decision,
         reasons: "the committee finds the claim did not include the trump".into(),
         committee_member_ids: members.iter().map(|m| (*m).to_owned()).collect(),
+        ..Default::default()
     }
 }

@@ -163,6 +163,52 @@ async fn a_player_of_the_deal_or_the_arbiter_who_ruled_may_not_sit_on_the_commit
     assert_eq!(heard.status, pb::AppealStatus::Heard as i32);
 }
 
+/// The committee decides by a majority of its members; a member who votes against says why, and
+/// the dissent is part of the decision every party reads.
+#[tokio::test]
+async fn a_two_to_one_decision_with_a_dissent_and_reasons_is_read_back_by_every_party() {
+    let h = Harness::new().await;
+    h.allow_appeals(3).await;
+    let ruling =
+        h.appeals.record_ruling(&arbiter(), rubber_ruling("r", "d1", result_stands())).await.unwrap().ruling.unwrap();
+    let appeal = h
+        .appeals
+        .file_appeal(&principal("n", &[Role::Player]), file("a", &ruling.ruling_id, "", &[]))
+        .await
+        .unwrap()
+        .appeal
+        .unwrap();
+    h.committee(&["ann", "bob", "cy"]).await;
+    let ann = principal("ann", &[Role::Committee]);
+    let heard = h.appeals.hear_appeal(&ann, hearing(&appeal, &["ann", "bob", "cy"])).await.unwrap().appeal.unwrap();
+    let members = ["ann", "bob", "cy"];
+    let two_one = |key: &str, dissenting: &[&str], dissent: &str| pb::DecideAppealRequest {
+        dissenting_member_ids: dissenting.iter().map(|m| (*m).to_owned()).collect(),
+        dissent: dissent.to_owned(),
+        ..decision(key, &heard, pb::AppealOutcome::Upheld, None, &members)
+    };
+
+    let silent = h.appeals.decide_appeal(&ann, two_one("x", &["cy"], "")).await;
+    assert_eq!(code(&silent), tonic::Code::InvalidArgument, "a dissent gives its reasons");
+    let no_majority = h.appeals.decide_appeal(&ann, two_one("x", &["bob", "cy"], "we disagree")).await;
+    assert_eq!(code(&no_majority), tonic::Code::FailedPrecondition);
+    assert!(
+        message(no_majority).starts_with("a decision needs a majority of the committee: 1 in favour and 2 against")
+    );
+
+    let dissent = "the claim statement mentioned the trump; the ruling should have gone to declarer";
+    let decided = h.appeals.decide_appeal(&ann, two_one("d", &["cy"], dissent)).await.unwrap().appeal.unwrap();
+    assert_eq!(decided.status, pb::AppealStatus::Decided as i32);
+    for party in ["n", "e", "s", "w"] {
+        let read = h.appeals.get_appeal(&principal(party, &[Role::Player]), &appeal.appeal_id).await.unwrap();
+        let decision = read.appeal.unwrap().decision.unwrap();
+        assert_eq!(decision.outcome, pb::AppealOutcome::Upheld as i32, "{party}");
+        assert_eq!(decision.reasons, "the committee finds the claim did not include the trump");
+        assert_eq!(decision.committee_member_ids, members);
+        assert_eq!((decision.dissenting_member_ids, decision.dissent.as_str()), (vec!["cy".to_owned()], dissent));
+    }
+}
+
 #[tokio::test]
 async fn deciding_the_same_appeal_twice_changes_the_score_once() {
     let h = Harness::new().await;
