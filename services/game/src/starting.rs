@@ -57,9 +57,9 @@ pub async fn check_starter(
 /// delivering. Deals are scored in order (Law 73), so the pad refuses the next deal until it
 /// shows the one before; a club plays on at once, and a start made in the few milliseconds the
 /// result takes to arrive would be refused for nothing. So while the pad is behind and the table's
-/// last deal still owes its result, the start waits for the outbox worker's next delivery and
-/// asks again, for up to the engine's result wait; then the pad's answer stands (the refusal
-/// says the result may still be on its way).
+/// last deal still owes its result, the start waits for the outbox worker's next delivery (or a
+/// short poll) and asks again, for up to the engine's result wait; then the pad's answer stands
+/// (the refusal says the result may still be on its way).
 async fn rubber_owners(
     peers: &Peers,
     engine: &Engine,
@@ -79,12 +79,20 @@ async fn rubber_owners(
             Some(last) if store::result_on_its_way(&engine.db, &last.deal_id).await? => {}
             _ => return Ok(owners),
         }
-        if !matches!(tokio::time::timeout_at(deadline, deliveries.changed()).await, Ok(Ok(()))) {
-            // The wait is over (or the worker stopped): the pad's answer now stands.
+        // Woken by this process's next delivery, or after a short while all the same: with several
+        // replicas, another one's worker may be the one delivering it. Past the deadline, the
+        // pad's next answer stands.
+        let wake = (tokio::time::Instant::now() + RESULT_POLL).min(deadline);
+        if let Ok(Err(_)) = tokio::time::timeout_at(wake, deliveries.changed()).await {
+            // The worker has stopped (the service is shutting down): nothing more will arrive.
             return owners::rubber_owners(peers, deal).await;
         }
     }
 }
+
+/// How often a start waiting for the result before it asks the pad again when no delivery of
+/// this process woke it.
+const RESULT_POLL: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The cards of a new deal: a fresh seed for a digital deal, the hands entered for a
 /// recorded one, and for a duplicate board whatever the first table to start it fixed.
