@@ -5,8 +5,8 @@
 //! retractions of played cards (Law 47, with Laws 45C4(b), 45D and 46), incomplete
 //! designations from dummy (Law 46), cards played together and designated late (Law 58), extra
 //! cards contributed to a trick (duplicate Law 45E, rubber Law 67A2), opening leads retracted
-//! before dummy was faced (duplicate Law 47E2(a)) and surplus cards led or played (rubber Law
-//! 12B2, duplicate Law 13C).
+//! before dummy was faced (duplicate Law 47E2(a)), surplus cards led or played (rubber Law
+//! 12B2, duplicate Law 13C) and tricks found defective late (Law 67B).
 
 mod play_common;
 
@@ -49,6 +49,9 @@ enum Action {
     /// A hand's card on a trick, counted back from the current one, was a surplus card; or
     /// (`false`) a card of any face, from the other deck, just led or played (Law 12B2, 13C).
     Surplus(usize, prop::sample::Index, u8, bool),
+    /// A trick, counted back from the current one, is found defective: a hand's card missing
+    /// (`true`), or a card of his hand played to it too (Law 67).
+    Defective(usize, prop::sample::Index, u8, bool),
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -67,6 +70,8 @@ fn action() -> impl Strategy<Value = Action> {
         1 => (0usize..4, any::<prop::sample::Index>(), 0u8..2).prop_map(|(s, i, b)| Action::Extra(s, i, b)),
         1 => (0usize..4, any::<prop::sample::Index>(), 0u8..2, any::<bool>())
             .prop_map(|(s, i, b, p)| Action::Surplus(s, i, b, p)),
+        1 => (0usize..4, any::<prop::sample::Index>(), 0u8..3, any::<bool>())
+            .prop_map(|(s, i, b, m)| Action::Defective(s, i, b, m)),
     ]
 }
 
@@ -259,6 +264,22 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
                     | PlayError::PlaySuspended { .. },
                 ) => None,
                 Err(e) => panic!("{seat}'s surplus {card} on trick {trick}: {e}"),
+            }
+        }
+        Action::Defective(seat, pick, back, missing) => {
+            let seat = Seat::from_index(*seat);
+            let hand: Vec<Card> = play.hand(seat).iter().collect();
+            let trick = play.completed_tricks().checked_sub(*back)?;
+            let extra = if *missing || hand.is_empty() { None } else { Some(*pick.get(&hand)) };
+            match play.defective_trick(seat, trick, extra) {
+                Ok(recorded) => Some(recorded.play),
+                Err(
+                    PlayError::CannotRecord { .. }
+                    | PlayError::DecisionPending { .. }
+                    | PlayError::PlayOver { .. }
+                    | PlayError::PlaySuspended { .. },
+                ) => None,
+                Err(e) => panic!("{seat}'s defective trick {trick} ({extra:?}): {e}"),
             }
         }
     }

@@ -19,7 +19,8 @@
 //!   designation, dummy's card declarer did not name, misinformation), and declarer's
 //!   incomplete designations from dummy are read as Law 46 says ([`Play::designate_from_dummy`]).
 //!   A surplus card led or played is taken out of its trick and replaced ([`Play::surplus_card`],
-//!   rubber Law 12B2, duplicate Law 13C).
+//!   rubber Law 12B2, duplicate Law 13C); a trick found defective late is put right
+//!   ([`Play::defective_trick`], Law 67B).
 //!
 //! Claims and concessions ([`Play::claim`], [`Play::respond_to_claim`], [`Play::adjudicate`],
 //! [`Play::revise_claim`]) follow each code's procedure (Laws 68-71, Club Laws 69-70). The
@@ -62,6 +63,7 @@
 //! ```
 
 mod claim;
+mod defective;
 mod designate;
 mod error;
 mod faced_lead;
@@ -78,6 +80,7 @@ mod trusted;
 pub use claim::{
     Claim, ClaimRecord, ClaimResponse, ClaimRevision, ClaimStatus, OutstandingTrumpTest, RevisionGround, SEARCH_LIMIT,
 };
+pub use defective::NOT_COMPUTED as DEFECT_NOT_COMPUTED;
 pub use designate::{DesignationOutcome, DesignationRuling};
 pub use error::PlayError;
 pub use record::{DrawnBy, Exposure, PlayEvent, Recorded};
@@ -182,6 +185,8 @@ pub struct Play {
     reserved: Vec<ReservedAdjustment>,
     /// A surplus card taken out of a trick, while its consequences last (rubber Law 12B2).
     surplus: Option<surplus::Surplus>,
+    /// A trick found defective late while the offender has still to add his card (Law 67B1).
+    defective: Option<defective::Defective>,
     /// The card recorded by the last action and the play before it, while nothing else has
     /// happened since: a lead or play out of turn made because an opponent said it was the
     /// player's turn is retracted as though never made (duplicate Law 47E1; rubber Law 47D).
@@ -237,6 +242,7 @@ impl Play {
             declarer_saw_dummy: false,
             reserved: Vec::new(),
             surplus: None,
+            defective: None,
             last_record: None,
         };
         for card in penalty_cards.into_iter().filter(|pc| pc.owner.side() == defenders) {
@@ -641,6 +647,7 @@ impl Play {
             return;
         };
         let winner = self.surplus_winner(cur, winner);
+        let winner = self.defective_winner(cur, winner, events);
         let leader = self.tricks[cur].leader();
         events.push(PlayEvent::TrickWon { trick: self.completed, winner });
         self.completed += 1;

@@ -4,7 +4,7 @@ use crate::cards::Card;
 use crate::irregularities::play::Situation;
 use crate::law::{Code, Law};
 use crate::penalty::PenaltyCard;
-use crate::seat::{Seat, Side};
+use crate::seat::Seat;
 
 use super::{Play, PlayError};
 
@@ -182,6 +182,7 @@ impl Play {
         if !self.hands[seat.index()].contains(card) {
             return Err(PlayError::CardNotHeld { seat, card, law: self.cite(45, "", "A") });
         }
+        self.check_defective_card(seat, card)?;
         let mut next = self.successor();
         let mut events = Events::keep();
         match self.pending.clone() {
@@ -505,7 +506,7 @@ impl Play {
     ///
     /// When the Director (or the players) deem the card led, it is a lead: record it with
     /// [`Play::record`] instead (duplicate Law 45E: then Law 53, 55 or 56 applies). Later than
-    /// the Law allows, Law 67B applies: a matter for the official.
+    /// the Law allows, Law 67B applies: [`Play::defective_trick`].
     pub fn record_extra_card(&self, seat: Seat, card: Card, trick: u8) -> Result<Recorded, PlayError> {
         self.ensure_can_play()?;
         if !self.hands[seat.index()].contains(card) {
@@ -517,22 +518,10 @@ impl Play {
             _ => Law::rubber(67, "A2"),
         };
         let t = trick as usize;
-        let cur = self.cur();
         if self.tricks.get(t).is_none_or(|played| played.card(seat).is_none()) {
             return Err(PlayError::CannotRecord { what: "an extra card to a trick he has not played to", law });
         }
-        let following = self.tricks.get(t + 1).filter(|_| t < cur);
-        let in_time = match self.code {
-            // Duplicate Law 67A: "before a player on each side has played to the following
-            // trick".
-            Code::Duplicate => following.is_none_or(|f| {
-                let sides: Vec<Side> = f.in_order().map(|(s, _)| s.side()).collect();
-                !(sides.contains(&Side::NorthSouth) && sides.contains(&Side::EastWest))
-            }),
-            // Rubber Law 67A: "until the responsible player has played to a subsequent trick".
-            _ => following.is_none_or(|f| f.card(seat).is_none()),
-        };
-        if t + 1 < cur || !in_time {
+        if !self.defect_in_time(seat, t) {
             return Err(PlayError::CannotRecord {
                 what: "an extra card to a trick the play has gone past (Law 67B applies)",
                 law: self.cite(67, "B", "B"),

@@ -40,7 +40,13 @@ pub enum FactKind {
     DeclarerExposedCard,
     /// Attention drawn to a revoke (Laws 61-64).
     Revoke,
-    /// A defective trick (Law 67).
+    /// A defective trick (Law 67), the trick (1-13) given. At a table recording its play it is
+    /// found late and put right (Law 67B, see
+    /// [`Play::defective_trick`](crate::play::Play::defective_trick)): without a card, the
+    /// offender played no card to the trick in progress, which has the other three; with the
+    /// card, he played it to that trick besides the card recorded as his (found in time, Law
+    /// 67A2 as [`FactKind::ExtraCardToTrick`]). A digital table records it as a matter of
+    /// judgement.
     DefectiveTrick,
     /// Unauthorised information (Law 16).
     UnauthorizedInformation,

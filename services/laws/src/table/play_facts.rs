@@ -7,7 +7,7 @@ use crate::irregularities::play::{Designation, Retraction, Situation};
 use crate::play::{DrawnBy, Exposure, PlayError, PlayEvent};
 
 use super::recording::{Judged, rectification_law};
-use super::{DealInProgress, Fact, FactKind, TableError};
+use super::{DealInProgress, Fact, FactKind, Mode, TableError};
 
 impl DealInProgress {
     /// A card exposed during the play: a defender's (Laws 49-50) or declarer's or dummy's (Law 48).
@@ -138,6 +138,33 @@ impl DealInProgress {
         let play = self.play_for("a surplus card led or played")?;
         let recorded = play.surplus_card(fact.offender, card, trick - 1)?;
         let law = recorded.play.surplus_law();
+        self.play = Some(recorded.play);
+        Ok(Judged::as_told(fact, law))
+    }
+
+    /// A defective trick (Law 67). At a table recording its play, found late: a card missing
+    /// or a card too many, put right under Law 67B ([`Play::defective_trick`](crate::play::Play::defective_trick));
+    /// found in time, an extra card is Law 67A's. A digital table, a table without the hands,
+    /// and a card too many the engine does not put right (rubber Law 67B2, the card left of
+    /// another suit) record the fact for the official, as told.
+    pub(super) fn apply_defective_trick(&mut self, fact: &Fact) -> Result<Judged, TableError> {
+        let trick = fact.trick.filter(|t| (1..=13).contains(t)).ok_or_else(|| fact.missing("the trick, 1 to 13"))?;
+        let as_told = Judged::as_told(fact, self.cite(67, "", ""));
+        let play = match &self.play {
+            Some(play) if self.setup.mode == Mode::Recorded => play,
+            _ => return Ok(as_told),
+        };
+        let recorded = match play.defective_trick(fact.offender, trick - 1, fact.card) {
+            Ok(recorded) => recorded,
+            Err(PlayError::CannotRecord { what, .. }) if what == crate::play::DEFECT_NOT_COMPUTED => {
+                return Ok(Judged::as_told(fact, self.cite(67, "B2", "B2")));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let law = match fact.card {
+            None => self.cite(67, "B1", "B1"),
+            Some(_) => rectification_law(&recorded.events).unwrap_or(self.cite(67, "B2", "B2")),
+        };
         self.play = Some(recorded.play);
         Ok(Judged::as_told(fact, law))
     }

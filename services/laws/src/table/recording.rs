@@ -67,18 +67,13 @@ impl DealInProgress {
             | FactKind::OpeningLeadRetractedBeforeDummyFaced => self.apply_retraction(fact)?,
             FactKind::SimultaneousCards => self.apply_simultaneous_cards(fact)?,
             FactKind::ExtraCardToTrick => self.apply_extra_card(fact)?,
+            FactKind::DefectiveTrick => self.apply_defective_trick(fact)?,
             FactKind::IncompleteDesignation => self.apply_incomplete_designation(fact)?,
             FactKind::Misinformation if fact.misinformed.is_some() => self.apply_misinformation_too_late(fact)?,
-            FactKind::DefectiveTrick
-            | FactKind::UnauthorizedInformation
+            FactKind::UnauthorizedInformation
             | FactKind::Misinformation
             | FactKind::DummyIrregularity
-            | FactKind::Other => {
-                if fact.kind == FactKind::DefectiveTrick && !fact.trick.is_some_and(|t| (1..=13).contains(&t)) {
-                    return Err(fact.missing("the trick, 1 to 13"));
-                }
-                Judged::as_told(fact, self.judgement_law(fact.kind))
-            }
+            | FactKind::Other => Judged::as_told(fact, self.judgement_law(fact.kind)),
         };
         let id = self.add_record(Fact { kind: judged.kind, ..fact.clone() }, pointed_out_by, judged.law);
         if let Some(entry) = judged.call_index {
@@ -97,7 +92,6 @@ impl DealInProgress {
             FactKind::Misinformation if club => Law::club(21, ""),
             FactKind::Misinformation => self.cite(21, "", ""),
             FactKind::DummyIrregularity => self.cite(43, "", ""),
-            FactKind::DefectiveTrick => self.cite(67, "", ""),
             _ => self.official().map_or(Law::rubber(13, ""), |(_, law)| law),
         }
     }

@@ -428,3 +428,40 @@ fn law_12b_a_surplus_card_in_the_hand_costs_nothing_and_one_played_is_replaced()
     let fact = Fact { trick: None, ..play_fact(FactKind::SurplusCard, Seat::West, "SK") };
     assert!(digital.apply(&Action::Irregularity { fact, pointed_out_by: None }).is_err());
 }
+
+/// Rubber Law 67B2: "if the offender has played more than one card to the defective trick, he
+/// withdraws all but one card, leaving the highest card he could legally have played to that
+/// trick. A withdrawn card may become a penalty card (Law 50)". West played the five and the
+/// seven of clubs to the first trick and it was found after he played to the second: the seven
+/// stays, the five goes back as a penalty card. A digital table records the fact as told.
+#[test]
+fn law_67b2_a_card_too_many_found_late_is_withdrawn_through_the_table() {
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    let plays = [
+        (Seat::East, "CA"),
+        (Seat::South, "C8"),
+        (Seat::West, "C5"),
+        (Seat::North, "C2"),
+        (Seat::East, "CK"),
+        (Seat::South, "C9"),
+        (Seat::West, "C6"),
+    ];
+    let table = plays.iter().fold(table, |t, (seat, c)| card(&t, *seat, c).0);
+    let fact = Fact { trick: Some(1), ..play_fact(FactKind::DefectiveTrick, Seat::West, "C7") };
+    let (table, _) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(Seat::North) });
+    assert_eq!(table.irregularities()[0].law, Law::rubber(67, "B2"));
+    let play = table.play().unwrap();
+    assert_eq!(play.tricks()[0].card(Seat::West), "C7".parse().ok());
+    assert_eq!(play.tricks()[0].winner(), Some(Seat::East));
+    let penalty = table.penalty_cards();
+    assert_eq!((penalty[0].card, penalty[0].owner), ("C5".parse().unwrap(), Seat::West));
+    // The trick is needed.
+    let fact = play_fact(FactKind::DefectiveTrick, Seat::West, "C7");
+    let err = table.apply(&Action::Irregularity { fact, pointed_out_by: None }).unwrap_err();
+    assert!(matches!(err, TableError::MissingDetail { .. }), "{err:?}");
+    // A digital table has no defective trick to put right: the fact is recorded for the official.
+    let digital = four_spades(start(Code::Rubber, Mode::Digital));
+    let fact = Fact { trick: Some(1), card: None, ..play_fact(FactKind::DefectiveTrick, Seat::West, "C7") };
+    let (digital, _) = apply(&digital, Action::Irregularity { fact, pointed_out_by: None });
+    assert_eq!(digital.irregularities()[0].law, Law::rubber(67, ""));
+}
