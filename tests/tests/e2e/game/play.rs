@@ -1,5 +1,5 @@
 //! Irregularities of the play rectified: a lead out of turn accepted (Law 54), a surplus card
-//! played (Law 12B2), an established revoke (Law 64), a major penalty card (Law 50), a changed
+//! played (Law 12B2), a card missing from a trick found late (Law 67B1), an established revoke (Law 64), a major penalty card (Law 50), a changed
 //! designation and dummy's card deemed played (Laws 45C4(b), 45D, 46), two cards of dummy's at
 //! once (Law 58), and cards retracted (Law 47).
 
@@ -187,6 +187,43 @@ async fn law_12b2_a_surplus_card_played_is_replaced_and_declarer_may_change_his_
     assert_eq!(view.tricks[0].winner, East.to_proto());
     assert_eq!(seat_of(view.next_to_act), East);
     assert!(view.pending_decisions.is_empty());
+}
+
+#[tokio::test]
+async fn duplicate_law_67b1_a_card_missing_from_a_trick_found_late_is_added_and_costs_a_trick() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = recorded_board(&app).await;
+    bid_four_spades(&table).await;
+    // East leads the club ace, dummy and West follow; declarer plays no card and the trick is
+    // gathered with three. The table finds it after both sides played to the next trick.
+    for (seat, card) in [(East, "CA"), (South, "C8"), (West, "C5")] {
+        table.play(seat, card).await;
+    }
+    let defective = game::IrregularityFact { trick_number: 1, ..fact(game::IrregularityKind::DefectiveTrick, North) };
+    let recorded = table.record(&mut table.desk(), defective, Some(East)).await.unwrap();
+    let irregularity = recorded.irregularity.unwrap();
+    assert_eq!(irregularity.fact.unwrap().kind, game::IrregularityKind::DefectiveTrick as i32);
+    let law = irregularity.law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (67, "B1"));
+    assert!(recorded.arbiter_call.is_some(), "duplicate Law 9B1(a): the Director is summoned");
+    table.resolve_calls().await;
+    let view = table.view().await;
+    assert_eq!(seat_of(view.next_to_act), North, "declarer adds a card to the trick");
+    // "he must choose such a card": a card of the suit led, so a heart is refused.
+    let status = table.play_as(&mut table.desk(), North, "HT").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
+    let view = table.play(North, "C4").await;
+    assert_eq!(view.tricks[0].cards.len(), 4);
+    assert_eq!(view.tricks[0].winner, East.to_proto(), "his card does not affect ownership of the trick");
+    assert_eq!(seat_of(view.next_to_act), East);
+    // "He is deemed to have revoked on the defective trick and is subject to the loss of one
+    // trick transferred in accordance with Law 64A2."
+    let view = table.play_out(false).await;
+    let outcome = view.outcome.clone().unwrap();
+    assert_eq!(outcome.tricks_transferred, 1, "Law 64A2: one trick to East-West");
+    let (_, _, tricks) = played(&outcome.result);
+    assert_eq!(tricks + 1, view.tricks_won.unwrap().north_south);
 }
 
 #[tokio::test]
