@@ -104,6 +104,14 @@ impl AppealsService for AppealsGrpc {
         answer(self.appeals.get_appeal(&principal, &request.get_ref().appeal_id).await)
     }
 
+    async fn get_decision_notice(
+        &self,
+        request: Request<pb::GetDecisionNoticeRequest>,
+    ) -> Result<Response<pb::GetDecisionNoticeResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.decision_notice(&principal, &request.get_ref().appeal_id).await)
+    }
+
     async fn list_appeals(
         &self,
         request: Request<pb::ListAppealsRequest>,

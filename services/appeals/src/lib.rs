@@ -25,6 +25,7 @@ pub mod book;
 pub mod delivery;
 pub mod entity;
 pub mod grpc;
+pub mod notice;
 pub mod queries;
 pub mod records;
 pub mod scoring;

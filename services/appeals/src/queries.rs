@@ -133,6 +133,24 @@ impl Appeals {
         })
     }
 
+    /// A decided appeal's notice ([`crate::notice`]), for whoever may read the appeal.
+    pub async fn decision_notice(
+        &self,
+        principal: &Principal,
+        appeal_id: &str,
+    ) -> Result<pb::GetDecisionNoticeResponse, ServiceError> {
+        let read = self.get_appeal(principal, appeal_id).await?;
+        let (Some(appeal), Some(ruling)) = (read.appeal, read.ruling) else {
+            return Err(ServiceError::internal(format!("appeal {appeal_id} read without its ruling")));
+        };
+        if appeal.decision.is_none() {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "appeal {appeal_id} is not decided yet: its notice is written once the committee decides"
+            )));
+        }
+        Ok(pb::GetDecisionNoticeResponse { html: crate::notice::render(&appeal, &ruling) })
+    }
+
     /// Appeals, newest first.
     pub async fn list_appeals(
         &self,

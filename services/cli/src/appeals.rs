@@ -65,6 +65,12 @@ pub enum AppealCommand {
         /// The appeal.
         appeal: String,
     },
+    /// Prints a decided appeal's notice, the HTML page the committee hands to the parties
+    /// (`bridgectl appeal notice A1 > notice.html`).
+    Notice {
+        /// The appeal.
+        appeal: String,
+    },
     /// Records the hearing: the members who sat (you among them), the statements, the notes.
     Hear {
         /// The appeal.
@@ -337,6 +343,10 @@ async fn appeal(client: &mut Client, command: AppealCommand) -> anyhow::Result<S
             out.push_str("\nruling appealed:\n");
             out.push_str(&response.ruling.as_ref().map(show_ruling).unwrap_or_default());
             out
+        }
+        AppealCommand::Notice { appeal } => {
+            let request = pb::GetDecisionNoticeRequest { appeal_id: appeal };
+            client.get_decision_notice(request).await.map_err(status_error)?.into_inner().html
         }
         AppealCommand::Hear { appeal, members, statements, notes, minutes } => {
             let current = client

@@ -207,6 +207,69 @@ async fn a_two_to_one_decision_with_a_dissent_and_reasons_is_read_back_by_every_
         assert_eq!(decision.committee_member_ids, members);
         assert_eq!((decision.dissenting_member_ids, decision.dissent.as_str()), (vec!["cy".to_owned()], dissent));
     }
+
+    // The notice the committee hands out: a well-formed page every party reads, with the reasons
+    // and the dissent.
+    let notice = h.appeals.decision_notice(&principal("e", &[Role::Player]), &appeal.appeal_id).await.unwrap().html;
+    let read = parsed_notice(&notice);
+    assert_eq!(read["title"], format!("Appeal {}: decision of the appeals committee", appeal.appeal_id));
+    assert_eq!(read["Outcome"], "upheld: the ruling stands");
+    assert_eq!(read["Reasons"], "the committee finds the claim did not include the trump");
+    assert_eq!(read["Dissenting"], format!("cy: {dissent}"));
+    assert_eq!(read["By"], "ann, bob, cy");
+    assert_eq!(read["Irregularity"], "disputed claim");
+    let kibitzer = h.appeals.decision_notice(&principal("k", &[Role::Player]), &appeal.appeal_id).await;
+    assert_eq!(code(&kibitzer), tonic::Code::PermissionDenied, "only the parties and officials read it");
+}
+
+/// `html` read by Python's standard HTML parser: every element closed in order (else it panics),
+/// the title, and each term of the page's definition lists with its description.
+fn parsed_notice(html: &str) -> std::collections::HashMap<String, String> {
+    const READER: &str = r#"
+import json, sys
+from html.parser import HTMLParser
+
+VOID = {"meta", "br", "hr", "img", "link", "input"}
+
+class Reader(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.open, self.fields, self.text, self.term = [], {}, "", None
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            self.open.append(tag)
+        self.text = ""
+    def handle_endtag(self, tag):
+        if not self.open or self.open.pop() != tag:
+            sys.exit("unbalanced </%s>" % tag)
+        if tag == "title":
+            self.fields["title"] = self.text
+        elif tag == "dt":
+            self.term = self.text
+        elif tag == "dd":
+            self.fields[self.term] = self.text
+    def handle_data(self, data):
+        self.text += data
+
+reader = Reader()
+reader.feed(sys.stdin.read())
+reader.close()
+if reader.open:
+    sys.exit("left open: %s" % reader.open)
+print(json.dumps(reader.fields))
+"#;
+    use std::io::Write as _;
+    let mut python = std::process::Command::new("python3")
+        .args(["-c", READER])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("python3: {e}"));
+    python.stdin.take().unwrap_or_else(|| panic!("stdin")).write_all(html.as_bytes()).unwrap();
+    let output = python.wait_with_output().unwrap_or_else(|e| panic!("python3: {e}"));
+    assert!(output.status.success(), "{}\n{html}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {html}"))
 }
 
 #[tokio::test]
