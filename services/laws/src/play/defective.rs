@@ -151,19 +151,9 @@ impl Play {
             return Err(PlayError::CannotRecord { what: "a trick without its lead", law });
         };
         let mut next = self.successor();
-        let mut events = Events::keep();
+        let events = Events::keep();
         next.defective = Some(Defective { offender, trick, owner });
-        let allowed = next.obligations(offender, None).allowed;
-        if allowed.len() == 1
-            && let Some(only) = allowed.iter().next()
-        {
-            next.play_with_check(offender, only, &mut events);
-        }
-        next.settle();
-        if let Some(situation) = next.pending.clone() {
-            events.push(PlayEvent::DecisionRequired { situation });
-        }
-        Ok(Recorded { play: next, events: events.into_vec() })
+        Ok(next.offender_supplies(offender, events))
     }
 
     /// Refuses a card the offender may not add to a trick found defective late (Law 67B1): he

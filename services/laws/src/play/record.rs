@@ -565,3 +565,23 @@ impl Play {
         Ok(Recorded { play, events })
     }
 }
+
+impl Play {
+    /// Ends a ruling that leaves `offender` to put a card of his own on a trick (a surplus card
+    /// replaced, rubber Law 12B2; a card missing from a trick found late, Law 67B1): the one card
+    /// he may play, if there is only one, is played at once; then the play settles, and a decision
+    /// it opens is told.
+    pub(super) fn offender_supplies(mut self, offender: Seat, mut events: Events) -> Recorded {
+        let allowed = self.obligations(offender, None).allowed;
+        if allowed.len() == 1
+            && let Some(only) = allowed.iter().next()
+        {
+            self.play_with_check(offender, only, &mut events);
+        }
+        self.settle();
+        if let Some(situation) = self.pending.clone() {
+            events.push(PlayEvent::DecisionRequired { situation });
+        }
+        Recorded { play: self, events: events.into_vec() }
+    }
+}

@@ -135,17 +135,7 @@ impl Play {
             let surplus = Surplus { offender, trick, card, position, awaiting: true, lost_to, later: Seats::EMPTY };
             next.surplus = Some(surplus);
         }
-        let allowed = next.obligations(offender, None).allowed;
-        if allowed.len() == 1
-            && let Some(only) = allowed.iter().next()
-        {
-            next.play_with_check(offender, only, &mut events);
-        }
-        next.settle();
-        if let Some(situation) = next.pending.clone() {
-            events.push(PlayEvent::DecisionRequired { situation });
-        }
-        Ok(Recorded { play: next, events: events.into_vec() })
+        Ok(next.offender_supplies(offender, events))
     }
 
     /// The surplus card whose place the offender has still to fill, with the suit his card
