@@ -235,6 +235,16 @@ impl Harness {
         Harness { appeals, scoring, db, dir }
     }
 
+    /// North's appeal against a rubber ruling that the table result stands, filed under a
+    /// policy with a committee of `size`.
+    pub async fn rubber_appeal(&self, size: u32) -> pb::Appeal {
+        self.allow_appeals(size).await;
+        let ruling = rubber_ruling("r", "d1", result_stands());
+        let ruling = self.appeals.record_ruling(&arbiter(), ruling).await.unwrap().ruling.unwrap();
+        let filing = file("a", &ruling.ruling_id, "", &[]);
+        self.appeals.file_appeal(&principal("n", &[Role::Player]), filing).await.unwrap().appeal.unwrap()
+    }
+
     /// Publishes a policy that hears appeals, with a committee of `size`.
     pub async fn allow_appeals(&self, size: u32) {
         let current = self.appeals.get_policy().await.unwrap().policy.unwrap();

@@ -132,16 +132,7 @@ async fn the_committee_hears_and_decides_as_the_policy_says() {
 #[tokio::test]
 async fn a_player_of_the_deal_or_the_arbiter_who_ruled_may_not_sit_on_the_committee() {
     let h = Harness::new().await;
-    h.allow_appeals(3).await;
-    let ruling =
-        h.appeals.record_ruling(&arbiter(), rubber_ruling("r", "d1", result_stands())).await.unwrap().ruling.unwrap();
-    let appeal = h
-        .appeals
-        .file_appeal(&principal("n", &[Role::Player]), file("a", &ruling.ruling_id, "", &[]))
-        .await
-        .unwrap()
-        .appeal
-        .unwrap();
+    let appeal = h.rubber_appeal(3).await;
     h.committee(&["ann", "bob", "cy", "e", "arbiter"]).await;
     let ann = principal("ann", &[Role::Committee]);
 
@@ -168,16 +159,7 @@ async fn a_player_of_the_deal_or_the_arbiter_who_ruled_may_not_sit_on_the_commit
 #[tokio::test]
 async fn a_two_to_one_decision_with_a_dissent_and_reasons_is_read_back_by_every_party() {
     let h = Harness::new().await;
-    h.allow_appeals(3).await;
-    let ruling =
-        h.appeals.record_ruling(&arbiter(), rubber_ruling("r", "d1", result_stands())).await.unwrap().ruling.unwrap();
-    let appeal = h
-        .appeals
-        .file_appeal(&principal("n", &[Role::Player]), file("a", &ruling.ruling_id, "", &[]))
-        .await
-        .unwrap()
-        .appeal
-        .unwrap();
+    let appeal = h.rubber_appeal(3).await;
     h.committee(&["ann", "bob", "cy"]).await;
     let ann = principal("ann", &[Role::Committee]);
     let heard = h.appeals.hear_appeal(&ann, hearing(&appeal, &["ann", "bob", "cy"])).await.unwrap().appeal.unwrap();
