@@ -1,6 +1,7 @@
-//! How a decision reaches the score: deciding the same appeal twice changes it once, an arbiter's
-//! adjusted score survives a restart and a Redis flush, and a decision the worker applies later
-//! shows in the trace of the request that made it.
+//! How a decision reaches the score and the players: deciding the same appeal twice changes it
+//! once, an arbiter's adjusted score survives a restart and a Redis flush, a decision the worker
+//! applies later shows in the trace of the request that made it, and a 2-1 decision reaches every
+//! player with its reasons, its dissent and its notice.
 
 use api::appeals::v1 as pb;
 use api::common::v1 as common;
@@ -11,9 +12,57 @@ use platform::auth::Role;
 use tonic::Code;
 
 use super::{
-    appeal_and_hear, assigned, get_pad, minutes, next_notice, overrule, pad_target, played, publish_policy, record,
-    rule, scorepad, totals,
+    PLAYERS, appeal_and_hear, assigned, get_pad, minutes, next_notice, overrule, pad_target, played, publish_policy,
+    record, rule, scorepad, totals,
 };
+
+/// A committee of three overrules 2-1 through gRPC: a member who played the deal may not sit, the
+/// dissenter's reasons are kept, every player reads the decision with them, and the notice page
+/// names the score change.
+#[tokio::test]
+async fn a_two_to_one_decision_reaches_every_player_with_its_dissent_and_its_notice() {
+    let app = TestApp::spawn().await;
+    publish_policy(&app, 3, minutes(30).unwrap()).await;
+    let pad = scorepad(&app, common::TableKind::Rubber).await;
+    record(&app, &pad.scorepad_id, 1, played(Seat::North, "4S", 9)).await;
+    let ruling = rule(&app, common::TableKind::Rubber, &pad.scorepad_id, "deal-1").await;
+    let (appellant, opponent) = (PLAYERS[0].1, PLAYERS[1].1);
+    let members = ["chair", "vice", "third"];
+    let appeal = appeal_and_hear(&app, &ruling, appellant, &[], &members).await;
+    let mut chair = app.appeals("chair", &[Role::Committee]);
+
+    let with_a_player = overrule("conflict", &appeal, played(Seat::North, "4S", 10), &["chair", "vice", opponent]);
+    let status = chair.decide_appeal(with_a_player).await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("played the deal the ruling concerns"), "{}", status.message());
+
+    let dissent = "the line stated did not cater for the outstanding trump";
+    let decision = pb::DecideAppealRequest {
+        dissenting_member_ids: vec!["third".into()],
+        dissent: dissent.into(),
+        ..overrule("two-one", &appeal, played(Seat::North, "4S", 10), &members)
+    };
+    chair.decide_appeal(decision).await.unwrap();
+    for (_, player) in PLAYERS {
+        let mut reader = app.appeals(player, &[Role::Player]);
+        let read = reader.get_appeal(pb::GetAppealRequest { appeal_id: appeal.appeal_id.clone() }).await.unwrap();
+        let decided = read.into_inner().appeal.unwrap().decision.unwrap();
+        assert_eq!(decided.outcome, pb::AppealOutcome::Overruled as i32, "{player}");
+        assert_eq!((decided.dissenting_member_ids, decided.dissent.as_str()), (vec!["third".to_owned()], dissent));
+        assert!(!decided.reasons.is_empty() && !decided.score_versions.is_empty());
+    }
+    let notice = app
+        .appeals(opponent, &[Role::Player])
+        .get_decision_notice(pb::GetDecisionNoticeRequest { appeal_id: appeal.appeal_id.clone() })
+        .await
+        .unwrap()
+        .into_inner()
+        .html;
+    assert!(notice.starts_with("<!DOCTYPE html>") && notice.trim_end().ends_with("</html>"));
+    for shown in ["overruled", dissent, "4S by North, 10 tricks", "the line stated"] {
+        assert!(notice.contains(shown), "the notice shows {shown:?}:\n{notice}");
+    }
+}
 
 #[tokio::test]
 async fn deciding_the_same_appeal_twice_changes_the_score_once() {
