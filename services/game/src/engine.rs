@@ -406,7 +406,10 @@ fn decide<R: Message>(
     let new_deal = if started { Some(deal_row(table_id, next.version, &stored, context.setup)) } else { None };
     let outbox =
         if finished { owed_to_scoring(context.setup, &deal_id, outcome.as_ref(), state.deal().copied()) } else { None };
-    let phase = render::phase_proto(state.phase()).as_str_name().to_owned();
+    // The deal's row moves only with its phase (and is written whole when the deal starts).
+    let phase_before = loaded.deal.as_ref().filter(|d| d.deal_id == context.deal_id).map(|d| d.state.phase());
+    let phase =
+        (phase_before != Some(state.phase())).then(|| render::phase_proto(state.phase()).as_str_name().to_owned());
 
     // A command on the deal in progress appends itself to the deal's commands in Redis (a
     // `LiveTable` holding it alone, which decodes merged with what is there; the deal's id is
@@ -566,7 +569,9 @@ impl Engine {
         }
         let row =
             store::deal(&self.db, deal_id).await?.ok_or_else(|| ServiceError::not_found(format!("deal {deal_id}")))?;
+        let mut row = row;
         let actions = store::deal_actions(&self.db, &row.table_id, deal_id).await?;
+        row.table_version = store::deal_version(&self.db, &row.table_id, deal_id).await?.try_into().unwrap_or(i64::MAX);
         let deal = self.runtime.aggregate().deal_from(deal_id, actions)?;
         Ok((row, deal))
     }

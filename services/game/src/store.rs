@@ -88,6 +88,21 @@ pub async fn deal_actions(
         .collect()
 }
 
+/// The version of `table_id` after the last command of `deal_id` (0 if it has none): a deal's
+/// row keeps the version of its last change of phase only.
+pub async fn deal_version(db: &impl ConnectionTrait, table_id: &str, deal_id: &str) -> Result<u64, DbErr> {
+    let last = journal::Entity::find()
+        .filter(journal::Column::TableId.eq(table_id))
+        .filter(journal::Column::DealId.eq(deal_id))
+        .order_by_desc(journal::Column::Sequence)
+        .select_only()
+        .column(journal::Column::Version)
+        .into_tuple::<i64>()
+        .one(db)
+        .await?;
+    Ok(last.map_or(0, |v| v.max(0) as u64))
+}
+
 /// Up to `limit` events of `table_id` after `after`, in order.
 pub async fn events_after(
     db: &impl ConnectionTrait,
@@ -198,8 +213,8 @@ pub struct Commit {
     pub events: Vec<(u64, &'static str, Vec<u8>)>,
     /// The deal's row, when the command starts it.
     pub new_deal: Option<deals::ActiveModel>,
-    /// The deal's phase after the command (`DEAL_PHASE_PLAY`).
-    pub phase: String,
+    /// The deal's phase after the command (`DEAL_PHASE_PLAY`), when the command changed it.
+    pub phase: Option<String>,
     /// Its outcome, once finished (encoded `DealOutcome`).
     pub outcome: Option<Vec<u8>>,
     /// Arbiter calls opened or resolved: id, open, encoded `ArbiterCall`.
@@ -211,10 +226,11 @@ pub struct Commit {
 }
 
 /// Writes accepted commands in `txn` (the runtime adds their first answers): their events (the
-/// first of each carrying its command) in one insert, each deal's row moved from the version its
-/// command saw in one update, the arbiter calls, and the outbox messages finished deals owe
-/// scoring. Any conflict fails the whole: the journal's primary key (table, sequence), or a deal
-/// not at the version its command saw.
+/// first of each carrying its command) in one insert, the rows of the deals whose phase a command
+/// changed in one update, the arbiter calls, and the outbox messages finished deals owe scoring.
+/// Any conflict fails the whole: the journal's primary key (table, sequence) is taken by one
+/// command per version. A deal's row is not written for every card: its phase and version move
+/// when the phase does, and a record reads the version its journal has reached ([`deal_version`]).
 #[tracing::instrument(skip_all, fields(commands = commits.len()))]
 pub async fn write(txn: &DatabaseTransaction, commits: Vec<&Commit>) -> Result<(), WriteError> {
     let at = now();
@@ -229,14 +245,12 @@ pub async fn write(txn: &DatabaseTransaction, commits: Vec<&Commit>) -> Result<(
             Some(row) => {
                 deals::Entity::insert(row.clone()).exec_without_returning(txn).await?;
             }
-            None => moved.push(commit),
+            None if commit.phase.is_some() => moved.push(commit),
+            None => {}
         }
     }
-    for chunk in moved.chunks(ROWS_PER_INSERT / 4) {
-        // The deals' rows move only from the versions their commands saw.
-        if move_deals(txn, chunk).await? != chunk.len() as u64 {
-            return Err(WriteError::Conflict);
-        }
+    for chunk in moved.chunks(ROWS_PER_INSERT / 3) {
+        move_deals(txn, chunk).await?;
     }
     for commit in commits.iter().filter(|c| c.new_deal.is_none()) {
         if let Some(outcome) = &commit.outcome {
@@ -295,7 +309,7 @@ fn journal_rows(commit: &Commit, at: DateTime<FixedOffset>) -> impl Iterator<Ite
 /// Postgres and SQLite, whose VALUES columns are both named `column1`, `column2` ...)
 async fn move_deals(txn: &DatabaseTransaction, commits: &[&Commit]) -> Result<u64, DbErr> {
     let backend = txn.get_database_backend();
-    let mut values: Vec<sea_orm::Value> = Vec::with_capacity(commits.len() * 4);
+    let mut values: Vec<sea_orm::Value> = Vec::with_capacity(commits.len() * 3);
     let mut rows = Vec::with_capacity(commits.len());
     for commit in commits {
         // Postgres numbers its placeholders; SQLite takes them in order.
@@ -304,15 +318,14 @@ async fn move_deals(txn: &DatabaseTransaction, commits: &[&Commit]) -> Result<u6
             DbBackend::Postgres => format!("${}", base + n),
             _ => "?".to_owned(),
         };
-        rows.push(format!("({}, CAST({} AS BIGINT), CAST({} AS BIGINT), {})", p(1), p(2), p(3), p(4)));
+        rows.push(format!("({}, CAST({} AS BIGINT), {})", p(1), p(2), p(3)));
         values.push(commit.deal_id.clone().into());
-        values.push((commit.from_version as i64).into());
         values.push((commit.version as i64).into());
         values.push(commit.phase.clone().into());
     }
     let sql = format!(
-        "UPDATE game_deals SET table_version = v.column3, phase = v.column4 FROM (VALUES {}) AS v \
-         WHERE game_deals.deal_id = v.column1 AND game_deals.table_version = v.column2",
+        "UPDATE game_deals SET table_version = v.column2, phase = v.column3 FROM (VALUES {}) AS v \
+         WHERE game_deals.deal_id = v.column1",
         rows.join(", ")
     );
     Ok(txn.execute_raw(Statement::from_sql_and_values(backend, sql, values)).await?.rows_affected())
