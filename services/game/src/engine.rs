@@ -570,8 +570,8 @@ impl Engine {
         let row =
             store::deal(&self.db, deal_id).await?.ok_or_else(|| ServiceError::not_found(format!("deal {deal_id}")))?;
         let mut row = row;
-        let actions = store::deal_actions(&self.db, &row.table_id, deal_id).await?;
-        row.table_version = store::deal_version(&self.db, &row.table_id, deal_id).await?.try_into().unwrap_or(i64::MAX);
+        let (actions, version) = store::deal_actions(&self.db, &row.table_id, deal_id).await?;
+        row.table_version = i64::try_from(version).unwrap_or(i64::MAX);
         let deal = self.runtime.aggregate().deal_from(deal_id, actions)?;
         Ok((row, deal))
     }

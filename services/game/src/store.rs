@@ -59,12 +59,13 @@ pub async fn tail(db: &impl ConnectionTrait, table_id: &str) -> Result<Option<Ta
 }
 
 /// The commands of `deal_id` at `table_id`, in order, each with the version of the rules that
-/// accepted it (the journal's column is the record of it).
+/// accepted it (the journal's column is the record of it), and the table's version after the last
+/// of them (0 if none): a deal's row keeps the version of its last change of phase only.
 pub async fn deal_actions(
     db: &impl ConnectionTrait,
     table_id: &str,
     deal_id: &str,
-) -> Result<Vec<StoredAction>, DbErr> {
+) -> Result<(Vec<StoredAction>, u64), DbErr> {
     let rows = journal::Entity::find()
         .filter(journal::Column::TableId.eq(table_id))
         .filter(journal::Column::DealId.eq(deal_id))
@@ -73,34 +74,23 @@ pub async fn deal_actions(
         .select_only()
         .column(journal::Column::Action)
         .column(journal::Column::RulesVersion)
-        .into_tuple::<(Option<Vec<u8>>, i32)>()
+        .column(journal::Column::Version)
+        .into_tuple::<(Option<Vec<u8>>, i32, i64)>()
         .all(db)
         .await?;
-    rows.into_iter()
-        .filter_map(|(bytes, version)| bytes.map(|bytes| (bytes, version)))
-        .map(|(bytes, version)| {
+    let version = rows.last().map_or(0, |(_, _, version)| (*version).max(0).unsigned_abs());
+    let actions = rows
+        .into_iter()
+        .filter_map(|(bytes, rules, _)| bytes.map(|bytes| (bytes, rules)))
+        .map(|(bytes, rules)| {
             let mut action =
                 StoredAction::decode(bytes.as_slice()).map_err(|e| DbErr::Custom(format!("journal action: {e}")))?;
-            action.rules_version = u32::try_from(version)
-                .map_err(|_| DbErr::Custom(format!("journal action: rules version {version}")))?;
+            action.rules_version =
+                u32::try_from(rules).map_err(|_| DbErr::Custom(format!("journal action: rules version {rules}")))?;
             Ok(action)
         })
-        .collect()
-}
-
-/// The version of `table_id` after the last command of `deal_id` (0 if it has none): a deal's
-/// row keeps the version of its last change of phase only.
-pub async fn deal_version(db: &impl ConnectionTrait, table_id: &str, deal_id: &str) -> Result<u64, DbErr> {
-    let last = journal::Entity::find()
-        .filter(journal::Column::TableId.eq(table_id))
-        .filter(journal::Column::DealId.eq(deal_id))
-        .order_by_desc(journal::Column::Sequence)
-        .select_only()
-        .column(journal::Column::Version)
-        .into_tuple::<i64>()
-        .one(db)
-        .await?;
-    Ok(last.map_or(0, |v| v.max(0) as u64))
+        .collect::<Result<_, DbErr>>()?;
+    Ok((actions, version))
 }
 
 /// Up to `limit` events of `table_id` after `after`, in order.
@@ -230,7 +220,7 @@ pub struct Commit {
 /// changed in one update, the arbiter calls, and the outbox messages finished deals owe scoring.
 /// Any conflict fails the whole: the journal's primary key (table, sequence) is taken by one
 /// command per version. A deal's row is not written for every card: its phase and version move
-/// when the phase does, and a record reads the version its journal has reached ([`deal_version`]).
+/// when the phase does, and a record reads the version its journal has reached ([`deal_actions`]).
 #[tracing::instrument(skip_all, fields(commands = commits.len()))]
 pub async fn write(txn: &DatabaseTransaction, commits: Vec<&Commit>) -> Result<(), WriteError> {
     let at = now();
@@ -307,7 +297,7 @@ fn journal_rows(commit: &Commit, at: DateTime<FixedOffset>) -> impl Iterator<Ite
 /// Moves each deal's row to its command's version and phase, if it is still at the version the
 /// command saw, in one statement; how many moved. (`UPDATE .. FROM (VALUES ..)` reads the same on
 /// Postgres and SQLite, whose VALUES columns are both named `column1`, `column2` ...)
-async fn move_deals(txn: &DatabaseTransaction, commits: &[&Commit]) -> Result<u64, DbErr> {
+async fn move_deals(txn: &DatabaseTransaction, commits: &[&Commit]) -> Result<(), DbErr> {
     let backend = txn.get_database_backend();
     let mut values: Vec<sea_orm::Value> = Vec::with_capacity(commits.len() * 3);
     let mut rows = Vec::with_capacity(commits.len());
@@ -328,7 +318,8 @@ async fn move_deals(txn: &DatabaseTransaction, commits: &[&Commit]) -> Result<u6
          WHERE game_deals.deal_id = v.column1",
         rows.join(", ")
     );
-    Ok(txn.execute_raw(Statement::from_sql_and_values(backend, sql, values)).await?.rows_affected())
+    txn.execute_raw(Statement::from_sql_and_values(backend, sql, values)).await?;
+    Ok(())
 }
 
 /// The arbiter calls a command opened or resolved, each written as it now stands.

@@ -97,7 +97,7 @@ impl Aggregate for Tables {
         let Some(tail) = store::tail(db, id).await? else {
             return Ok(Loaded { table_id: id.to_owned(), version: 0, last_sequence: 0, deal: None });
         };
-        let actions = store::deal_actions(db, id, &tail.deal_id).await?;
+        let (actions, _) = store::deal_actions(db, id, &tail.deal_id).await?;
         Ok(Loaded {
             table_id: id.to_owned(),
             version: tail.version,
