@@ -12,9 +12,25 @@ mod play_common;
 
 use laws::irregularities::play::{Designation, Retraction};
 use laws::penalty::{LeadPenalty, PenaltyCard, PenaltyCardKind, PendingLeadPenalty};
-use laws::play::{Claim, ClaimResponse, DrawnBy, Exposure, Play, PlayError};
+use laws::play::{Claim, ClaimResponse, DrawnBy, Exposure, Play, PlayError, Recorded};
 use laws::{Card, CardSet, Code, Contract, Deal, DealSeed, DeclaredContract, Law, Rank, Seat, Suit};
 use proptest::prelude::*;
+
+/// The play after a recorded action, or `None` where the engine refuses it as the state stands (a
+/// random action often does not fit: nothing to record it on, a decision pending, play over or
+/// suspended); any other error is a bug, and `what` says which action met it.
+fn unless_refused(recorded: Result<Recorded, PlayError>, what: impl FnOnce(PlayError) -> String) -> Option<Play> {
+    match recorded {
+        Ok(recorded) => Some(recorded.play),
+        Err(
+            PlayError::CannotRecord { .. }
+            | PlayError::DecisionPending { .. }
+            | PlayError::PlayOver { .. }
+            | PlayError::PlaySuspended { .. },
+        ) => None,
+        Err(e) => panic!("{}", what(e)),
+    }
+}
 
 /// One thing that can happen at the table.
 #[derive(Debug, Clone)]
@@ -198,16 +214,7 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
                 5 => Designation::Card(*pick.get(&Card::pack().collect::<Vec<_>>())),
                 _ => Designation::Anything,
             };
-            match play.designate_from_dummy(designation) {
-                Ok(recorded) => Some(recorded.play),
-                Err(
-                    PlayError::CannotRecord { .. }
-                    | PlayError::DecisionPending { .. }
-                    | PlayError::PlayOver { .. }
-                    | PlayError::PlaySuspended { .. },
-                ) => None,
-                Err(e) => panic!("{designation}: {e}"),
-            }
+            unless_refused(play.designate_from_dummy(designation), |e| format!("{designation}: {e}"))
         }
         Action::Simultaneous(seat, pick, keep_first) => {
             let seat = Seat::from_index(*seat);
@@ -237,16 +244,9 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
                 return None;
             }
             let trick = (play.tricks().len() as u8).checked_sub(1 + back)?;
-            match play.record_extra_card(seat, *pick.get(&hand), trick) {
-                Ok(recorded) => Some(recorded.play),
-                Err(
-                    PlayError::CannotRecord { .. }
-                    | PlayError::DecisionPending { .. }
-                    | PlayError::PlayOver { .. }
-                    | PlayError::PlaySuspended { .. },
-                ) => None,
-                Err(e) => panic!("{seat} adds a card to trick {trick}: {e}"),
-            }
+            unless_refused(play.record_extra_card(seat, *pick.get(&hand), trick), |e| {
+                format!("{seat} adds a card to trick {trick}: {e}")
+            })
         }
         Action::Surplus(seat, pick, back, on_trick) => {
             let seat = Seat::from_index(*seat);
@@ -255,32 +255,18 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
                 Some(card) if *on_trick => card,
                 _ => *pick.get(&Card::pack().collect::<Vec<_>>()),
             };
-            match play.surplus_card(seat, card, trick) {
-                Ok(recorded) => Some(recorded.play),
-                Err(
-                    PlayError::CannotRecord { .. }
-                    | PlayError::DecisionPending { .. }
-                    | PlayError::PlayOver { .. }
-                    | PlayError::PlaySuspended { .. },
-                ) => None,
-                Err(e) => panic!("{seat}'s surplus {card} on trick {trick}: {e}"),
-            }
+            unless_refused(play.surplus_card(seat, card, trick), |e| {
+                format!("{seat}'s surplus {card} on trick {trick}: {e}")
+            })
         }
         Action::Defective(seat, pick, back, missing) => {
             let seat = Seat::from_index(*seat);
             let hand: Vec<Card> = play.hand(seat).iter().collect();
             let trick = play.completed_tricks().checked_sub(*back)?;
             let extra = if *missing || hand.is_empty() { None } else { Some(*pick.get(&hand)) };
-            match play.defective_trick(seat, trick, extra) {
-                Ok(recorded) => Some(recorded.play),
-                Err(
-                    PlayError::CannotRecord { .. }
-                    | PlayError::DecisionPending { .. }
-                    | PlayError::PlayOver { .. }
-                    | PlayError::PlaySuspended { .. },
-                ) => None,
-                Err(e) => panic!("{seat}'s defective trick {trick} ({extra:?}): {e}"),
-            }
+            unless_refused(play.defective_trick(seat, trick, extra), |e| {
+                format!("{seat}'s defective trick {trick} ({extra:?}): {e}")
+            })
         }
     }
 }
