@@ -78,6 +78,7 @@
 /// ([`table::DealInProgress::replay`]).
 pub const RULES_VERSION: u32 = 1;
 
+pub mod appeal_procedure;
 pub mod appeals;
 pub mod auction;
 pub mod cards;
