@@ -6,13 +6,14 @@
 //! designations from dummy (Law 46), cards played together and designated late (Law 58), extra
 //! cards contributed to a trick (duplicate Law 45E, rubber Law 67A2), opening leads retracted
 //! before dummy was faced (duplicate Law 47E2(a)), surplus cards led or played (rubber Law
-//! 12B2, duplicate Law 13C) and tricks found defective late (Law 67B).
+//! 12B2, duplicate Law 13C) and tricks found defective late (Law 67B). Claims carry a stated line
+//! the engine holds the play to after a dispute (rubber Laws 69 and 70B), or words alone.
 
 mod play_common;
 
-use laws::irregularities::play::{Designation, Retraction};
+use laws::irregularities::play::{Designation, Retraction, Suits};
 use laws::penalty::{LeadPenalty, PenaltyCard, PenaltyCardKind, PendingLeadPenalty};
-use laws::play::{Claim, ClaimResponse, DrawnBy, Exposure, Play, PlayError, Recorded};
+use laws::play::{Claim, ClaimResponse, DrawnBy, Exposure, Play, PlayError, Recorded, StatedLine, TrumpIntent};
 use laws::{Card, CardSet, Code, Contract, Deal, DealSeed, DeclaredContract, Law, Rank, Seat, Suit};
 use proptest::prelude::*;
 
@@ -45,8 +46,10 @@ enum Action {
     Attention(prop::sample::Index),
     /// The pending decision is made.
     Choose(prop::sample::Index),
-    /// A player claims some of the remaining tricks.
-    Claim(usize, u8),
+    /// A player claims some of the remaining tricks, with his statement in words alone or as a
+    /// stated line the engine holds him to if play continues after a dispute (rubber Law 69,
+    /// 70B): the line's kind, then a card picked for its stated order.
+    Claim(usize, u8, u8, prop::sample::Index),
     /// A player answers the claim.
     Respond(usize, usize),
     /// The official adjudicates a disputed claim.
@@ -77,7 +80,8 @@ fn action() -> impl Strategy<Value = Action> {
         1 => (0usize..4, any::<prop::sample::Index>(), any::<bool>()).prop_map(|(s, i, d)| Action::Expose(s, i, d)),
         1 => any::<prop::sample::Index>().prop_map(Action::Attention),
         4 => any::<prop::sample::Index>().prop_map(Action::Choose),
-        1 => (0usize..4, 0u8..14).prop_map(|(s, t)| Action::Claim(s, t)),
+        2 => (0usize..4, 0u8..14, 0u8..5, any::<prop::sample::Index>())
+            .prop_map(|(s, t, l, i)| Action::Claim(s, t, l, i)),
         1 => (0usize..5, 0usize..4).prop_map(|(r, s)| Action::Respond(r, s)),
         1 => (0u8..14).prop_map(Action::Adjudicate),
         2 => (0usize..4, 0u8..5, any::<prop::sample::Index>()).prop_map(|(s, k, i)| Action::Retract(s, k, i)),
@@ -117,9 +121,13 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
             }
             match play.record(seat, *pick.get(&hand)) {
                 Ok(recorded) => Some(recorded.play),
-                Err(PlayError::CannotRecord { .. } | PlayError::PlayOver { .. } | PlayError::PlaySuspended { .. }) => {
-                    None
-                }
+                Err(
+                    PlayError::CannotRecord { .. }
+                    | PlayError::PlayOver { .. }
+                    | PlayError::PlaySuspended { .. }
+                    // Rubber Law 70B: a play declarer prohibited is not made.
+                    | PlayError::ClaimObligation { .. },
+                ) => None,
                 Err(e) => panic!("recording {seat}: {e}"),
             }
         }
@@ -145,8 +153,25 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
             }
         }
         Action::Choose(_) => None,
-        Action::Claim(seat, tricks) => {
+        Action::Claim(seat, tricks, line, pick) => {
             let claim = Claim::new(Seat::from_index(*seat), *tricks, "as stated");
+            let held: Vec<Card> =
+                Seat::ALL.iter().fold(CardSet::EMPTY, |set, s| set.union(play.hand(*s))).iter().collect();
+            let claim = match line {
+                0 => claim,
+                1 => claim.with_line(StatedLine::default()),
+                2 => claim.with_line(StatedLine { trumps: TrumpIntent::Draw, ..StatedLine::default() }),
+                3 => claim.with_line(StatedLine {
+                    trumps: TrumpIntent::Leave,
+                    suits: vec![Suit::ALL[pick.index(4)]],
+                    ..StatedLine::default()
+                }),
+                _ => claim.with_line(StatedLine {
+                    cards: if held.is_empty() { Vec::new() } else { vec![*pick.get(&held)] },
+                    finesses: Suits::single(Suit::ALL[pick.index(4)]),
+                    ..StatedLine::default()
+                }),
+            };
             match play.claim(claim) {
                 Ok(next) => Some(next),
                 Err(

@@ -14,7 +14,9 @@ use crate::irregularities::play::Seats;
 use crate::law::{Code, Law};
 use crate::seat::{Seat, Side};
 
+use super::claim_play::ClaimConduct;
 use super::solver;
+use super::stated_line::StatedLine;
 use super::{Play, PlayError, RevokeStatus};
 
 /// A claim or concession of tricks (Law 68): `claimer`'s side will win `tricks` of the tricks
@@ -29,12 +31,20 @@ pub struct Claim {
     /// His statement of the line of play, including the order of the cards (Law 68C
     /// duplicate; Law 69-70 rubber), verbatim.
     pub statement: String,
+    /// The statement as data the engine holds him to after a dispute (Law 69, 70B), if the
+    /// table recorded it so; `None` leaves the play after a dispute to the players.
+    pub line: Option<StatedLine>,
 }
 
 impl Claim {
     /// A claim of `tricks` of the remaining tricks, with the claimer's statement.
     pub fn new(claimer: Seat, tricks: u8, statement: impl Into<String>) -> Claim {
-        Claim { claimer, tricks, statement: statement.into() }
+        Claim { claimer, tricks, statement: statement.into(), line: None }
+    }
+
+    /// The claim with its statement recorded as data too (see [`StatedLine`]).
+    pub fn with_line(self, line: StatedLine) -> Claim {
+        Claim { line: Some(line), ..self }
     }
 
     /// A concession of every remaining trick (abandoning the hand concedes them all,
@@ -127,9 +137,16 @@ pub struct ClaimRecord {
     pub revisions: Vec<ClaimRevision>,
     /// Revokes the claim established (Law 63A3), undone if there was no claim (Law 68B2).
     established: Vec<usize>,
+    /// What the Laws impose on the play after a dispute (Law 69B, 70B).
+    pub(crate) conduct: ClaimConduct,
 }
 
 impl ClaimRecord {
+    /// What the Laws impose on the play after the claim was disputed (Law 69B, 70B).
+    pub const fn conduct(&self) -> ClaimConduct {
+        self.conduct
+    }
+
     /// The remaining tricks credited to the claimer's side and to the other side, once agreed
     /// or adjudicated, after any revisions.
     pub fn settled_tricks(&self) -> (u8, u8) {
@@ -225,6 +242,7 @@ impl Play {
             awarded: None,
             revisions: Vec::new(),
             established,
+            conduct: ClaimConduct::default(),
         });
         Ok(next)
     }
@@ -288,6 +306,8 @@ impl Play {
                     Code::Rubber => ClaimStatus::PlayContinued,
                     _ => ClaimStatus::Disputed,
                 };
+                // Law 69B: the defenders' choice about a trump the statement did not mention.
+                next.after_dispute();
             }
             ClaimResponse::PartnerObjects(seat) => {
                 let law = if duplicate { Law::duplicate(68, "B2") } else { Law::rubber(71, "C") };

@@ -5,6 +5,8 @@ use crate::irregularities::play::{PlayOption, PlayRequirement, Situation};
 use crate::law::{CitesLaw, Code, Law};
 use crate::seat::{Seat, Side};
 
+use super::ClaimDuty;
+
 /// Why the play engine refused an action. Nothing changes when an action is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
@@ -245,6 +247,19 @@ pub enum PlayError {
         /// The Law.
         law: Law,
     },
+    /// A card of declarer's side against the obligations after his disputed claim (Law 69,
+    /// 69A-D), or a card of the claimer's partner that declarer prohibited (Law 70B).
+    #[error("{seat} may not play the {card} after the disputed claim: {duty} ({law})")]
+    ClaimObligation {
+        /// The hand the card is from.
+        seat: Seat,
+        /// The card.
+        card: Card,
+        /// The obligation it breaks.
+        duty: ClaimDuty,
+        /// The Law.
+        law: Law,
+    },
     /// The engine does not model this sequence at a physical table.
     #[error("{what} cannot be recorded here ({law})")]
     CannotRecord {
@@ -282,6 +297,7 @@ impl CitesLaw for PlayError {
             | PlayError::NoRevoke { law, .. }
             | PlayError::RevokeAlreadyNoticed { law, .. }
             | PlayError::RetractionRefused { law, .. }
+            | PlayError::ClaimObligation { law, .. }
             | PlayError::CannotRecord { law, .. } => *law,
         }
     }

@@ -63,6 +63,7 @@
 //! ```
 
 mod claim;
+mod claim_play;
 mod defective;
 mod designate;
 mod error;
@@ -73,6 +74,7 @@ mod rectify;
 mod retract;
 mod revoke;
 mod solver;
+mod stated_line;
 mod surplus;
 mod trick;
 mod trusted;
@@ -80,6 +82,7 @@ mod trusted;
 pub use claim::{
     Claim, ClaimRecord, ClaimResponse, ClaimRevision, ClaimStatus, OutstandingTrumpTest, RevisionGround, SEARCH_LIMIT,
 };
+pub use claim_play::{ClaimBreach, ClaimConduct, ClaimDuty};
 pub use defective::NOT_COMPUTED as DEFECT_NOT_COMPUTED;
 pub use designate::{DesignationOutcome, DesignationRuling};
 pub use error::PlayError;
@@ -87,6 +90,7 @@ pub use record::{DrawnBy, Exposure, PlayEvent, Recorded};
 pub use revoke::{
     Attention, Exemption, Failure, Revoke, RevokeFacts, RevokeRuling, RevokeStatus, RevokeTransfer, revoke_transfer,
 };
+pub use stated_line::{StatedLine, TrumpIntent};
 pub use trick::{Trick, winner};
 
 use crate::cards::{Card, CardSet, Deal, Suit};
@@ -400,7 +404,7 @@ impl Play {
     /// play is over.
     pub fn legal_cards(&self) -> CardSet {
         match (self.ensure_can_play(), self.next_to_play()) {
-            (Ok(()), Some(seat)) => self.obligations(seat, None).allowed,
+            (Ok(()), Some(seat)) => self.claim_steps(seat, self.obligations(seat, None).allowed, None).0,
             _ => CardSet::EMPTY,
         }
     }
@@ -557,8 +561,12 @@ impl Play {
             return Err(PlayError::PlayOver { law: self.over_law() });
         };
         self.ensure_holds(seat, card)?;
-        if let Some(failure) = self.obligations(seat, Some(card)).failure {
+        let obligations = self.obligations(seat, Some(card));
+        if let Some(failure) = obligations.failure {
             return Err(failure.refusal(seat, card));
+        }
+        if let (_, Some(breach)) = self.claim_steps(seat, obligations.allowed, Some(card)) {
+            return Err(PlayError::ClaimObligation { seat, card, duty: breach.duty, law: breach.law });
         }
         let mut next = self.successor();
         next.play_with_check(seat, card, &mut Events::discard());
@@ -765,8 +773,10 @@ impl Play {
             let open = self.obligations(seat, None).before_penalty_cards;
             if self.majors(seat).intersection(open).len() >= 2 {
                 self.pending = Some(Situation::DesignatePenaltyCard { owner: seat });
+                return;
             }
         }
+        self.raise_prohibition(seat);
     }
 
     /// The pending decision, with its options, their Laws and effects, and who chooses.

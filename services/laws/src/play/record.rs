@@ -187,6 +187,8 @@ impl Play {
         let mut events = Events::keep();
         match self.pending.clone() {
             Some(situation) => next.record_while_pending(situation, seat, card, &mut events)?,
+            // Law 69: a card against a disputed claim's obligations waits for the defenders.
+            None if next.hold_breach(seat, card)? => {}
             None => next.record_card(seat, card, &mut events)?,
         }
         next.remember_last_record(self, seat, card);

@@ -19,6 +19,9 @@ impl Play {
         let defenders: Seats = self.contract.declaring_side().opponents().seats().into_iter().collect();
         let offer = |option, law, effects| Offer { option, law, effects };
         match *situation {
+            Situation::ClaimLineBreach { .. } | Situation::ClaimTrumps { .. } | Situation::ClaimSuggestedPlay { .. } => {
+                self.claim_decision(situation)
+            }
             Situation::OpeningLeadOutOfTurn { offender, card } if self.declarer_saw_dummy => Decision {
                 // Rubber Law 54B, duplicate Law 54C: he could have seen dummy's cards, so he
                 // must accept the lead; nothing else is offered.
@@ -480,6 +483,10 @@ impl Play {
         }
         next.pending = None;
         next.declarer_saw_dummy = false;
+        if next.rectify_claim(&situation, option) {
+            next.settle();
+            return Ok(next);
+        }
         let events = &mut Events::discard();
         match (situation, option) {
             (Situation::OpeningLeadOutOfTurn { offender, card }, PlayOption::AcceptLead)

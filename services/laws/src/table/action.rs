@@ -3,6 +3,7 @@
 
 use crate::cards::{Card, SuitSet};
 use crate::contract::Call;
+use crate::play::StatedLine;
 use crate::score::honors::HonorsClaim;
 use crate::seat::Seat;
 
@@ -57,6 +58,9 @@ pub enum Action {
         tricks: u8,
         /// His statement of the line of play.
         statement: String,
+        /// The statement as data, which the engine enforces if the claim is disputed and play
+        /// continues (rubber Law 69, 70B); `None` for words alone.
+        line: Option<StatedLine>,
     },
     /// A concession of `tricks` of the remaining tricks (Law 68B).
     Concede {

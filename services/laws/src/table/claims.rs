@@ -3,16 +3,27 @@
 //! table keeps its number, its step and the official's decision. Apart from the play's calls
 //! and cards because a claim suspends the play rather than continuing it.
 
-use crate::play::{Claim, ClaimResponse, ClaimStatus, PlayError};
+use crate::play::{Claim, ClaimResponse, ClaimStatus, PlayError, StatedLine};
 use crate::seat::Seat;
 
 use super::{ClaimInfo, DealInProgress, TableError};
 
 impl DealInProgress {
     /// A claim of `tricks` of the remaining tricks (Law 68A).
-    pub(super) fn claim(&mut self, claimer: Seat, tricks: u8, statement: &str) -> Result<(), TableError> {
+    pub(super) fn claim(
+        &mut self,
+        claimer: Seat,
+        tricks: u8,
+        statement: &str,
+        line: Option<&StatedLine>,
+    ) -> Result<(), TableError> {
         let play = self.play_for("a claim")?;
-        let next = play.claim(Claim::new(claimer, tricks, statement.to_owned()))?;
+        let claim = Claim::new(claimer, tricks, statement.to_owned());
+        let claim = match line {
+            Some(line) => claim.with_line(line.clone()),
+            None => claim,
+        };
+        let next = play.claim(claim)?;
         self.play = Some(next);
         self.note_claim(false);
         Ok(())

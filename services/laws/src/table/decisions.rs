@@ -12,6 +12,7 @@ use crate::irregularities::auction::{
 };
 use crate::irregularities::play::{Decision, LeadChoice, PlayOption, Situation};
 use crate::law::Law;
+use crate::play::TrumpIntent;
 use crate::seat::Seat;
 
 use super::recording::auction_fact_kind;
@@ -277,5 +278,11 @@ fn play_option_name(option: &PlayOption) -> &'static str {
         PlayOption::Waive => "waive",
         PlayOption::WithdrawAfterChange(_) => "withdraw_after_change",
         PlayOption::DesignateFromDummy(_) => "designate_from_dummy",
+        PlayOption::AcceptClaimPlay => "accept_claim_play",
+        PlayOption::WithdrawClaimPlay => "withdraw_claim_play",
+        PlayOption::RequireTrumps(TrumpIntent::Draw) => "require_draw_trumps",
+        PlayOption::RequireTrumps(TrumpIntent::Leave) => "require_leave_trumps",
+        PlayOption::RequireTrumps(TrumpIntent::Unstated) => "no_trump_requirement",
+        PlayOption::ProhibitPlay(_) => "prohibit_play",
     }
 }

@@ -361,10 +361,10 @@ impl DealInProgress {
                 self.choose(*decision, *option, *call, *relates_to, *by)?;
                 Ok(Effects { record: None, chose: Some(*decision) })
             }
-            Action::Claim { claimer, tricks, statement } => {
+            Action::Claim { claimer, tricks, statement, line } => {
                 self.ensure_live("a claim")?;
                 self.ensure_no_official(checks)?;
-                self.claim(*claimer, *tricks, statement)?;
+                self.claim(*claimer, *tricks, statement, line.as_ref())?;
                 Ok(Effects::default())
             }
             Action::Concede { conceder, tricks } => {

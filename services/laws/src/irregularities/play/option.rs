@@ -6,6 +6,7 @@
 use std::fmt;
 
 use crate::cards::{Card, Suit};
+use crate::play::TrumpIntent;
 
 use super::{Seats, Suits};
 
@@ -150,6 +151,16 @@ pub enum PlayOption {
     /// This card of dummy's is played: declarer completes an incomplete or invalid designation,
     /// or a defender designates dummy's card after "play anything" (Law 46).
     DesignateFromDummy(Card),
+    /// Accept declarer's card that breaks his obligations after his disputed claim (rubber Law
+    /// 69: "either defender may accept the play").
+    AcceptClaimPlay,
+    /// Require declarer to withdraw it and substitute a card that conforms (rubber Law 69).
+    WithdrawClaimPlay,
+    /// Require declarer to draw, or not to draw, the outstanding trumps (rubber Law 69B).
+    RequireTrumps(TrumpIntent),
+    /// Prohibit the claimer's partner a play the faced hand could suggest, for this turn (rubber
+    /// Law 70B).
+    ProhibitPlay(PlayRequirement),
 }
 
 impl PlayOption {
@@ -202,6 +213,23 @@ impl fmt::Display for PlayOption {
             }
             PlayOption::WithdrawAfterChange(seats) => write!(f, "{seats} withdraw the card played after the change"),
             PlayOption::DesignateFromDummy(card) => write!(f, "designate dummy's {card}"),
+            PlayOption::AcceptClaimPlay => f.write_str("accept declarer's play"),
+            PlayOption::WithdrawClaimPlay => {
+                f.write_str("require declarer to withdraw the card and play one that conforms to his obligations")
+            }
+            PlayOption::RequireTrumps(TrumpIntent::Draw) => f.write_str("require declarer to draw the outstanding trumps"),
+            PlayOption::RequireTrumps(TrumpIntent::Leave) => {
+                f.write_str("require declarer not to draw the outstanding trumps")
+            }
+            PlayOption::RequireTrumps(TrumpIntent::Unstated) => f.write_str("make no requirement about the trumps"),
+            PlayOption::ProhibitPlay(PlayRequirement::Highest) => {
+                f.write_str("prohibit any card but his highest of the suit led")
+            }
+            PlayOption::ProhibitPlay(PlayRequirement::Lowest) => {
+                f.write_str("prohibit any card but his lowest of the suit led")
+            }
+            PlayOption::ProhibitPlay(PlayRequirement::NotSuit(suit)) => write!(f, "prohibit a card of {suit}"),
+            PlayOption::ProhibitPlay(requirement) => write!(f, "require him to {requirement}"),
         }
     }
 }

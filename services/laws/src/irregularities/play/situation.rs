@@ -7,6 +7,7 @@ use std::fmt;
 use crate::cards::Card;
 use crate::law::Law;
 use crate::penalty::LeadPenalty;
+use crate::play::ClaimDuty;
 use crate::seat::{Seat, Side};
 
 use super::{Designation, Seats};
@@ -134,6 +135,28 @@ pub enum Situation {
         /// What declarer said.
         designation: Designation,
     },
+    /// After his disputed claim declarer played a card against his obligations (rubber Law 69,
+    /// 69A-D); the card waits, unplayed, for the defenders' decision.
+    ClaimLineBreach {
+        /// The hand the card is from (declarer's or dummy's).
+        seat: Seat,
+        /// The card.
+        card: Card,
+        /// The obligation it breaks.
+        duty: ClaimDuty,
+    },
+    /// Declarer's claim is disputed while a defender holds a trump his statement did not
+    /// mention: the defenders may require him to draw it or not to draw it (rubber Law 69B).
+    ClaimTrumps {
+        /// Declarer.
+        declarer: Seat,
+    },
+    /// After a defender's disputed claim, his partner is to play: declarer may prohibit a play
+    /// the faced hand could suggest (rubber Law 70B).
+    ClaimSuggestedPlay {
+        /// The claimer's partner.
+        partner: Seat,
+    },
 }
 
 impl fmt::Display for Situation {
@@ -189,6 +212,15 @@ impl fmt::Display for Situation {
             }
             Situation::IncompleteDesignation { designation } => {
                 write!(f, "declarer's call of {designation} from dummy does not designate one card")
+            }
+            Situation::ClaimLineBreach { seat, card, duty } => {
+                write!(f, "after his disputed claim declarer played the {card} from {seat}'s hand, but {duty}")
+            }
+            Situation::ClaimTrumps { declarer } => {
+                write!(f, "{declarer}'s claim is disputed while a defender holds a trump his statement did not mention")
+            }
+            Situation::ClaimSuggestedPlay { partner } => {
+                write!(f, "{partner} is to play while his partner's disputed claim lies face up")
             }
         }
     }

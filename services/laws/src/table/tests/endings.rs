@@ -8,10 +8,13 @@ use super::*;
 fn duplicate_law_70_a_disputed_claim_goes_to_the_director_who_decides_it() {
     let table = four_spades(start(Code::Duplicate, Mode::Recorded));
     let (table, _) = card(&table, Seat::East, "CA");
-    let (table, _) = apply(&table, Action::Claim { claimer: Seat::North, tricks: 13, statement: "all mine".into() });
+    let (table, _) =
+        apply(&table, Action::Claim { claimer: Seat::North, tricks: 13, statement: "all mine".into(), line: None });
     assert_eq!(table.phase(), Phase::Claim);
     assert!(table.visible_hands(Viewer::Spectator).iter().any(|(seat, _)| *seat == Seat::North), "Law 68C: faced");
-    let err = table.apply(&Action::Claim { claimer: Seat::North, tricks: 14, statement: String::new() }).unwrap_err();
+    let err = table
+        .apply(&Action::Claim { claimer: Seat::North, tricks: 14, statement: String::new(), line: None })
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Rule);
     let (table, events) = apply(&table, Action::RespondToClaim { claim: 1, seat: Seat::West, agree: false });
     assert!(events.contains(&Event::ClaimAnswered { id: 1 }));
