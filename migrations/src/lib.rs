@@ -18,6 +18,7 @@ mod m20261127_000100_session_storage;
 mod m20261127_000110_session_standings;
 mod m20261127_000120_membership_snapshots;
 mod m20261127_000130_outbox_due;
+mod m20261127_000147_appeal_procedure;
 
 /// Applies the migrations in order.
 pub struct Migrator;
@@ -40,6 +41,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000110_session_standings::Migration),
             Box::new(m20261127_000120_membership_snapshots::Migration),
             Box::new(m20261127_000130_outbox_due::Migration),
+            Box::new(m20261127_000147_appeal_procedure::Migration),
         ]
     }
 }

@@ -96,6 +96,46 @@ impl AppealsService for AppealsGrpc {
         answer(self.appeals.decide_appeal(&principal, request.into_inner()).await)
     }
 
+    async fn director_hear_appeal(
+        &self,
+        request: Request<pb::DirectorHearAppealRequest>,
+    ) -> Result<Response<pb::DirectorHearAppealResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.director_hear_appeal(&principal, request.into_inner()).await)
+    }
+
+    async fn director_decide_appeal(
+        &self,
+        request: Request<pb::DirectorDecideAppealRequest>,
+    ) -> Result<Response<pb::DirectorDecideAppealResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.director_decide_appeal(&principal, request.into_inner()).await)
+    }
+
+    async fn review_appeal(
+        &self,
+        request: Request<pb::ReviewAppealRequest>,
+    ) -> Result<Response<pb::ReviewAppealResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.review_appeal(&principal, request.into_inner()).await)
+    }
+
+    async fn file_further_appeal(
+        &self,
+        request: Request<pb::FileFurtherAppealRequest>,
+    ) -> Result<Response<pb::FileFurtherAppealResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.file_further_appeal(&principal, request.into_inner()).await)
+    }
+
+    async fn record_further_appeal_status(
+        &self,
+        request: Request<pb::RecordFurtherAppealStatusRequest>,
+    ) -> Result<Response<pb::RecordFurtherAppealStatusResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.record_further_appeal_status(&principal, request.into_inner()).await)
+    }
+
     async fn get_appeal(
         &self,
         request: Request<pb::GetAppealRequest>,

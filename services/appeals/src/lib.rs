@@ -23,9 +23,11 @@
 
 pub mod book;
 pub mod delivery;
+pub mod deposits;
 pub mod entity;
 pub mod grpc;
 pub mod notice;
+pub mod procedure;
 pub mod queries;
 pub mod records;
 pub mod scoring;

@@ -239,6 +239,8 @@ impl Appeals {
                 Some(Event::AppealHeard(appeal)) => Entry::AppealHeard(appeal),
                 Some(Event::AppealDecided(appeal)) => Entry::AppealDecided(appeal),
                 Some(Event::AppealWithdrawn(appeal)) => Entry::AppealWithdrawn(appeal),
+                Some(Event::AppealReviewed(appeal)) => Entry::AppealReviewed(appeal),
+                Some(Event::AppealTakenFurther(appeal)) => Entry::AppealTakenFurther(appeal),
                 None => continue,
             };
             entries.push(pb::AuditEntry { occurred_at: notice.occurred_at, actor: row.actor, entry: Some(entry) });

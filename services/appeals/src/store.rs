@@ -59,6 +59,8 @@ pub fn policy_row(version: i64, policy: &AppealPolicy, at: DateTime<Utc>, by: &s
         committee_size: Set(i32::try_from(policy.committee_size()).unwrap_or(i32::MAX)),
         published_at: Set(at),
         published_by: Set(by.to_owned()),
+        // Set by the publishing command (`crate::procedure`); a seeded policy has none.
+        procedure: Set(None),
     }
 }
 
@@ -78,8 +80,7 @@ pub fn policy_rules(row: &policy::Model) -> Result<AppealPolicy, ServiceError> {
 /// whom it was published. A ruling is appealed under the policy in force when it was recorded
 /// ("agreed to or published in advance"), so a refusal must not read as if the current policy
 /// said so when a later one has been published since.
-pub fn refused_under(row: &policy::Model, refusal: laws::appeals::AppealRefusal) -> ServiceError {
-    use laws::CitesLaw as _;
+pub fn refused_under(row: &policy::Model, refusal: impl std::fmt::Display + laws::CitesLaw) -> ServiceError {
     let law = refusal.law();
     ServiceError::Rule {
         message: format!(
@@ -101,6 +102,7 @@ pub fn policy_message(row: &policy::Model) -> pb::AppealPolicy {
         committee_size: u32::try_from(row.committee_size).unwrap_or(0),
         published_at: Some(timestamp(row.published_at)),
         version: row.version.unsigned_abs(),
+        procedure: crate::procedure::stored_message(row),
     }
 }
 
@@ -136,6 +138,8 @@ pub fn kind_name(event: &pb::appeal_event::Event) -> &'static str {
         Event::AppealWithdrawn(_) => "appeal_withdrawn",
         Event::AppealHeard(_) => "appeal_heard",
         Event::AppealDecided(_) => "appeal_decided",
+        Event::AppealReviewed(_) => "appeal_reviewed",
+        Event::AppealTakenFurther(_) => "appeal_taken_further",
     }
 }
 

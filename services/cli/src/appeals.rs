@@ -8,7 +8,9 @@
 //!     --statement "appellant:p1:The claim included the trump finesse" --notes "..."
 //! bridgectl appeal decide <appeal> --outcome overruled --member ann --member bob --member cy \
 //!     --reasons "..." --contract 4S --declarer N --tricks 10
-//! bridgectl appeal policy show | set --allowed --committee-size 3 --rubber-minutes 30 --duplicate-minutes 30
+//! bridgectl appeal policy show | set --allowed --committee-size 3 --rubber-minutes 30 --duplicate-minutes 30 \
+//!     [--director-review] [--further-appeal-to "the national authority"] [--deposit 500 --currency GBP]
+//! bridgectl appeal file | director-hear | director-decide | review | further ...   (see `procedure`)
 //! bridgectl ruling show <ruling>
 //! bridgectl audit score --scorepad <pad> --deal <deal>
 //! bridgectl audit score --session <session> --board 7 --ns <contestant> --ew <contestant>
@@ -21,6 +23,8 @@ use api::appeals::v1 as pb;
 use api::appeals::v1::appeals_service_client::AppealsServiceClient;
 use api::common::v1 as common;
 use clap::{Args, Subcommand, ValueEnum};
+
+mod procedure;
 
 /// The appeals service's commands.
 #[derive(Debug, Subcommand)]
@@ -90,6 +94,19 @@ pub enum AppealCommand {
     },
     /// Decides a heard appeal: upheld, or overruled or varied with the decision now in force.
     Decide(Decide),
+    /// Files an appeal against a ruling, with the deposit the club's policy asks.
+    File(procedure::File),
+    /// The Director in charge hears an appeal the club has no committee for (Law 93A).
+    DirectorHear(procedure::DirectorHear),
+    /// The Director in charge decides an appeal he heard (Law 93A).
+    DirectorDecide(procedure::DirectorDecide),
+    /// The Director in charge reviews a point of law before the committee hears it (Law 93B1).
+    Review(procedure::Review),
+    /// A decided appeal taken further, beyond the club (Law 93C).
+    Further {
+        #[command(subcommand)]
+        command: procedure::FurtherCommand,
+    },
     /// The club's appeal policy.
     Policy {
         #[command(subcommand)]
@@ -138,6 +155,9 @@ pub struct Decide {
     /// The idempotency key; reuse it to retry the same decision. A new one by default.
     #[arg(long)]
     key: Option<String>,
+    /// The committee finds the appeal lacked merit (Law 92A): a deposit is retained.
+    #[arg(long)]
+    lacked_merit: bool,
 }
 
 /// `bridgectl appeal policy ...`
@@ -159,6 +179,18 @@ pub enum PolicyCommand {
         /// Duplicate: minutes after the official score is published (Law 92B).
         #[arg(long, default_value_t = 30)]
         duplicate_minutes: u32,
+        /// Duplicate: the director reviews a point of law before the committee (Law 93B1).
+        #[arg(long)]
+        director_review: bool,
+        /// Duplicate: the body a decided appeal may go further to (Law 93C1).
+        #[arg(long)]
+        further_appeal_to: Option<String>,
+        /// A deposit lodged with each appeal, in the currency's minor units.
+        #[arg(long, requires = "currency")]
+        deposit: Option<u64>,
+        /// The deposit's currency (ISO 4217, such as GBP).
+        #[arg(long, requires = "deposit")]
+        currency: Option<String>,
     },
 }
 
@@ -375,16 +407,13 @@ async fn appeal(client: &mut Client, command: AppealCommand) -> anyhow::Result<S
             let request = pb::DecideAppealRequest {
                 idempotency_key: key.clone(),
                 appeal_id: decide.appeal.clone(),
-                outcome: match decide.outcome {
-                    Outcome::Upheld => pb::AppealOutcome::Upheld,
-                    Outcome::Overruled => pb::AppealOutcome::Overruled,
-                    Outcome::Varied => pb::AppealOutcome::Varied,
-                } as i32,
+                outcome: outcome_value(decide.outcome),
                 new_decision: new_decision(&decide)?,
                 reasons: decide.reasons.clone(),
                 committee_member_ids: decide.members.clone(),
                 dissenting_member_ids: decide.dissenting.clone(),
                 dissent: decide.dissent.clone().unwrap_or_default(),
+                lacked_merit: decide.lacked_merit,
             };
             match client.decide_appeal(request).await {
                 Ok(response) => response.into_inner().appeal.as_ref().map(show_appeal).unwrap_or_default(),
@@ -393,12 +422,27 @@ async fn appeal(client: &mut Client, command: AppealCommand) -> anyhow::Result<S
                 }
             }
         }
+        AppealCommand::File(file) => procedure::file(client, file).await?,
+        AppealCommand::DirectorHear(hear) => procedure::director_hear(client, hear).await?,
+        AppealCommand::DirectorDecide(decide) => procedure::director_decide(client, decide).await?,
+        AppealCommand::Review(review) => procedure::review(client, review).await?,
+        AppealCommand::Further { command } => procedure::further(client, command).await?,
         AppealCommand::Policy { command: PolicyCommand::Show } => {
             let response = client.get_appeal_policy(pb::GetAppealPolicyRequest {}).await.map_err(status_error)?;
             response.into_inner().policy.as_ref().map(show_policy).unwrap_or_default()
         }
         AppealCommand::Policy {
-            command: PolicyCommand::Set { allowed, committee_size, rubber_minutes, duplicate_minutes },
+            command:
+                PolicyCommand::Set {
+                    allowed,
+                    committee_size,
+                    rubber_minutes,
+                    duplicate_minutes,
+                    director_review,
+                    further_appeal_to,
+                    deposit,
+                    currency,
+                },
         } => {
             let current = client
                 .get_appeal_policy(pb::GetAppealPolicyRequest {})
@@ -417,12 +461,29 @@ async fn appeal(client: &mut Client, command: AppealCommand) -> anyhow::Result<S
                     committee_size,
                     published_at: None,
                     version: 0,
+                    procedure: Some(pb::AppealProcedure {
+                        director_review,
+                        further_appeal_to: further_appeal_to.unwrap_or_default(),
+                        deposit: deposit
+                            .zip(currency)
+                            .map(|(amount_minor_units, currency)| pb::Money { amount_minor_units, currency }),
+                    }),
                 }),
             };
             let response = client.update_appeal_policy(request).await.map_err(status_error)?;
             response.into_inner().policy.as_ref().map(show_policy).unwrap_or_default()
         }
     })
+}
+
+/// The contract's value of an outcome.
+fn outcome_value(outcome: Outcome) -> i32 {
+    let outcome = match outcome {
+        Outcome::Upheld => pb::AppealOutcome::Upheld,
+        Outcome::Overruled => pb::AppealOutcome::Overruled,
+        Outcome::Varied => pb::AppealOutcome::Varied,
+    };
+    outcome as i32
 }
 
 /// The decision the command line describes, if any.
@@ -525,6 +586,7 @@ fn show_appeal(appeal: &pb::Appeal) -> String {
             let _ = writeln!(out, "    score version {}: {}", version.version, version.reason);
         }
     }
+    procedure::show_stages(&mut out, appeal);
     if let Some(at) = &appeal.withdrawn_at {
         let _ = writeln!(out, "  withdrawn:   {} ({})", time(Some(at)), appeal.withdrawal_reason);
     }
@@ -579,7 +641,8 @@ fn show_ruling(ruling: &pb::Ruling) -> String {
 
 fn show_policy(policy: &pb::AppealPolicy) -> String {
     let minutes = |d: Option<&prost_types::Duration>| d.map_or(0, |d| d.seconds / 60);
-    format!(
+    let stages = procedure::show_procedure(policy.procedure.as_ref());
+    let mut shown = format!(
         "appeal policy version {} (published {}): appeals {}; committee of {}; rubber and Chicago {} min after the \
          ruling; duplicate {} min after the official score (Law 92B)\n",
         policy.version,
@@ -588,7 +651,9 @@ fn show_policy(policy: &pb::AppealPolicy) -> String {
         policy.committee_size,
         minutes(policy.rubber_time_limit.as_ref()),
         minutes(policy.duplicate_time_limit.as_ref()),
-    )
+    );
+    shown.push_str(&stages);
+    shown
 }
 
 fn show_audit(entries: &[pb::AuditEntry]) -> String {
@@ -609,6 +674,12 @@ fn show_audit(entries: &[pb::AuditEntry]) -> String {
                     .map_or("?", |o| o.as_str_name())
             ),
             Some(Entry::AppealWithdrawn(a)) => format!("appeal {} withdrawn", a.appeal_id),
+            Some(Entry::AppealReviewed(a)) => format!("appeal {} reviewed by the director (Law 93B1)", a.appeal_id),
+            Some(Entry::AppealTakenFurther(a)) => format!(
+                "appeal {} taken further to {}",
+                a.appeal_id,
+                a.further_appeal.as_ref().map_or("?", |f| f.body.as_str())
+            ),
             None => "?".to_owned(),
         };
         let _ = writeln!(out, "{}  {:<16} {what}", time(entry.occurred_at.as_ref()), entry.actor);

@@ -174,6 +174,7 @@ async fn appeal_and_hear(
             appellant_player_id: String::new(),
             concurring_player_ids: concurring.iter().map(|p| (*p).to_owned()).collect(),
             grounds: "the claim was clear and should have been allowed".into(),
+            ..Default::default()
         })
         .await
         .unwrap()

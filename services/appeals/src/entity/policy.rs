@@ -21,6 +21,9 @@ pub struct Model {
     pub published_at: DateTimeUtc,
     /// Who published it.
     pub published_by: String,
+    /// The club's options for the stages of an appeal (`bridgeclub.appeals.v1.AppealProcedure`,
+    /// encoded); none when absent.
+    pub procedure: Option<Vec<u8>>,
 }
 
 /// No relations.

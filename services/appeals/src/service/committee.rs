@@ -16,6 +16,7 @@ use crate::delivery::{Delivered, TOPIC_DECISION};
 use crate::entity::appeal;
 use crate::records::{Parties, decode, encode, from_timestamp, request_hash, ruling_kind, timestamp};
 use crate::store;
+use laws::appeal_procedure::Bench;
 
 impl Appeals {
     /// Records the hearing of an appeal.
@@ -24,6 +25,17 @@ impl Appeals {
         &self,
         principal: &Principal,
         request: pb::HearAppealRequest,
+    ) -> Result<pb::HearAppealResponse, ServiceError> {
+        self.hear_appeal_on(principal, request, Bench::Committee).await
+    }
+
+    /// Records the hearing of an appeal by `bench`: the committee, or the Director in charge
+    /// under Law 93A (`super::director`).
+    pub(crate) async fn hear_appeal_on(
+        &self,
+        principal: &Principal,
+        request: pb::HearAppealRequest,
+        bench: Bench,
     ) -> Result<pb::HearAppealResponse, ServiceError> {
         let mut hearing = request.hearing.clone().ok_or_else(|| ServiceError::invalid("hearing", "required"))?;
         for (i, statement) in hearing.statements.iter_mut().enumerate() {
@@ -48,7 +60,7 @@ impl Appeals {
             }
         }
         let (request, hearing) = (&request, &hearing);
-        self.on_book(None, |book| self.decide_hearing(book, principal, request, hearing.clone())).await
+        self.on_book(None, |book| self.decide_hearing(book, principal, request, hearing.clone(), bench)).await
     }
 
     async fn decide_hearing(
@@ -57,6 +69,7 @@ impl Appeals {
         principal: &Principal,
         request: &pb::HearAppealRequest,
         mut hearing: pb::Hearing,
+        bench: Bench,
     ) -> Result<Decision<Book, pb::HearAppealResponse>, ServiceError> {
         let row = self.appeal_row(&request.appeal_id).await?;
         let ruling_row = self.recorded_ruling(&row.ruling_id).await?;
@@ -64,9 +77,16 @@ impl Appeals {
         let form = parties.form.form();
         let policy = store::policy_rules(&store::policy_version(&self.db, ruling_row.policy_version).await?)?;
         let members: Vec<&str> = hearing.committee_member_ids.iter().map(String::as_str).collect();
-        policy.check_committee(form, &members, &principal.subject).map_err(ServiceError::rule)?;
-        impartial(form, &members, &parties, &ruling_row.ruled_by)?;
-        self.check_members_hold_the_role(&hearing.committee_member_ids).await?;
+        let filed: pb::Appeal = decode("appeal", &row.appeal)?;
+        crate::procedure::check_bench(form, &filed, bench)?;
+        if bench == Bench::Committee {
+            policy.check_committee(form, &members, &principal.subject).map_err(ServiceError::rule)?;
+            impartial(form, &members, &parties, &ruling_row.ruled_by)?;
+            self.check_members_hold_the_role(&hearing.committee_member_ids).await?;
+            self.check_reviewed(&ruling_row, &filed).await?;
+        } else {
+            super::director::impartial_director(form, &members, &parties, &ruling_row.ruled_by)?;
+        }
         if row.version.unsigned_abs() != request.expected_version {
             return Err(ServiceError::Conflict(format!(
                 "appeal {} is at version {}, not {}; read it again",
@@ -112,6 +132,17 @@ impl Appeals {
         &self,
         principal: &Principal,
         request: pb::DecideAppealRequest,
+    ) -> Result<pb::DecideAppealResponse, ServiceError> {
+        self.decide_appeal_on(principal, request, Bench::Committee).await
+    }
+
+    /// Decides an appeal by `bench`: the committee, or the Director in charge under Law 93A
+    /// (`super::director`).
+    pub(crate) async fn decide_appeal_on(
+        &self,
+        principal: &Principal,
+        request: pb::DecideAppealRequest,
+        bench: Bench,
     ) -> Result<pb::DecideAppealResponse, ServiceError> {
         let key = require_key(&request.idempotency_key)?.to_owned();
         let scope = format!("appeals.DecideAppeal/{}", principal.subject);
@@ -165,7 +196,7 @@ impl Appeals {
             ),
             None => None,
         };
-        let decision = Decided { principal, request: &request, reasons: &reasons, key: (&scope, &key, &hash) };
+        let decision = Decided { principal, request: &request, reasons: &reasons, key: (&scope, &key, &hash), bench };
         let Some(change) = change else {
             return self.on_book(Some(&idempotency), |book| self.decide_now(book, &decision)).await;
         };
@@ -224,8 +255,13 @@ impl Appeals {
         let form = parties.form.form();
         let policy = store::policy_rules(&store::policy_version(&self.db, ruling_row.policy_version).await?)?;
         let members: Vec<&str> = request.committee_member_ids.iter().map(String::as_str).collect();
-        policy.check_committee(form, &members, &principal.subject).map_err(ServiceError::rule)?;
-        impartial(form, &members, &parties, &ruling_row.ruled_by)?;
+        crate::procedure::check_bench(form, &current, decision.bench)?;
+        if decision.bench == Bench::Committee {
+            policy.check_committee(form, &members, &principal.subject).map_err(ServiceError::rule)?;
+            impartial(form, &members, &parties, &ruling_row.ruled_by)?;
+        } else {
+            super::director::impartial_director(form, &members, &parties, &ruling_row.ruled_by)?;
+        }
         let dissenting: Vec<&str> = request.dissenting_member_ids.iter().map(String::as_str).collect();
         laws::appeals::check_votes(form, &members, &dissenting).map_err(ServiceError::rule)?;
         let sat = current.hearing.as_ref().map(|h| h.committee_member_ids.as_slice()).unwrap_or_default();
@@ -252,7 +288,9 @@ impl Appeals {
             score_versions: Vec::new(),
             dissenting_member_ids: request.dissenting_member_ids.clone(),
             dissent: request.dissent.trim().to_owned(),
+            lacked_merit: request.lacked_merit,
         });
+        crate::deposits::settle_on_decision(&mut decided, request.lacked_merit, now);
         Ok(Checked::Ready { row, target_key: ruling_row.target_key, ruling, parties, decided, now })
     }
 
@@ -346,6 +384,8 @@ struct Decided<'a> {
     reasons: &'a str,
     /// The command's idempotency scope, key and request hash.
     key: (&'a str, &'a str, &'a str),
+    /// Who decides: the committee, or the Director in charge (Law 93A).
+    bench: Bench,
 }
 
 /// The appeal as a decision finds it.

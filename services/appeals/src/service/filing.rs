@@ -61,7 +61,8 @@ impl Appeals {
         let policy_row = store::policy_version(&self.db, ruling_row.policy_version).await?;
         let policy = store::policy_rules(&policy_row)?;
 
-        policy.check_allowed(form).map_err(|refusal| store::refused_under(&policy_row, refusal))?;
+        // Who hears it: the committee, or in duplicate without one the Director in charge (Law 93A).
+        let heard_by = crate::procedure::heard_by(&policy_row, form)?;
         laws::appeals::check_appealable(form, ruling_kind("kind", ruling.kind)?).map_err(ServiceError::rule)?;
         let mut concurring: Vec<String> = Vec::new();
         for player in &request.concurring_player_ids {
@@ -80,6 +81,8 @@ impl Appeals {
             Some(ruling_row.ruled_at)
         };
         policy.check_time_limit(form, start.map(|start| elapsed(start, now))).map_err(ServiceError::rule)?;
+        let options = crate::procedure::options_of(&policy_row)?;
+        let deposit = crate::deposits::lodge(&policy_row, &options, form, request.deposit.as_ref(), now)?;
         let (limit, _) = policy.time_limit(form);
         let deadline = start.and_then(|start| chrono::Duration::from_std(limit).ok().map(|limit| start + limit));
 
@@ -115,6 +118,10 @@ impl Appeals {
             withdrawn_at: None,
             version: 1,
             withdrawal_reason: String::new(),
+            heard_by: crate::procedure::body_message(heard_by),
+            deposit,
+            review: None,
+            further_appeal: None,
         };
         let row = appeal::ActiveModel {
             appeal_id: Set(appeal.appeal_id.clone()),
@@ -191,6 +198,8 @@ impl Appeals {
         appeal.status = pb::AppealStatus::Withdrawn as i32;
         appeal.withdrawn_at = Some(timestamp(now));
         appeal.withdrawal_reason = request.reason.trim().to_owned();
+        let returned = laws::appeal_procedure::DepositFate::Returned;
+        crate::deposits::settle(&mut appeal, returned, "returned: the appeal was withdrawn", now);
         appeal.version = row.version.unsigned_abs() + 1;
         let event = pb::appeal_event::Event::AppealWithdrawn(appeal.clone());
         let by = (principal.subject.as_str(), now);

@@ -18,13 +18,17 @@
 //! idempotent by ruling and appeal id, so a call made twice changes the score once.
 //!
 //! Split by concern: recording a ruling (`rulings`), filing and withdrawing an appeal
-//! (`filing`), the committee's hearing and decision (`committee`), publishing the policy
+//! (`filing`), the committee's hearing and decision (`committee`), the Director in charge's hearing
+//! and decision without a committee (`director`, Law 93A), his review before the committee and a
+//! further appeal beyond the club (`review`, Laws 93B1 and 93C), publishing the policy
 //! (`policy`), and the rows they all read and write (`rows`). This module keeps the service's
 //! state and the checks of a request that every command shares.
 
 mod committee;
+mod director;
 mod filing;
 mod policy;
+mod review;
 mod rows;
 mod rulings;
 

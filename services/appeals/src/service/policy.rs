@@ -26,7 +26,8 @@ impl Appeals {
             given.committee_size,
         )
         .map_err(ServiceError::rule)?;
-        let (rules, expected) = (&rules, request.expected_version);
+        let procedure = crate::procedure::options_given(given.procedure.as_ref())?;
+        let (rules, expected, procedure) = (&rules, request.expected_version, &procedure);
         let version: i64 = self
             .on_book(None, |book| async move {
                 let current = store::current_policy(&self.db).await?;
@@ -36,7 +37,8 @@ impl Appeals {
                         current.version
                     )));
                 }
-                let row = store::policy_row(current.version + 1, rules, Utc::now(), &principal.subject);
+                let mut row = store::policy_row(current.version + 1, rules, Utc::now(), &principal.subject);
+                row.procedure = sea_orm::ActiveValue::Set(procedure.clone());
                 // A policy applies to rulings made afterwards: it adds no notice, and its own
                 // version (the row's key) settles a race with another change of it.
                 Ok(Book::change(book, None, vec![Row::InsertPolicy(Box::new(row))], current.version + 1))

@@ -385,6 +385,7 @@ pub fn file(key: &str, ruling_id: &str, appellant: &str, concurring: &[&str]) ->
         appellant_player_id: appellant.into(),
         concurring_player_ids: concurring.iter().map(|p| (*p).to_owned()).collect(),
         grounds: "the arbiter misjudged the claim".into(),
+        ..Default::default()
     }
 }
 

@@ -13,6 +13,7 @@ mod common;
 
 mod committee;
 mod filing;
+mod procedure;
 mod queries_and_notices;
 mod rulings;
 

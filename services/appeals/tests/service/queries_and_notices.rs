@@ -180,6 +180,8 @@ async fn a_duplicate_decision_notifies_every_pair_on_the_board() {
             pb::audit_entry::Entry::AppealHeard(_) => "heard",
             pb::audit_entry::Entry::AppealDecided(_) => "decided",
             pb::audit_entry::Entry::AppealWithdrawn(_) => "withdrawn",
+            pb::audit_entry::Entry::AppealReviewed(_) => "reviewed",
+            pb::audit_entry::Entry::AppealTakenFurther(_) => "taken further",
         })
         .collect();
     assert_eq!(kinds, ["ruling", "filed", "heard", "score version", "decided"]);

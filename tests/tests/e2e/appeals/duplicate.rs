@@ -134,6 +134,8 @@ async fn a_duplicate_ruling_overturned_rescores_the_board_across_the_field_and_t
             pb::audit_entry::Entry::AppealHeard(_) => "heard",
             pb::audit_entry::Entry::AppealDecided(_) => "decided",
             pb::audit_entry::Entry::AppealWithdrawn(_) => "withdrawn",
+            pb::audit_entry::Entry::AppealReviewed(_) => "reviewed",
+            pb::audit_entry::Entry::AppealTakenFurther(_) => "taken further",
         })
         .collect();
     assert_eq!(steps.first(), Some(&"score"), "{steps:?}");

@@ -31,6 +31,7 @@ async fn an_appeal_by_a_non_player_or_after_the_time_limit_and_a_decision_withou
             appellant_player_id: String::new(),
             concurring_player_ids: concurring.iter().map(|p| (*p).to_owned()).collect(),
             grounds: "we were damaged".into(),
+            ..Default::default()
         };
         async move { client.file_appeal(request).await }
     };
