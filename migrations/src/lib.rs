@@ -19,6 +19,7 @@ mod m20261127_000110_session_standings;
 mod m20261127_000120_membership_snapshots;
 mod m20261127_000130_outbox_due;
 mod m20261127_000147_appeal_procedure;
+mod m20261127_000150_appeals_committee_roster;
 
 /// Applies the migrations in order.
 pub struct Migrator;
@@ -42,6 +43,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000120_membership_snapshots::Migration),
             Box::new(m20261127_000130_outbox_due::Migration),
             Box::new(m20261127_000147_appeal_procedure::Migration),
+            Box::new(m20261127_000150_appeals_committee_roster::Migration),
         ]
     }
 }

@@ -193,4 +193,87 @@ impl AppealsService for AppealsGrpc {
         let principal = self.caller(&request).await?;
         answer(watch(self.appeals.clone(), principal, request.get_ref().after_sequence).await)
     }
+
+    // The committee as the club runs it: its roster, the conflicts it declares, a game's own
+    // committee (`crate::service::roster`, `conflicts`, `game_committee`).
+
+    async fn add_roster_entry(
+        &self,
+        request: Request<pb::AddRosterEntryRequest>,
+    ) -> Result<Response<pb::AddRosterEntryResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.add_roster_entry(&principal, request.into_inner()).await)
+    }
+
+    async fn update_roster_entry(
+        &self,
+        request: Request<pb::UpdateRosterEntryRequest>,
+    ) -> Result<Response<pb::UpdateRosterEntryResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.update_roster_entry(&principal, request.into_inner()).await)
+    }
+
+    async fn remove_roster_entry(
+        &self,
+        request: Request<pb::RemoveRosterEntryRequest>,
+    ) -> Result<Response<pb::RemoveRosterEntryResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.remove_roster_entry(&principal, request.into_inner()).await)
+    }
+
+    async fn list_roster_entries(
+        &self,
+        request: Request<pb::ListRosterEntriesRequest>,
+    ) -> Result<Response<pb::ListRosterEntriesResponse>, Status> {
+        self.caller(&request).await?;
+        answer(self.appeals.list_roster_entries(request.into_inner()).await)
+    }
+
+    async fn declare_conflict(
+        &self,
+        request: Request<pb::DeclareConflictRequest>,
+    ) -> Result<Response<pb::DeclareConflictResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.declare_conflict(&principal, request.into_inner()).await)
+    }
+
+    async fn withdraw_conflict(
+        &self,
+        request: Request<pb::WithdrawConflictRequest>,
+    ) -> Result<Response<pb::WithdrawConflictResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.withdraw_conflict(&principal, request.into_inner()).await)
+    }
+
+    async fn list_conflicts(
+        &self,
+        request: Request<pb::ListConflictsRequest>,
+    ) -> Result<Response<pb::ListConflictsResponse>, Status> {
+        self.caller(&request).await?;
+        answer(self.appeals.list_conflicts(request.into_inner()).await)
+    }
+
+    async fn designate_game_committee(
+        &self,
+        request: Request<pb::DesignateGameCommitteeRequest>,
+    ) -> Result<Response<pb::DesignateGameCommitteeResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.designate_game_committee(&principal, request.into_inner()).await)
+    }
+
+    async fn confirm_game_committee(
+        &self,
+        request: Request<pb::ConfirmGameCommitteeRequest>,
+    ) -> Result<Response<pb::ConfirmGameCommitteeResponse>, Status> {
+        let principal = self.caller(&request).await?;
+        answer(self.appeals.confirm_game_committee(&principal, request.into_inner()).await)
+    }
+
+    async fn get_game_committee(
+        &self,
+        request: Request<pb::GetGameCommitteeRequest>,
+    ) -> Result<Response<pb::GetGameCommitteeResponse>, Status> {
+        self.caller(&request).await?;
+        answer(self.appeals.get_game_committee(request.into_inner()).await)
+    }
 }

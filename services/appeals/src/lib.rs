@@ -27,6 +27,7 @@ pub mod deposits;
 pub mod entity;
 pub mod grpc;
 pub mod notice;
+pub mod owners;
 pub mod procedure;
 pub mod queries;
 pub mod records;
@@ -108,6 +109,7 @@ pub async fn service(
             interval * 2,
         )
         .with_heartbeat(resources.config.streams.heartbeat_interval())
+        .with_owners(Arc::new(owners::GrpcOwners::new(peers.clone())))
         .with_outbox(platform::outbox::OutboxSettings {
             poll_interval_ms: interval.as_millis() as u64,
             ..service::outbox_defaults()

@@ -226,6 +226,11 @@ pub enum Conflict {
     /// the committee"; the Club Appeals Committee hears appeals from "any decision by the
     /// Arbiter").
     GaveTheRuling,
+    /// The club declared him conflicted for a party to the appeal or for the appeal itself (a
+    /// relative, a team-mate, a business partner): the club establishes its Appeals Committee
+    /// (the Club Appeals Committee), and so says who on it may not judge whom
+    /// ([`crate::committee::declared_conflicts`]).
+    Declared(crate::committee::DeclaredFor),
 }
 
 impl std::fmt::Display for Conflict {
@@ -234,6 +239,7 @@ impl std::fmt::Display for Conflict {
             Conflict::PlayedTheDeal => "played the deal the ruling concerns",
             Conflict::ContestantConcerned => "is a member or captain of a contestant the ruling concerns",
             Conflict::GaveTheRuling => "gave the ruling appealed",
+            Conflict::Declared(what) => return write!(f, "is declared conflicted by the club {what}"),
         })
     }
 }

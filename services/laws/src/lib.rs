@@ -82,6 +82,7 @@ pub mod appeal_procedure;
 pub mod appeals;
 pub mod auction;
 pub mod cards;
+pub mod committee;
 pub mod contract;
 pub mod deal;
 pub mod draw;

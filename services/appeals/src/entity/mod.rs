@@ -3,8 +3,11 @@
 
 pub mod appeal;
 pub mod committee_member;
+pub mod committee_roster;
+pub mod declared_conflict;
 pub mod event;
 pub mod event_audience;
+pub mod game_committee;
 pub mod policy;
 pub mod ruling;
 pub mod ruling_party;

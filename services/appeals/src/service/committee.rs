@@ -9,6 +9,7 @@ use platform::ServiceError;
 use platform::auth::Principal;
 use platform::runtime::{self, Decision};
 
+use super::panel::{Named, Sitting};
 use super::rows::appeal_moved;
 use super::{Appeals, adjustment_of, idempotency, require_key, required_text};
 use crate::book::{Book, Row};
@@ -80,9 +81,16 @@ impl Appeals {
         let filed: pb::Appeal = decode("appeal", &row.appeal)?;
         crate::procedure::check_bench(form, &filed, bench)?;
         if bench == Bench::Committee {
-            policy.check_committee(form, &members, &principal.subject).map_err(ServiceError::rule)?;
-            impartial(form, &members, &parties, &ruling_row.ruled_by)?;
-            self.check_members_hold_the_role(&hearing.committee_member_ids).await?;
+            // The club's roster, or the game's own committee (`super::panel`).
+            let at = hearing.heard_at.as_ref().and_then(from_timestamp).unwrap_or_else(Utc::now);
+            let named = Named {
+                appeal_id: &row.appeal_id,
+                ruling_row: &ruling_row,
+                parties: &parties,
+                policy: &policy,
+                members: &members,
+            };
+            self.check_panel(Sitting::Hearing(at), principal, &named).await?;
             self.check_reviewed(&ruling_row, &filed).await?;
         } else {
             super::director::impartial_director(form, &members, &parties, &ruling_row.ruled_by)?;
@@ -109,21 +117,6 @@ impl Appeals {
         let by = (principal.subject.as_str(), now);
         let (notice, update) = appeal_moved(by, &row, &ruling_row.target_key, parties.everyone(), &appeal, event);
         Ok(Book::change(book, Some(notice), vec![update], pb::HearAppealResponse { appeal: Some(appeal) }))
-    }
-
-    /// Refuses members who never acted with the committee role: the service sees only its
-    /// caller's token, so a member is known to hold the role once they have called it.
-    async fn check_members_hold_the_role(&self, members: &[String]) -> Result<(), ServiceError> {
-        let unknown = store::unknown_committee_members(&self.db, members).await?;
-        if unknown.is_empty() {
-            Ok(())
-        } else {
-            Err(ServiceError::FailedPrecondition(format!(
-                "{} never signed in with the committee role; each member signs in (for example `bridgectl appeal \
-                 list`) before sitting",
-                unknown.join(", ")
-            )))
-        }
     }
 
     /// Decides an appeal (see the module docs for how a decision reaches the score).
@@ -257,8 +250,14 @@ impl Appeals {
         let members: Vec<&str> = request.committee_member_ids.iter().map(String::as_str).collect();
         crate::procedure::check_bench(form, &current, decision.bench)?;
         if decision.bench == Bench::Committee {
-            policy.check_committee(form, &members, &principal.subject).map_err(ServiceError::rule)?;
-            impartial(form, &members, &parties, &ruling_row.ruled_by)?;
+            let named = Named {
+                appeal_id: &row.appeal_id,
+                ruling_row: &ruling_row,
+                parties: &parties,
+                policy: &policy,
+                members: &members,
+            };
+            self.check_panel(Sitting::Decision, principal, &named).await?;
         } else {
             super::director::impartial_director(form, &members, &parties, &ruling_row.ruled_by)?;
         }
@@ -402,18 +401,4 @@ enum Checked {
         decided: pb::Appeal,
         now: chrono::DateTime<Utc>,
     },
-}
-
-/// Refuses a committee with a member who may not sit: a party to the deal, a member of a
-/// contestant concerned, or the one who gave the ruling (`laws::appeals::check_impartial`).
-fn impartial(
-    form: laws::appeals::AppealForm,
-    members: &[&str],
-    parties: &Parties,
-    ruled_by: &str,
-) -> Result<(), ServiceError> {
-    let conflicts = parties.conflicts(ruled_by);
-    let conflicted: Vec<(&str, laws::appeals::Conflict)> =
-        conflicts.iter().map(|(who, conflict)| (who.as_str(), *conflict)).collect();
-    laws::appeals::check_impartial(form, members, &conflicted).map_err(ServiceError::rule)
 }

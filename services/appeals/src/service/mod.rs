@@ -25,10 +25,14 @@
 //! state and the checks of a request that every command shares.
 
 mod committee;
+mod conflicts;
 mod director;
 mod filing;
+mod game_committee;
+mod panel;
 mod policy;
 mod review;
+mod roster;
 mod rows;
 mod rulings;
 
@@ -74,6 +78,8 @@ pub struct Appeals {
     pub(crate) heartbeat: Duration,
     /// How the outbox worker, and a request that delivers its own call, treat failures.
     pub(crate) outbox: OutboxSettings,
+    /// Membership and the game service, for the committee roster and a game's own committee.
+    pub(crate) owners: Arc<dyn crate::owners::Owners>,
 }
 
 /// The appeals service's outbox settings unless configured: a call that failed within its
@@ -139,7 +145,15 @@ impl Appeals {
             committee_seen: Mutex::new(HashSet::new()),
             heartbeat: platform::watch::DEFAULT_HEARTBEAT,
             outbox: outbox_defaults(),
+            owners: Arc::new(crate::owners::Unconfigured),
         }
+    }
+
+    /// The same service, asking `owners` about players, rubbers and deals (the committee roster,
+    /// declared conflicts, a game's own committee).
+    pub fn with_owners(mut self, owners: Arc<dyn crate::owners::Owners>) -> Appeals {
+        self.owners = owners;
+        self
     }
 
     /// The same service, its owed calls delivered with `settings`.

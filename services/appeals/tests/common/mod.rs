@@ -156,10 +156,46 @@ impl ScoreKeeper for FakeScoring {
     }
 }
 
+/// The fake membership and game services: the players on the register, the rubbers, and the
+/// rubbers whose first deal has started.
+#[derive(Default)]
+pub struct FakeOwners {
+    pub players: Mutex<HashMap<String, api::membership::v1::Player>>,
+    pub rubbers: Mutex<HashMap<String, api::membership::v1::Rubber>>,
+    pub started: Mutex<std::collections::HashSet<String>>,
+}
+
+impl FakeOwners {
+    /// Registers `ids` as active players.
+    pub fn register(&self, ids: &[&str]) {
+        let mut players = self.players.lock().unwrap();
+        for id in ids {
+            let player = api::membership::v1::Player { player_id: (*id).into(), active: true, ..Default::default() };
+            players.insert((*id).into(), player);
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl appeals::owners::Owners for FakeOwners {
+    async fn player(&self, player_id: &str) -> Result<Option<api::membership::v1::Player>, ServiceError> {
+        Ok(self.players.lock().unwrap().get(player_id).cloned())
+    }
+
+    async fn rubber(&self, rubber_id: &str) -> Result<Option<api::membership::v1::Rubber>, ServiceError> {
+        Ok(self.rubbers.lock().unwrap().get(rubber_id).cloned())
+    }
+
+    async fn deals_started(&self, rubber_id: &str) -> Result<bool, ServiceError> {
+        Ok(self.started.lock().unwrap().contains(rubber_id))
+    }
+}
+
 /// The service under test.
 pub struct Harness {
     pub appeals: Arc<Appeals>,
     pub scoring: Arc<FakeScoring>,
+    pub owners: Arc<FakeOwners>,
     pub db: platform::db::Db,
     dir: std::path::PathBuf,
 }
@@ -185,7 +221,10 @@ impl Harness {
         appeals::store::seed(&db, &laws::appeals::AppealPolicy::default()).await.unwrap();
         let scoring = Arc::new(FakeScoring::new());
         let live: platform::live::SharedLiveStore = Arc::new(platform::live::MemoryStore::new());
-        let appeals = Arc::new(Appeals::new(db.clone(), live, scoring.clone(), Duration::ZERO));
+        let owners = Arc::new(FakeOwners::default());
+        owners.register(&["n", "e", "s", "w", "n2", "s2", "e2", "w2", "n3", "s3", "e3", "w3"]);
+        let appeals =
+            Arc::new(Appeals::new(db.clone(), live, scoring.clone(), Duration::ZERO).with_owners(owners.clone()));
 
         let seat = |seat: common::Seat, id: &str| common::SeatedPlayer { seat: seat as i32, player_id: id.into() };
         let recorded = |deal: &str| spb::RecordedDeal { deal_id: deal.into(), ..Default::default() };
@@ -232,7 +271,7 @@ impl Harness {
             ..Default::default()
         };
         scoring.results.lock().unwrap().extend([result("A", "B", "b1-ab"), result("C", "D", "b1-cd")]);
-        Harness { appeals, scoring, db, dir }
+        Harness { appeals, scoring, owners, db, dir }
     }
 
     /// North's appeal against a rubber ruling that the table result stands, filed under a
@@ -267,12 +306,22 @@ impl Harness {
             .unwrap();
     }
 
-    /// Principals with the committee role who have called the service.
+    /// Principals with the committee role, each a player on the register whom the administrator
+    /// put on the club's committee roster from yesterday, with no end to the term.
     pub async fn committee(&self, members: &[&str]) -> Vec<Principal> {
         let mut principals = Vec::new();
+        let yesterday = appeals::records::timestamp(chrono::Utc::now() - chrono::Duration::days(1));
         for member in members {
             let principal = principal(member, &[Role::Committee]);
             self.appeals.note_committee_member(&principal).await.unwrap();
+            self.owners.register(&[member]);
+            let entry = pb::AddRosterEntryRequest {
+                member_id: (*member).into(),
+                chair: false,
+                term_from: Some(yesterday),
+                term_until: None,
+            };
+            self.appeals.add_roster_entry(&admin(), entry).await.unwrap();
             principals.push(principal);
         }
         principals
@@ -281,6 +330,10 @@ impl Harness {
 
 pub fn principal(subject: &str, roles: &[Role]) -> Principal {
     Principal { subject: subject.into(), roles: roles.iter().copied().collect() }
+}
+
+pub fn admin() -> Principal {
+    principal("admin", &[Role::Admin])
 }
 
 pub fn arbiter() -> Principal {

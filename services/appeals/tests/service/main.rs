@@ -13,8 +13,10 @@ mod common;
 
 mod committee;
 mod filing;
+mod game_committee;
 mod procedure;
 mod queries_and_notices;
+mod roster;
 mod rulings;
 
 use platform::ServiceError;
