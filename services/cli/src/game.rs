@@ -13,6 +13,8 @@
 //! bridgectl game rule ... --call 3C --artificial HS             # an artificial call (Law 26A)
 //! bridgectl game resolve --table T --call <id> --note "..."    # settle a call
 //! bridgectl game adjudicate --table T --claim <id> --tricks 9 --reasons "..."
+//! bridgectl game claim --table T --seat S --tricks 9 --statement "..." [--order SA,SK]
+//!     [--suits D,C] [--trumps draw|not-draw] [--finesse H] [--line]  # rubber Law 69 as data
 //! ```
 
 use std::fmt::Write;
@@ -25,6 +27,7 @@ use api::game::v1 as game;
 use api::game::v1::game_service_client::GameServiceClient;
 use platform::app::PeerChannel;
 
+mod claim;
 mod irregularity;
 mod views;
 
@@ -101,6 +104,10 @@ pub enum Command {
         #[arg(long)]
         note: String,
     },
+    /// Records a claim made at the table, with the claimer's words and, if the table took it down
+    /// so, his statement as data, which the engine holds him to if a rubber claim is disputed and
+    /// play continues (Law 69, 69A-D; Law 70B).
+    Claim(claim::Args),
     /// Decides a disputed claim: the tricks awarded to the claimer's side of those remaining.
     Adjudicate {
         /// The table.
@@ -151,6 +158,14 @@ pub async fn run(server: &str, token: Option<&str>, command: Command) -> anyhow:
             let request = args.request(view.version, key());
             let answer = client.record_irregularity(request).await.map_err(refused)?.into_inner();
             print!("{}", views::recorded_text(&answer));
+        }
+        Command::Claim(args) => {
+            let view = state(&mut client, &args.table).await?;
+            let request = args.request(view.version, key())?;
+            let answer = client.claim(request).await.map_err(refused)?.into_inner();
+            if let Some(claim) = &answer.claim {
+                print!("{}", claim::claim_text(claim));
+            }
         }
         Command::Table { table } => {
             let view = state(&mut client, &table).await?;

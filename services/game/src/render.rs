@@ -148,6 +148,9 @@ fn restriction_proto(obligation: &Obligation) -> game::Restriction {
         ObligationKind::PlaySuitRequired => K::PlaySuitRequired,
         ObligationKind::PlaySuitForbidden => K::PlaySuitForbidden,
         ObligationKind::PlayCardRequired => K::PlayCardRequired,
+        ObligationKind::ClaimLine => K::ClaimLine,
+        ObligationKind::ClaimDrawTrumps => K::ClaimDrawTrumps,
+        ObligationKind::ClaimLeaveTrumps => K::ClaimNotDrawTrumps,
     };
     game::Restriction {
         seat: obligation.seat.to_proto(),
@@ -390,6 +393,7 @@ impl DealContext<'_> {
             status: status as i32,
             adjudication,
             made_at: self.at(info.step),
+            line: record.claim.line.as_ref().map(translate::stated_line_proto),
         }
     }
 

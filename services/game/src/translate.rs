@@ -6,7 +6,8 @@
 use api::common::v1 as pb;
 use api::convert::{ProtoEnum, required};
 use api::game::v1 as game;
-use laws::irregularities::play::Designation;
+use laws::irregularities::play::{Designation, Suits};
+use laws::play::{StatedLine, TrumpIntent};
 use laws::score::honors::{Honors, HonorsClaim};
 use laws::table::{Action, Actor, DealResult, Fact, FactKind, Hands, Mode, Setup};
 use laws::{Call, Card, Code, Deal, DealSeed, DeclaredContract, Rank, Seat, Side, Suit, SuitSet, Vulnerability};
@@ -319,6 +320,52 @@ pub fn honors_proto(claim: &HonorsClaim) -> pb::Honors {
     pb::Honors { side: claim.side.to_proto(), kind: kind as i32 }
 }
 
+/// A claimer's statement as data (rubber Law 69, 70B): every card and suit must be one.
+fn stated_line(field: &str, line: &game::StatedLine) -> Result<StatedLine, ServiceError> {
+    let suit =
+        |name: &str, i: usize, raw: i32| Ok::<_, ServiceError>(Suit::from_proto(&format!("{field}.{name}[{i}]"), raw)?);
+    Ok(StatedLine {
+        cards: line
+            .cards
+            .iter()
+            .enumerate()
+            .map(|(i, c)| card(&format!("{field}.cards[{i}]"), Some(*c)))
+            .collect::<Result<_, _>>()?,
+        suits: line.suits.iter().enumerate().map(|(i, raw)| suit("suits", i, *raw)).collect::<Result<_, _>>()?,
+        trumps: match game::TrumpIntent::try_from(line.trumps) {
+            Ok(game::TrumpIntent::Unspecified) => TrumpIntent::Unstated,
+            Ok(game::TrumpIntent::Draw) => TrumpIntent::Draw,
+            Ok(game::TrumpIntent::NotDraw) => TrumpIntent::Leave,
+            Err(_) => {
+                return Err(ServiceError::invalid(
+                    &format!("{field}.trumps"),
+                    format!("{} is not a trump intent", line.trumps),
+                ));
+            }
+        },
+        finesses: line
+            .finesses
+            .iter()
+            .enumerate()
+            .map(|(i, raw)| suit("finesses", i, *raw))
+            .collect::<Result<Suits, _>>()?,
+    })
+}
+
+/// A claimer's statement as data, as the contract has it.
+pub fn stated_line_proto(line: &StatedLine) -> game::StatedLine {
+    game::StatedLine {
+        cards: line.cards.iter().map(|c| pb::Card::from(*c)).collect(),
+        suits: line.suits.iter().map(|s| pb::Suit::from(*s) as i32).collect(),
+        trumps: match line.trumps {
+            TrumpIntent::Unstated => game::TrumpIntent::Unspecified,
+            TrumpIntent::Draw => game::TrumpIntent::Draw,
+            TrumpIntent::Leave => game::TrumpIntent::NotDraw,
+        } as i32,
+        finesses: line.finesses.iter().map(|s| pb::Suit::from(s) as i32).collect(),
+    }
+}
+
 /// The laws' action of a stored command (not a start).
 pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
     let deal = stored.deal_id.as_str();
@@ -384,6 +431,7 @@ pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
             claimer: seat("claimer", request.claimer)?,
             tricks: tricks("tricks", request.tricks)?,
             statement: request.statement.clone(),
+            line: request.line.as_ref().map(|line| stated_line("line", line)).transpose()?,
         },
         Command::Concede(request) => {
             Action::Concede { conceder: seat("conceder", request.conceder)?, tricks: tricks("tricks", request.tricks)? }

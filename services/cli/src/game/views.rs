@@ -11,7 +11,7 @@ use super::{calls_text, decisions_text};
 
 /// A contract enum value in lower case without its prefix (`DEAL_PHASE_AUCTION` as `auction`),
 /// or its number if this build does not know it.
-fn enum_name<T: TryFrom<i32>>(raw: i32, prefix: &str, as_str: impl Fn(&T) -> &'static str) -> String {
+pub(super) fn enum_name<T: TryFrom<i32>>(raw: i32, prefix: &str, as_str: impl Fn(&T) -> &'static str) -> String {
     T::try_from(raw)
         .map_or_else(|_| raw.to_string(), |v| as_str(&v).trim_start_matches(prefix).to_lowercase().replace('_', " "))
 }
@@ -89,6 +89,10 @@ pub fn table_text(view: &game::TableView) -> String {
             claim.tricks,
             claim.tricks_remaining
         );
+    }
+    // A disputed claim played on under its stated line (rubber Laws 69 and 70B).
+    if let Some(claim) = view.claim.as_ref().filter(|c| c.status == game::ClaimStatus::Disputed as i32) {
+        out.push_str(&super::claim::claim_text(claim));
     }
     if !view.open_arbiter_calls.is_empty() {
         out.push_str("calls for the arbiter:\n");

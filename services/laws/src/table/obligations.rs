@@ -8,6 +8,7 @@ use crate::irregularities::auction::{PassDuration, Restriction as AuctionRestric
 use crate::irregularities::play::PlayRequirement;
 use crate::law::Law;
 use crate::penalty::LeadPenalty;
+use crate::play::{Play, TrumpIntent};
 use crate::seat::Seat;
 
 use super::DealInProgress;
@@ -41,6 +42,12 @@ pub enum ObligationKind {
     PlaySuitForbidden,
     /// Must play one card named by declarer (rubber Law 62, twelfth trick; Law 50D1 designation).
     PlayCardRequired,
+    /// After his disputed claim declarer plays on bound by his stated line and Laws 69A-D.
+    ClaimLine,
+    /// After his disputed claim declarer must draw the outstanding trumps (rubber Law 69, 69B).
+    ClaimDrawTrumps,
+    /// After his disputed claim declarer may not draw the outstanding trumps (rubber Law 69, 69B).
+    ClaimLeaveTrumps,
 }
 
 /// An obligation a rectification left in force.
@@ -158,6 +165,7 @@ impl DealInProgress {
                     };
                     out.push(Obligation { seat: restriction.player, kind, suits, law: restriction.law, description });
                 }
+                out.extend(claim_obligations(play));
                 if let Some(card) = play.designated_penalty_card() {
                     let owner = play.penalty_cards().find(|pc| pc.card == card).map(|pc| pc.owner);
                     if let Some(owner) = owner {
@@ -180,6 +188,74 @@ impl DealInProgress {
         }
         out
     }
+}
+
+/// What a disputed claim played on under the Laws of Rubber Bridge imposes: on declarer, his
+/// stated line and the trumps (Law 69, 69A-D, 69B); on a defender claimer's partner, declarer's
+/// prohibition for his turn (Law 70B).
+fn claim_obligations(play: &Play) -> Vec<Obligation> {
+    let mut out = Vec::new();
+    let (Some(conduct), Some(record)) = (play.claim_conduct(), play.claims().last()) else {
+        return out;
+    };
+    let claimer = record.claim.claimer;
+    if claimer == play.declarer() {
+        let line = record.claim.line.clone().unwrap_or_default();
+        let law = Law::rubber(69, "");
+        out.push(Obligation {
+            seat: claimer,
+            kind: ObligationKind::ClaimLine,
+            suits: Vec::new(),
+            law,
+            description: format!(
+                "{claimer} plays on as his claim stated ({line}), takes no finesse he did not state and leads \
+                 any other suit from the top down ({law})"
+            ),
+        });
+        let required = conduct.trumps_required.filter(|t| *t != TrumpIntent::Unstated);
+        let (intent, law) = match required {
+            Some(intent) => (intent, Law::rubber(69, "B")),
+            None => (line.trumps, law),
+        };
+        let kind = match intent {
+            TrumpIntent::Draw => Some(ObligationKind::ClaimDrawTrumps),
+            TrumpIntent::Leave => Some(ObligationKind::ClaimLeaveTrumps),
+            TrumpIntent::Unstated => None,
+        };
+        if let (Some(kind), Some(trumps)) = (kind, play.trumps())
+            && !play.outstanding_trumps(claimer).is_empty()
+        {
+            out.push(Obligation {
+                seat: claimer,
+                kind,
+                suits: vec![trumps],
+                law,
+                description: format!("{claimer} must {intent} ({law})"),
+            });
+        }
+    } else if let Some((trick, requirement)) = conduct.prohibition
+        && trick == play.completed_tricks()
+    {
+        let partner = claimer.partner();
+        let law = Law::rubber(70, "B");
+        let (kind, suits) = match requirement {
+            PlayRequirement::Highest => (ObligationKind::PlayHighest, Vec::new()),
+            PlayRequirement::Lowest => (ObligationKind::PlayLowest, Vec::new()),
+            PlayRequirement::NotSuit(suit) => (ObligationKind::PlaySuitForbidden, vec![suit]),
+            PlayRequirement::Suit(suit) => (ObligationKind::PlaySuitRequired, vec![suit]),
+            PlayRequirement::Card(_) | PlayRequirement::OneOfTwo { .. } => {
+                (ObligationKind::PlayCardRequired, Vec::new())
+            }
+        };
+        out.push(Obligation {
+            seat: partner,
+            kind,
+            suits,
+            law,
+            description: format!("{partner} must {requirement}: declarer prohibits any other play ({law})"),
+        });
+    }
+    out
 }
 
 /// The suits in words, as a description names them: "hearts or spades".

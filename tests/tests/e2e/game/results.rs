@@ -20,6 +20,7 @@ async fn claim(table: &Table<'_>, claimer: Seat, tricks: u32) -> game::ClaimResp
         claimer: claimer.to_proto(),
         tricks,
         statement: "drawing trumps, all mine".into(),
+        line: None,
     };
     table.player(claimer).claim(request).await.unwrap().into_inner()
 }
