@@ -101,6 +101,7 @@ pub fn render(appeal: &pb::Appeal, ruling: &pb::Ruling) -> String {
         }
         page.push_str("</section>\n");
     }
+    page.push_str(&crate::procedure::notice_section(appeal));
     page.push_str("</body>\n</html>\n");
     page
 }

@@ -86,3 +86,50 @@ pub fn body_message(bench: Bench) -> i32 {
 pub fn check_bench(form: AppealForm, appeal: &pb::Appeal, bench: Bench) -> Result<(), ServiceError> {
     laws::appeal_procedure::check_bench(form, bench_of(appeal), bench).map_err(ServiceError::rule)
 }
+
+/// The stages of `appeal` besides the committee's, as a section of its decision notice
+/// ([`crate::notice`]): who heard it when it was not the committee (Law 93A), the director's
+/// review (Law 93B1), the deposit and what became of it (Law 92A), and a further appeal (Law
+/// 93C). Empty when it went through none of them.
+pub fn notice_section(appeal: &pb::Appeal) -> String {
+    use crate::notice::escape;
+    use std::fmt::Write as _;
+    let mut entries = String::new();
+    let mut entry = |term: &str, text: &str| {
+        let _ = writeln!(entries, "<dt>{}</dt><dd>{}</dd>", escape(term), escape(text));
+    };
+    if bench_of(appeal) == Bench::DirectorInCharge {
+        entry("Heard by", "the Director in charge, the club having no Appeals Committee for it (Law 93A)");
+    }
+    if let Some(review) = &appeal.review {
+        let outcome = match pb::ReviewOutcome::try_from(review.outcome) {
+            Ok(pb::ReviewOutcome::Corrected) => format!("corrected by ruling {}", review.corrected_ruling_id),
+            _ => "confirmed".to_owned(),
+        };
+        entry("Director's review (Law 93B1)", &format!("{} by {}: {}", outcome, review.director_id, review.reasons));
+    }
+    if appeal.decision.as_ref().is_some_and(|d| d.lacked_merit) {
+        entry("Merit", "the appeal was found to lack merit (Law 92A)");
+    }
+    if let Some(deposit) = &appeal.deposit {
+        let amount = deposit
+            .amount
+            .as_ref()
+            .map_or_else(String::new, |m| format!("{} {} (minor units)", m.amount_minor_units, m.currency));
+        let status = match pb::DepositStatus::try_from(deposit.status) {
+            Ok(pb::DepositStatus::Retained) => "retained",
+            Ok(pb::DepositStatus::Returned) => "returned",
+            _ => "held",
+        };
+        entry("Deposit", &format!("{amount}, {status}"));
+    }
+    if let Some(further) = &appeal.further_appeal {
+        let status = pb::FurtherAppealStatus::try_from(further.status).map_or("?", |s| s.as_str_name());
+        entry("Further appeal (Law 93C)", &format!("to {}: {status} {}", further.body, further.note));
+    }
+    if entries.is_empty() {
+        String::new()
+    } else {
+        format!("<section id=\"procedure\">\n<h2>The stages of the appeal</h2>\n<dl>\n{entries}</dl>\n</section>\n")
+    }
+}

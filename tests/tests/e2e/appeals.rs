@@ -5,6 +5,7 @@
 //! the committee role are refused; deciding twice changes the score once.
 
 mod decisions;
+mod director;
 mod duplicate;
 mod refusals;
 mod rubber;

@@ -46,6 +46,10 @@ impl Appeals {
         request: pb::DirectorDecideAppealRequest,
     ) -> Result<pb::DirectorDecideAppealResponse, ServiceError> {
         require_director(principal)?;
+        #[allow(
+            clippy::needless_update,
+            reason = "the committee's request may gain fields the director's command does not give"
+        )]
         let decision = pb::DecideAppealRequest {
             idempotency_key: request.idempotency_key,
             appeal_id: request.appeal_id,

@@ -118,6 +118,8 @@ async fn law_93a_without_a_committee_the_director_who_ruled_hears_the_duplicate_
     assert_eq!(decided.heard_by, pb::HearingBody::DirectorInCharge as i32);
     assert_eq!(h.scoring.applied().len(), 1, "the director's decision reaches the score");
     assert_eq!(h.scoring.applied()[0].appeal_id, decided.appeal_id);
+    let notice = h.appeals.decision_notice(&principal("n2", &[Role::Player]), &decided.appeal_id).await.unwrap().html;
+    assert!(notice.contains("the Director in charge, the club having no Appeals Committee for it (Law 93A)"));
     let again = h.appeals.director_decide_appeal(&arbiter(), varied).await.unwrap().appeal.unwrap();
     assert_eq!(again.version, decided.version, "the same key changes nothing");
     assert_eq!(h.scoring.applied().len(), 1);
@@ -394,6 +396,9 @@ async fn law_92a_a_deposit_is_kept_only_when_the_appeal_is_found_to_lack_merit()
     let decided = h.appeals.decide_appeal(&chair, no_merit).await.unwrap().appeal.unwrap();
     assert!(decided.decision.as_ref().unwrap().lacked_merit);
     assert_eq!(decided.deposit.as_ref().unwrap().status, pb::DepositStatus::Retained as i32);
+    let notice = h.appeals.decision_notice(&principal("s2", &[Role::Player]), &decided.appeal_id).await.unwrap().html;
+    assert!(notice.contains("the appeal was found to lack merit (Law 92A)"));
+    assert!(notice.contains("500 GBP (minor units), retained"));
 
     // Failing is not lacking merit: an upheld ruling returns the deposit unless found so.
     let second = board_appeal(&h, "r2", pb::RulingKind::Judgement, Some(pounds(500))).await;
