@@ -80,7 +80,9 @@ impl Appeals {
         } else {
             Some(ruling_row.ruled_at)
         };
-        policy.check_time_limit(form, start.map(|start| elapsed(start, now))).map_err(ServiceError::rule)?;
+        policy
+            .check_time_limit(form, start.map(|start| elapsed(start, now)))
+            .map_err(|refusal| store::refused_under(&policy_row, refusal))?;
         let options = crate::procedure::options_of(&policy_row)?;
         let deposit = crate::deposits::lodge(&policy_row, &options, form, request.deposit.as_ref(), now)?;
         let (limit, _) = policy.time_limit(form);

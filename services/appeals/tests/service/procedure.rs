@@ -454,3 +454,25 @@ async fn a_policy_names_a_deposit_in_a_currency_and_more_than_nothing() {
     assert_eq!(code(&refused), tonic::Code::InvalidArgument);
     assert!(h.appeals.get_policy().await.unwrap().policy.unwrap().procedure.is_none(), "nothing was published");
 }
+
+#[tokio::test]
+async fn club_appeals_committee_a_late_appeal_names_the_policy_whose_time_limit_it_missed() {
+    use sea_orm::EntityTrait;
+    use sea_orm::sea_query::Expr;
+    let h = Harness::new().await;
+    let version = publish(&h, Some(1), pb::AppealProcedure::default()).await;
+    let ruling = h.appeals.record_ruling(&arbiter(), rubber_ruling("r", "d1", result_stands())).await.unwrap();
+    let ruling_id = ruling.ruling.unwrap().ruling_id;
+    appeals::entity::ruling::Entity::update_many()
+        .col_expr(
+            appeals::entity::ruling::Column::RuledAt,
+            Expr::value(chrono::Utc::now() - chrono::Duration::hours(2)),
+        )
+        .exec(&h.db)
+        .await
+        .unwrap();
+    let late = h.appeals.file_appeal(&principal("w", &[Role::Player]), file("a", &ruling_id, "", &[])).await;
+    let late = message(late);
+    assert!(late.starts_with("the appeal is late: filed 120 min"), "{late}");
+    assert!(late.contains(&format!("the policy in force when the ruling was recorded is version {version}")), "{late}");
+}
