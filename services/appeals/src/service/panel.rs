@@ -86,6 +86,16 @@ impl Appeals {
         self.check_impartial(members, appeal_id, &ruling, parties, &ruling_row.ruled_by).await
     }
 
+    /// Whether `member` is on the committee the players of the ruling's rubber agreed.
+    pub(crate) async fn sits_for_the_game(
+        &self,
+        member: &str,
+        ruling_row: &ruling::Model,
+    ) -> Result<bool, ServiceError> {
+        let ruling: pb::Ruling = decode("ruling", &ruling_row.ruling)?;
+        Ok(self.game_committee_of(&ruling).await?.is_some_and(|members| members.iter().any(|m| m == member)))
+    }
+
     /// The committee the players of the ruling's rubber agreed, if they did. Only a table with an
     /// agreed committee asks the scoring service which rubber the scorepad keeps.
     async fn game_committee_of(&self, ruling: &pb::Ruling) -> Result<Option<Vec<String>>, ServiceError> {

@@ -118,7 +118,10 @@ async fn the_games_committee_hears_and_decides_its_appeals_instead_of_the_clubs(
     let half = a.hear_appeal(&player("gc1"), hearing(&appeal, &["gc1"])).await;
     assert!(message(half).starts_with("gc2 is on the committee this game's players agreed"));
 
-    // Its members call as players; the club's policy of three does not bind it.
+    // Its members call as players and read the appeal; the club's policy of three does not bind it.
+    let read = a.get_appeal(&player("gc1"), &appeal.appeal_id).await.unwrap();
+    assert_eq!(read.appeal.unwrap().version, appeal.version);
+    assert_eq!(code(&a.get_appeal(&player("k"), &appeal.appeal_id).await), Code::PermissionDenied);
     let heard = a.hear_appeal(&player("gc1"), hearing(&appeal, &["gc1", "gc2"])).await.unwrap().appeal.unwrap();
     let upheld = decision("d", &heard, pb::AppealOutcome::Upheld, None, &["gc2", "gc1"]);
     let decided = a.decide_appeal(&player("gc2"), upheld).await.unwrap().appeal.unwrap();
