@@ -11,6 +11,7 @@
 //! bridgectl appeal policy show | set --allowed --committee-size 3 --rubber-minutes 30 --duplicate-minutes 30 \
 //!     [--director-review] [--further-appeal-to "the national authority"] [--deposit 500 --currency GBP]
 //! bridgectl appeal file | director-hear | director-decide | review | further ...   (see `procedure`)
+//! bridgectl appeal roster | conflict | game-committee ...   (see `committee`)
 //! bridgectl ruling show <ruling>
 //! bridgectl audit score --scorepad <pad> --deal <deal>
 //! bridgectl audit score --session <session> --board 7 --ns <contestant> --ew <contestant>
@@ -24,6 +25,7 @@ use api::appeals::v1::appeals_service_client::AppealsServiceClient;
 use api::common::v1 as common;
 use clap::{Args, Subcommand, ValueEnum};
 
+mod committee;
 mod procedure;
 
 /// The appeals service's commands.
@@ -111,6 +113,21 @@ pub enum AppealCommand {
     Policy {
         #[command(subcommand)]
         command: PolicyCommand,
+    },
+    /// The club's committee roster: members and their terms (admin).
+    Roster {
+        #[command(subcommand)]
+        command: committee::RosterCommand,
+    },
+    /// Conflicts the club declares for its committee members (admin).
+    Conflict {
+        #[command(subcommand)]
+        command: committee::ConflictCommand,
+    },
+    /// A rubber's own committee, agreed by its four players before the first deal.
+    GameCommittee {
+        #[command(subcommand)]
+        command: committee::GameCommitteeCommand,
     },
 }
 
@@ -427,6 +444,9 @@ async fn appeal(client: &mut Client, command: AppealCommand) -> anyhow::Result<S
         AppealCommand::DirectorDecide(decide) => procedure::director_decide(client, decide).await?,
         AppealCommand::Review(review) => procedure::review(client, review).await?,
         AppealCommand::Further { command } => procedure::further(client, command).await?,
+        AppealCommand::Roster { command } => committee::roster(client, command).await?,
+        AppealCommand::Conflict { command } => committee::conflict(client, command).await?,
+        AppealCommand::GameCommittee { command } => committee::game_committee(client, command).await?,
         AppealCommand::Policy { command: PolicyCommand::Show } => {
             let response = client.get_appeal_policy(pb::GetAppealPolicyRequest {}).await.map_err(status_error)?;
             response.into_inner().policy.as_ref().map(show_policy).unwrap_or_default()
