@@ -7,6 +7,7 @@
 mod decisions;
 mod director;
 mod duplicate;
+mod game_committee;
 mod refusals;
 mod rubber;
 
@@ -152,10 +153,21 @@ async fn rule(app: &TestApp, kind: common::TableKind, pad: &str, deal: &str) -> 
         .unwrap()
 }
 
-/// Committee members who have signed in (listed appeals) with the committee role.
+/// Committee members on the club's roster: registered players the administrator appointed from
+/// yesterday with no end to the term (the Club Appeals Committee: the club establishes its
+/// Appeals Committee).
 async fn sign_in(app: &TestApp, members: &[&str]) {
+    e2e::lineup::register(&mut app.membership("desk", &[Role::Desk]), members).await;
+    let mut admin = app.appeals("club-admin", &[Role::Admin]);
+    let yesterday = appeals::records::timestamp(chrono::Utc::now() - chrono::Duration::days(1));
     for member in members {
-        app.appeals(member, &[Role::Committee]).list_appeals(pb::ListAppealsRequest::default()).await.unwrap();
+        let entry = pb::AddRosterEntryRequest {
+            member_id: (*member).into(),
+            chair: false,
+            term_from: Some(yesterday),
+            term_until: None,
+        };
+        admin.add_roster_entry(entry).await.unwrap();
     }
 }
 
