@@ -2,9 +2,10 @@
 //! (Laws 27, 31, 45C4(b), 45D, 46, 47, 50, 54, 62, 64), a disputed claim adjudicated, per-seat
 //! privacy of every streamed event and of the options of a decision, durability through a Redis
 //! flush and a server restart, racing clients, and the result of every finished deal reaching
-//! scoring through the outbox.
+//! scoring through the outbox. A disputed rubber claim is played on under Laws 69 and 70B.
 
 mod auction;
+mod claim_play;
 mod dealing;
 mod delivery;
 mod durability;

@@ -465,3 +465,36 @@ fn law_67b2_a_card_too_many_found_late_is_withdrawn_through_the_table() {
     let (digital, _) = apply(&digital, Action::Irregularity { fact, pointed_out_by: None });
     assert_eq!(digital.irregularities()[0].law, Law::rubber(67, ""));
 }
+
+/// Rubber Law 69 at a recording table: a claim made with its statement as data and disputed is
+/// played on; declarer's card against it waits for the defenders, who "may accept the play or
+/// ... require declarer to withdraw the card so played and substitute another that conforms to
+/// his obligations", and the obligations are shown in force.
+#[test]
+fn law_69_a_card_against_a_disputed_claim_waits_for_the_defenders() {
+    use crate::play::{StatedLine, TrumpIntent};
+    use Seat::*;
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    let table = [(East, "CA"), (South, "C8"), (West, "C5"), (North, "C2"), (East, "S8"), (South, "S5"), (West, "S2")]
+        .iter()
+        .fold(table, |t, (seat, c)| card(&t, *seat, c).0);
+    let (table, _) = card(&table, North, "SA");
+    let line = StatedLine { trumps: TrumpIntent::Draw, ..StatedLine::default() };
+    let claim = Action::Claim { claimer: North, tricks: 11, statement: "drawing trumps".into(), line: Some(line) };
+    let (table, _) = apply(&table, claim);
+    let (table, _) = apply(&table, Action::RespondToClaim { claim: 1, seat: West, agree: false });
+    let kinds: Vec<ObligationKind> = table.obligations().iter().map(|o| o.kind).collect();
+    assert!(kinds.contains(&ObligationKind::ClaimLine) && kinds.contains(&ObligationKind::ClaimDrawTrumps));
+    // North leads a heart instead of a trump: the card waits for the defenders.
+    let (held, _) = card(&table, North, "H9");
+    let (id, _) = option(&held, "withdraw_claim_play");
+    let decision = held.decisions().iter().find(|d| d.id == id).unwrap();
+    assert_eq!(decision.law, Law::rubber(69, ""));
+    assert_eq!(decision.options[0].chooser_seats, vec![East, West]);
+    let (withdrawn, _) = choose(&held, "withdraw_claim_play", None, Actor::Seat(East));
+    assert!(withdrawn.play().unwrap().hand(North).contains("H9".parse().unwrap()));
+    let (withdrawn, _) = card(&withdrawn, North, "SK");
+    assert_eq!(withdrawn.play().unwrap().current_trick().and_then(|t| t.card(North)), Some("SK".parse().unwrap()));
+    let (accepted, _) = choose(&held, "accept_claim_play", None, Actor::Seat(West));
+    assert_eq!(accepted.play().unwrap().current_trick().and_then(|t| t.card(North)), Some("H9".parse().unwrap()));
+}

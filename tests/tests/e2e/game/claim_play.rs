@@ -1,0 +1,263 @@
+//! Play after a disputed claim under the Laws of Rubber Bridge, through the game service at a
+//! recording table: the claim's statement as data, the defenders' Law 69B choice, declarer's cards
+//! against his obligations (a Law 69A finesse among them) held for the defenders to accept or have
+//! withdrawn, declarer's Law 70B prohibition on the partner of a defender who claimed, and the deal
+//! played out to its end under those obligations.
+
+use api::convert::ProtoEnum;
+use api::game::v1 as game;
+use e2e::TestApp;
+use laws::{Card, Seat};
+use tonic::Code;
+
+use super::{Table, hand, key, outcome, seat_of};
+
+/// South plays 4S; after West's club ace and West's diamond queen to South's ace, South is on
+/// lead. Dummy (North) holds the heart ace-queen under East's king: a finesse of the queen loses.
+const DEAL: &str = "N:543.AQ2.5432.765 876.KJT9.876.T98 AKQJ2.543.AK.432 T9.876.QJT9.AKQJ";
+
+/// A rubber deal at a recording table, South declaring 4S.
+async fn four_spades_by_south(app: &TestApp) -> Table<'_> {
+    use Seat::*;
+    let table = Table::seated(app).await;
+    table.start(table.rubber(game::PlayMode::Recorded, false), Some(DEAL)).await;
+    table
+        .calls(&[(North, "Pass"), (East, "Pass"), (South, "4S"), (West, "Pass"), (North, "Pass"), (East, "Pass")])
+        .await;
+    table
+}
+
+/// `card` recorded by the table's device.
+async fn play(table: &Table<'_>, seat: Seat, card: &str) -> Result<game::TableView, tonic::Status> {
+    table.play_as(&mut table.desk(), seat, card).await
+}
+
+/// The open decision's option kinds, and its Law.
+fn open_decision(view: &game::TableView) -> (Vec<String>, String) {
+    let decision = view.pending_decisions.first().unwrap_or_else(|| panic!("no decision open"));
+    let law = decision.options[0].law.as_ref().map(|l| format!("{}{}", l.number, l.section)).unwrap_or_default();
+    (decision.options.iter().map(|o| o.kind.clone()).collect(), law)
+}
+
+async fn plays(table: &Table<'_>, cards: &[(Seat, &str)]) {
+    for (seat, card) in cards {
+        play(table, *seat, card).await.unwrap_or_else(|s| panic!("{seat} {card}: {s:?}"));
+    }
+}
+
+async fn claim(table: &Table<'_>, claimer: Seat, tricks: u32, line: game::StatedLine) -> game::Claim {
+    let request = game::ClaimRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        claimer: claimer.to_proto(),
+        tricks,
+        statement: "the rest are mine".into(),
+        line: Some(line),
+    };
+    table.player(claimer).claim(request).await.unwrap().into_inner().claim.unwrap()
+}
+
+async fn dispute(table: &Table<'_>, claim: &game::Claim, seat: Seat) -> game::Claim {
+    let request = game::RespondToClaimRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        claim_id: claim.claim_id.clone(),
+        seat: seat.to_proto(),
+        reply: game::ClaimReply::Dispute as i32,
+    };
+    table.player(seat).respond_to_claim(request).await.unwrap().into_inner().claim.unwrap()
+}
+
+/// The open decision's option of kind `kind` (the first of that kind), chosen by the first seat
+/// the Laws entitle, as that player.
+async fn choose(table: &Table<'_>, kind: &str) -> game::TableView {
+    let view = table.view().await;
+    let decision = view.pending_decisions.first().unwrap_or_else(|| panic!("no decision open for {kind}"));
+    let option = decision.options.iter().find(|o| o.kind == kind).unwrap_or_else(|| panic!("{kind} not offered"));
+    let chooser = seat_of(*option.chooser_seats.first().unwrap_or_else(|| panic!("{kind} is the official's")));
+    let request = game::ChooseRectificationRequest {
+        table_id: table.id.clone(),
+        expected_version: view.version,
+        idempotency_key: key(),
+        decision_id: decision.decision_id.clone(),
+        option_id: option.option_id.clone(),
+        chooser_seat: chooser.to_proto(),
+        call: None,
+        artificial: None,
+    };
+    table.player(chooser).choose_rectification(request).await.unwrap().into_inner().view.unwrap()
+}
+
+/// Plays the deal out: a Law 70B decision gets its first option (no prohibition), and each hand
+/// records the lowest card that follows suit (or its lowest card) that conforms to the claim: a
+/// card of declarer's that does not is withdrawn at the defenders' demand (Law 69) and the next
+/// one tried.
+async fn play_out(table: &Table<'_>) -> game::TableView {
+    for _ in 0..200 {
+        let view = table.view().await;
+        if view.phase != game::DealPhase::Play as i32 {
+            return view;
+        }
+        if let Some(decision) = view.pending_decisions.first() {
+            choose(table, &decision.options[0].kind).await;
+            continue;
+        }
+        let seat = seat_of(view.next_to_act);
+        let held = hand(&view, seat).unwrap_or_else(|| panic!("the arbiter sees {seat}'s hand"));
+        let led = view
+            .tricks
+            .last()
+            .filter(|t| t.cards.len() < 4)
+            .and_then(|t| t.cards.first())
+            .and_then(|c| c.card)
+            .and_then(|c| Card::try_from(c).ok())
+            .map(|c| c.suit);
+        let candidates = match led {
+            Some(suit) if held.has_suit(suit) => held.suit(suit),
+            _ => held,
+        };
+        let mut played = false;
+        for card in candidates.iter() {
+            let view = play(table, seat, &card.to_string()).await.unwrap_or_else(|s| panic!("{seat} {card}: {s:?}"));
+            match view.pending_decisions.first() {
+                Some(d) if d.options.iter().any(|o| o.kind == "withdraw_claim_play") => {
+                    choose(table, "withdraw_claim_play").await;
+                }
+                _ => {
+                    played = true;
+                    break;
+                }
+            }
+        }
+        assert!(played, "{seat} had a card to play (Law 59)");
+    }
+    panic!("the deal did not end");
+}
+
+fn restriction_kinds(view: &game::TableView) -> Vec<game::RestrictionKind> {
+    view.restrictions.iter().filter_map(|r| game::RestrictionKind::try_from(r.kind).ok()).collect()
+}
+
+/// Rubber Law 69: "When his claim or concession is not allowed, declarer must play on, leaving his
+/// hand face up on the table ... Declarer may not make any play inconsistent with the statement he
+/// may have made at the time of his claim", and if he made no relevant statement "he may not
+/// finesse in any suit" (69A); "either defender may require him to draw or not to draw the
+/// outstanding trump" (69B).
+#[tokio::test]
+async fn rubber_law_69_a_disputed_claim_is_played_out_under_69a_and_69b() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = four_spades_by_south(&app).await;
+    plays(&table, &[(West, "CA"), (North, "C5"), (East, "C8"), (South, "C2")]).await;
+    plays(&table, &[(West, "DQ"), (North, "D2"), (East, "D6"), (South, "DA")]).await;
+
+    // South claims the rest with no relevant statement, recorded as data; West disputes.
+    let claimed = claim(&table, South, 11, game::StatedLine::default()).await;
+    assert_eq!(claimed.line, Some(game::StatedLine::default()));
+    let disputed = dispute(&table, &claimed, West).await;
+    assert_eq!(disputed.status, game::ClaimStatus::Disputed as i32);
+
+    // Law 69B: the defenders decide about the outstanding trumps before anyone plays.
+    let view = table.view().await;
+    let decision = view.pending_decisions.first().expect("the defenders decide (Law 69B)");
+    let law = decision.options[0].law.clone().unwrap();
+    assert_eq!((law.number, law.section.as_str()), (69, "B"));
+    let kinds: Vec<&str> = decision.options.iter().map(|o| o.kind.as_str()).collect();
+    assert_eq!(kinds, ["require_draw_trumps", "require_leave_trumps", "waive"]);
+    assert_eq!(decision.options[0].chooser_seats, vec![East.to_proto(), West.to_proto()]);
+    let view = choose(&table, "require_leave_trumps").await;
+    let kinds = restriction_kinds(&view);
+    assert!(kinds.contains(&game::RestrictionKind::ClaimLine), "{kinds:?}");
+    assert!(kinds.contains(&game::RestrictionKind::ClaimNotDrawTrumps), "{kinds:?}");
+    // A player sees the claim as made, with its line, and the obligations in force.
+    let east = table.view_as(&mut table.player(East)).await;
+    assert_eq!(east.claim.as_ref().and_then(|c| c.line.clone()), Some(game::StatedLine::default()));
+    assert!(!east.restrictions.is_empty());
+
+    // Declarer leads a trump now: the card waits for the defenders (Law 69), who have it
+    // withdrawn.
+    let view = play(&table, South, "SA").await.unwrap();
+    let (kinds, law) = open_decision(&view);
+    assert_eq!((kinds, law.as_str()), (vec!["accept_claim_play".to_owned(), "withdraw_claim_play".to_owned()], "69"));
+    let view = choose(&table, "withdraw_claim_play").await;
+    assert!(hand(&view, South).is_some_and(|h| h.contains("SA".parse().unwrap())));
+    assert!(view.tricks.last().is_none_or(|t| t.cards.len() == 4), "nothing led yet");
+    plays(&table, &[(South, "H5"), (West, "H6")]).await;
+    // Dummy's queen would be a finesse declarer did not state (Law 69A): withdrawn too.
+    let view = play(&table, North, "HQ").await.unwrap();
+    assert_eq!(open_decision(&view).1, "69");
+    choose(&table, "withdraw_claim_play").await;
+    plays(&table, &[(North, "HA")]).await;
+
+    // The rest is played out under the same obligations, to the end of the deal.
+    let view = play_out(&table).await;
+    let (ending, result) = outcome(&view);
+    assert_eq!(ending, game::DealEnding::PlayedOut);
+    assert!(result.is_some());
+    let tricks = view.tricks.iter().filter(|t| t.cards.len() == 4).count();
+    assert_eq!(tricks, 13);
+}
+
+/// Rubber Law 70B: "If declarer disputes the claim, the defenders must play on with the
+/// claimer's hand face up on the table. Those cards do not become penalty cards. However,
+/// declarer may prohibit claimer's partner from making any play that could be suggested to him
+/// by seeing the faced cards."
+#[tokio::test]
+async fn rubber_law_70b_declarer_prohibits_a_play_of_the_claimers_partner() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = four_spades_by_south(&app).await;
+    plays(&table, &[(West, "CA"), (North, "C5"), (East, "C8"), (South, "C2")]).await;
+
+    // West claims two more tricks; South disputes and the defenders play on, West's hand faced.
+    let claimed = claim(&table, West, 2, game::StatedLine::default()).await;
+    dispute(&table, &claimed, South).await;
+    let south = table.view_as(&mut table.player(South)).await;
+    assert!(hand(&south, West).is_some(), "the claimer's hand lies face up");
+    assert!(south.penalty_cards.is_empty(), "its cards are not penalty cards");
+    plays(&table, &[(West, "CK"), (North, "C6")]).await;
+
+    // East is to play: declarer decides whether to prohibit a play.
+    let view = table.view().await;
+    let decision = view.pending_decisions.first().expect("declarer decides (Law 70B)");
+    let law = decision.options[0].law.clone().unwrap();
+    assert_eq!((law.number, law.section.as_str()), (70, "B"));
+    assert_eq!(decision.options[0].kind, "waive");
+    assert_eq!(decision.options[0].chooser_seats, vec![South.to_proto()]);
+    // The options name no card of East's hidden hand.
+    let card_named = |text: &str| text.split(|c: char| !c.is_ascii_alphanumeric()).any(|t| t.parse::<Card>().is_ok());
+    assert!(decision.options.iter().all(|o| !card_named(&o.description)));
+    // A defender may not choose for declarer.
+    let option = &decision.options[1];
+    let request = game::ChooseRectificationRequest {
+        table_id: table.id.clone(),
+        expected_version: view.version,
+        idempotency_key: key(),
+        decision_id: decision.decision_id.clone(),
+        option_id: option.option_id.clone(),
+        chooser_seat: East.to_proto(),
+        call: None,
+        artificial: None,
+    };
+    let status = table.player(East).choose_rectification(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+
+    // Declarer prohibits any card but East's lowest club.
+    let view = choose(&table, "prohibit_play").await;
+    let restriction = view.restrictions.iter().find(|r| seat_of(r.seat) == East).expect("East is bound");
+    assert_eq!(restriction.kind, game::RestrictionKind::PlayLowest as i32);
+    assert_eq!(restriction.law.as_ref().map(|l| (l.number, l.section.clone())), Some((70, "B".to_owned())));
+    // The table cannot record a play declarer prohibited: the Law gives no rectification.
+    let status = play(&table, East, "CT").await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition);
+    assert!(status.message().contains("Law 70B"), "{}", status.message());
+    plays(&table, &[(East, "C9"), (South, "C3")]).await;
+    let view = table.view().await;
+    assert!(view.pending_decisions.is_empty(), "West leads: nothing for declarer to decide");
+    assert!(view.restrictions.iter().all(|r| seat_of(r.seat) != East), "the prohibition was for that turn");
+
+    let view = play_out(&table).await;
+    assert_eq!(outcome(&view).0, game::DealEnding::PlayedOut);
+}
