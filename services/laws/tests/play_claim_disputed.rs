@@ -210,6 +210,7 @@ fn law_69_a_claim_in_words_alone_is_played_on_unrestricted() {
         claimed.and_then(|p| p.respond_to_claim(ClaimResponse::Dispute(Seat::West))).unwrap_or_else(|e| panic!("{e}"));
     assert!(play.decision().is_none());
     assert!(play.claim_conduct().is_none());
+    assert_eq!(play.claims()[0].statement_mentions_trumps(), None, "words alone: the official reads them");
     let play = cards(&play, &["H3", "H6"]);
     assert!(play.legal_cards().contains(card("HQ")));
 }
@@ -267,6 +268,7 @@ fn club_law_69c_and_duplicate_law_70e_the_official_reads_the_stated_line_and_the
         assert_eq!(play.claims()[0].claim.line.as_ref(), Some(&line));
         assert!(play.claim_conduct().is_none());
         assert!(play.decision().is_none(), "no Law 69B choice: the official applies the outstanding-trump rule");
+        assert_eq!(play.claims()[0].statement_mentions_trumps(), Some(false), "Club Law 69B1, duplicate 70C1");
     }
     // The finesse helper at the point of the heart finesse, for any code.
     let play = cards(&before_claim(Code::Duplicate), &["H3", "H6"]);

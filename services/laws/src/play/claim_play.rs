@@ -485,6 +485,16 @@ impl Play {
     }
 }
 
+impl ClaimRecord {
+    /// Whether the claimer's statement mentioned the outstanding trumps, as far as the table
+    /// recorded it as data: the first condition of the outstanding-trump rule an official applies
+    /// (Club Law 69B1, duplicate Law 70C1: "claimer made no statement about that trump"). `None`
+    /// for a statement in words alone, which the official reads himself.
+    pub fn statement_mentions_trumps(&self) -> Option<bool> {
+        self.claim.line.as_ref().map(|line| line.trumps != TrumpIntent::Unstated)
+    }
+}
+
 /// The conduct of the last claim, to change.
 fn conduct(play: &mut Play) -> Option<&mut ClaimConduct> {
     play.claims.last_mut().map(|record| &mut record.conduct)
