@@ -143,6 +143,9 @@ pub enum FurtherCommand {
         /// The body's answer or the news of it.
         #[arg(long, default_value = "")]
         note: String,
+        /// With `--status changed`, the decision the body put in force.
+        #[command(flatten)]
+        decision: InForce,
     },
     /// Prints the appeal's dossier for the body it went to: the ruling, the appeal, its hearing
     /// and decision, and the further appeal.
@@ -150,6 +153,49 @@ pub enum FurtherCommand {
         /// The appeal.
         appeal: String,
     },
+}
+
+/// The decision a body put in force when it changed the club's decision.
+#[derive(Debug, Args)]
+pub struct InForce {
+    /// The table result stands.
+    #[arg(long, conflicts_with_all = ["contract", "artificial_ns"])]
+    result_stands: bool,
+    /// An assigned score, this contract (4S, 3NTX, 6HXX) ...
+    #[arg(long, requires_all = ["declarer", "tricks"])]
+    contract: Option<String>,
+    /// ... by this declarer (N, E, S, W) ...
+    #[arg(long)]
+    declarer: Option<String>,
+    /// ... taking this many tricks.
+    #[arg(long)]
+    tricks: Option<u32>,
+    /// An artificial adjusted score, North-South's grade ...
+    #[arg(long, value_enum, requires = "artificial_ew", conflicts_with = "contract")]
+    artificial_ns: Option<Grade>,
+    /// ... and East-West's.
+    #[arg(long, value_enum)]
+    artificial_ew: Option<Grade>,
+}
+
+/// The decision `in_force` describes, if any (see [`new_decision`]).
+fn in_force(in_force: &InForce) -> anyhow::Result<Option<pb::RulingDecision>> {
+    new_decision(&Decide {
+        appeal: String::new(),
+        outcome: Outcome::Varied,
+        reasons: String::new(),
+        members: Vec::new(),
+        dissenting: Vec::new(),
+        dissent: None,
+        result_stands: in_force.result_stands,
+        contract: in_force.contract.clone(),
+        declarer: in_force.declarer.clone(),
+        tricks: in_force.tricks,
+        artificial_ns: in_force.artificial_ns,
+        artificial_ew: in_force.artificial_ew,
+        key: None,
+        lacked_merit: false,
+    })
 }
 
 /// Where a further appeal stands, on the command line.
@@ -161,6 +207,8 @@ pub enum FurtherStatus {
     Declined,
     /// The body upheld the club's decision.
     Upheld,
+    /// The body changed the club's decision: give the decision it put in force.
+    Changed,
     /// The appellant withdrew it.
     Withdrawn,
 }
@@ -269,12 +317,19 @@ pub async fn further(client: &mut Client, command: FurtherCommand) -> anyhow::Re
             };
             shown(client.file_further_appeal(request).await.map_err(status_error)?.into_inner().appeal)
         }
-        FurtherCommand::Status { appeal, status, note } => {
+        FurtherCommand::Status { appeal, status, note, decision } => {
+            let new_decision = in_force(&decision)?;
+            if matches!(status, FurtherStatus::Changed) != new_decision.is_some() {
+                bail!(
+                    "give the decision in force (--result-stands, --contract ... or --artificial-ns ...) with --status changed, and only then"
+                );
+            }
             let version = current(client, &appeal).await?.version;
             let status = match status {
                 FurtherStatus::Accepted => pb::FurtherAppealStatus::Accepted,
                 FurtherStatus::Declined => pb::FurtherAppealStatus::Declined,
                 FurtherStatus::Upheld => pb::FurtherAppealStatus::Upheld,
+                FurtherStatus::Changed => pb::FurtherAppealStatus::Changed,
                 FurtherStatus::Withdrawn => pb::FurtherAppealStatus::Withdrawn,
             };
             let request = pb::RecordFurtherAppealStatusRequest {
@@ -282,7 +337,7 @@ pub async fn further(client: &mut Client, command: FurtherCommand) -> anyhow::Re
                 expected_version: version,
                 status: status as i32,
                 note,
-                new_decision: None,
+                new_decision,
             };
             shown(client.record_further_appeal_status(request).await.map_err(status_error)?.into_inner().appeal)
         }
