@@ -447,6 +447,7 @@ impl DealContext<'_> {
             auction: self.auction(),
             contract: self.contract(),
             contract_scored: state.contract_scored().map(Into::into),
+            face_down_lead: seat_proto(state.face_down_lead()),
             tricks: self.tricks(),
             tricks_won: Some(self.tricks_won()),
             next_to_act: seat_proto(state.next_to_act()),
@@ -512,6 +513,13 @@ impl DealContext<'_> {
                 trick_number: u32::from(trick) + 1,
                 withdrawn: Some(game::PlayedCard { seat: seat.to_proto(), card: Some(card.into()) }),
             }),
+            Event::FaceDownLead { seat } | Event::FaceDownLeadReturned { seat } => {
+                E::FaceDownLead(game::FaceDownLead {
+                    seat: seat.to_proto(),
+                    returned: matches!(event, Event::FaceDownLeadReturned { .. }),
+                    next_to_act: seat_proto(state.next_to_act()),
+                })
+            }
             Event::DummyFaced => {
                 E::DummyFaced(game::DummyFaced { dummy: state.play().map(|p| (p.dummy(), p.hand(p.dummy())).into()) })
             }
@@ -680,6 +688,8 @@ pub fn event_kind(event: &Event) -> &'static str {
         Event::CardPlayed { .. } => "card_played",
         Event::CardWithdrawn { .. } => "card_withdrawn",
         Event::DummyFaced => "dummy_faced",
+        Event::FaceDownLead { .. } => "face_down_lead",
+        Event::FaceDownLeadReturned { .. } => "face_down_lead_returned",
         Event::TrickCompleted { .. } => "trick_completed",
         Event::ObligationsChanged => "obligations_changed",
         Event::IrregularityRecorded { .. } => "irregularity_recorded",

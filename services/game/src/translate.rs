@@ -192,6 +192,7 @@ pub fn fact_kind(field: &str, raw: i32) -> Result<FactKind, ServiceError> {
         Ok(K::DeclarerBeganToSpread) => FactKind::DeclarerBeganToSpread,
         Ok(K::CurrentTrickStatement) => FactKind::CurrentTrickStatement,
         Ok(K::SurplusCard) => FactKind::SurplusCard,
+        Ok(K::FaceDownLeadReturned) => FactKind::FaceDownLeadReturned,
         Ok(K::Unspecified) => {
             return Err(ServiceError::invalid(field, "not given; the kind of irregularity is required"));
         }
@@ -235,6 +236,7 @@ pub fn fact_kind_proto(kind: FactKind) -> game::IrregularityKind {
         FactKind::DeclarerBeganToSpread => K::DeclarerBeganToSpread,
         FactKind::CurrentTrickStatement => K::CurrentTrickStatement,
         FactKind::SurplusCard => K::SurplusCard,
+        FactKind::FaceDownLeadReturned => K::FaceDownLeadReturned,
     }
 }
 
@@ -377,6 +379,9 @@ pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
             call: call("call", request.call)?,
             relates_to: artificial("artificial", request.artificial.clone())?,
         },
+        Command::Play(request) if request.face_down => {
+            Action::FaceDownLead { seat: seat("seat", request.seat)?, card: card("card", request.card)? }
+        }
         Command::Play(request) => Action::Play { seat: seat("seat", request.seat)?, card: card("card", request.card)? },
         Command::Irregularity(request) => {
             let fact = required("fact", request.fact.clone())?;

@@ -6,8 +6,9 @@
 //! designations from dummy (Law 46), cards played together and designated late (Law 58), extra
 //! cards contributed to a trick (duplicate Law 45E, rubber Law 67A2), opening leads retracted
 //! before dummy was faced (duplicate Law 47E2(a)), surplus cards led or played (rubber Law
-//! 12B2, duplicate Law 13C) and tricks found defective late (Law 67B). Claims carry a stated line
-//! the engine holds the play to after a dispute (rubber Laws 69 and 70B), or words alone.
+//! 12B2, duplicate Law 13C), tricks found defective late (Law 67B) and opening leads made face
+//! down, in turn or not (duplicate Laws 41A and 54, rubber Appendix 3). Claims carry a stated
+//! line the engine holds the play to after a dispute (rubber Laws 69 and 70B), or words alone.
 
 mod play_common;
 
@@ -71,6 +72,9 @@ enum Action {
     /// A trick, counted back from the current one, is found defective: a hand's card missing
     /// (`true`), or a card of his hand played to it too (Law 67).
     Defective(usize, prop::sample::Index, u8, bool),
+    /// A hand leads face down: the hand due a card the engine calls legal, any other a card of
+    /// his hand (duplicate Law 41A, rubber Appendix 3).
+    FaceDown(usize, prop::sample::Index),
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -92,6 +96,7 @@ fn action() -> impl Strategy<Value = Action> {
             .prop_map(|(s, i, b, p)| Action::Surplus(s, i, b, p)),
         1 => (0usize..4, any::<prop::sample::Index>(), 0u8..3, any::<bool>())
             .prop_map(|(s, i, b, m)| Action::Defective(s, i, b, m)),
+        2 => (0usize..4, any::<prop::sample::Index>()).prop_map(|(s, i)| Action::FaceDown(s, i)),
     ]
 }
 
@@ -292,6 +297,17 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
             unless_refused(play.defective_trick(seat, trick, extra), |e| {
                 format!("{seat}'s defective trick {trick} ({extra:?}): {e}")
             })
+        }
+        Action::FaceDown(seat, pick) => {
+            let seat = Seat::from_index(*seat);
+            let legal = play.legal_cards();
+            let from = if play.next_to_play() == Some(seat) && !legal.is_empty() { legal } else { play.hand(seat) };
+            let cards: Vec<Card> = from.iter().collect();
+            if cards.is_empty() {
+                return None;
+            }
+            let card = *pick.get(&cards);
+            unless_refused(play.lead_face_down(seat, card), |e| format!("{seat} leads the {card} face down: {e}"))
         }
     }
 }

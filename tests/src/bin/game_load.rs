@@ -183,6 +183,7 @@ impl Table {
                     idempotency_key: key,
                     seat: SEATS[seat] as i32,
                     card: Some(card.parse::<laws::Card>().map_err(|e| tonic::Status::internal(e.to_string()))?.into()),
+                    face_down: false,
                 };
                 self.client.play_card(request).await?.into_inner().view
             }

@@ -79,6 +79,10 @@ pub fn table_text(view: &game::TableView) -> String {
         view.version,
         seat(view.next_to_act)
     );
+    if view.face_down_lead != 0 {
+        // Its card stays hidden: the view carries only the leader (duplicate Law 41A; Appendix 3).
+        let _ = writeln!(out, "opening lead face down by {}, not yet faced", seat(view.face_down_lead));
+    }
     if let Some(claim) = view.claim.as_ref().filter(|c| c.status == game::ClaimStatus::Pending as i32) {
         let kind = enum_name(claim.kind, "CLAIM_KIND_", game::ClaimKind::as_str_name);
         let _ = writeln!(

@@ -59,6 +59,12 @@ impl Play {
     /// Applies every obligation to `seat`'s hand for his next card, and says which one `card`
     /// would fail.
     pub(crate) fn obligations(&self, seat: Seat, card: Option<Card>) -> Obligations {
+        if let Some((_, lying)) = self.face_down.filter(|(leader, _)| *leader == seat) {
+            // The lead is made, face down (duplicate Law 41A, rubber Appendix 3): facing it is all
+            // that is left, whatever obligation arose since; any other card is refused before.
+            let allowed: CardSet = [lying].into_iter().collect();
+            return Obligations { allowed, before_penalty_cards: allowed, failure: None };
+        }
         let hand = self.hands[seat.index()];
         let mut n = Narrowing { allowed: hand, card, failure: None };
         let trick = self.current_trick();

@@ -67,6 +67,7 @@ mod claim_play;
 mod defective;
 mod designate;
 mod error;
+mod face_down;
 mod faced_lead;
 mod legal;
 mod record;
@@ -191,6 +192,8 @@ pub struct Play {
     surplus: Option<surplus::Surplus>,
     /// A trick found defective late while the offender has still to add his card (Law 67B1).
     defective: Option<defective::Defective>,
+    /// The opening lead lying face down, not yet faced (duplicate Law 41A; rubber Appendix 3).
+    face_down: Option<(Seat, Card)>,
     /// The card recorded by the last action and the play before it, while nothing else has
     /// happened since: a lead or play out of turn made because an opponent said it was the
     /// player's turn is retracted as though never made (duplicate Law 47E1; rubber Law 47D).
@@ -247,6 +250,7 @@ impl Play {
             reserved: Vec::new(),
             surplus: None,
             defective: None,
+            face_down: None,
             last_record: None,
         };
         for card in penalty_cards.into_iter().filter(|pc| pc.owner.side() == defenders) {
@@ -542,8 +546,7 @@ impl Play {
         self.completed as usize
     }
 
-    /// A copy to make the next state from: the last card recorded is no longer the last thing
-    /// that happened (Law 47E1 looks back only that far).
+    /// The next state: the last card recorded is no longer the last thing that happened (47E1).
     fn successor(&self) -> Play {
         let mut next = self.clone();
         next.last_record = None;
@@ -561,6 +564,7 @@ impl Play {
             return Err(PlayError::PlayOver { law: self.over_law() });
         };
         self.ensure_holds(seat, card)?;
+        self.check_face_down_lead(seat, card)?;
         let obligations = self.obligations(seat, Some(card));
         if let Some(failure) = obligations.failure {
             return Err(failure.refusal(seat, card));
@@ -616,8 +620,7 @@ impl Play {
         }
     }
 
-    /// Every unestablished revoke becomes established when the play ends by a claim: the trick
-    /// stands as played (Law 63B).
+    /// Every unestablished revoke becomes established when a claim ends the play (Law 63B).
     fn establish_all(&mut self) {
         for revoke in &mut self.revokes {
             if revoke.status == RevokeStatus::Unestablished {
@@ -630,6 +633,7 @@ impl Play {
     /// is the fourth card (Law 44).
     fn put_card(&mut self, seat: Seat, card: Card, events: &mut Events) {
         let cur = self.cur();
+        self.face_down_lead_settled(seat, events);
         self.hands[seat.index()].remove(card);
         self.place_card(seat, card);
         if self.designated == Some(card) {
@@ -784,15 +788,13 @@ impl Play {
         self.pending.as_ref().map(|situation| self.decision_for(situation))
     }
 
-    /// Adjustments reserved during the play for unauthorized information (see the field's
-    /// Laws), in the order they arose.
+    /// Adjustments reserved during the play for unauthorized information, in order (see field).
     pub fn reserved_adjustments(&self) -> &[ReservedAdjustment] {
         &self.reserved
     }
 
     /// The play with an adjustment reserved against `side` under `law` (Law 16 through the Law
-    /// that makes the information unauthorized), for facts the table records that the play
-    /// itself does not see (rubber 70A, duplicate 68).
+    /// that makes the information unauthorized), for facts the play does not see (rubber 70A, dup. 68).
     pub fn with_reserved_adjustment(&self, side: Side, law: Law) -> Play {
         let mut next = self.clone();
         next.reserve(side, law);

@@ -172,6 +172,9 @@ impl Play {
     ///   card (duplicate Law 57D). Declarer's premature play stands (duplicate Law 57C3).
     /// - Before the opening lead, a declaring-side card led is picked up (duplicate Law 54E
     ///   and 24D; rubber Law 48).
+    /// - While the opening lead lies face down ([`Play::lead_face_down`]), the leader's card
+    ///   must be that one, and faces it; his partner's faced lead out of turn retracts it
+    ///   (duplicate Law 54; rubber Appendix 3) and is judged under Law 54.
     pub fn record(&self, seat: Seat, card: Card) -> Result<Recorded, PlayError> {
         if self.is_complete() {
             return Err(PlayError::PlayOver { law: self.over_law() });
@@ -183,8 +186,10 @@ impl Play {
             return Err(PlayError::CardNotHeld { seat, card, law: self.cite(45, "", "A") });
         }
         self.check_defective_card(seat, card)?;
+        self.check_face_down_lead(seat, card)?;
         let mut next = self.successor();
         let mut events = Events::keep();
+        next.face_down_lead_settled(seat, &mut events);
         match self.pending.clone() {
             Some(situation) => next.record_while_pending(situation, seat, card, &mut events)?,
             // Law 69: a card against a disputed claim's obligations waits for the defenders.

@@ -30,6 +30,18 @@ pub enum Action {
         /// The card.
         card: Card,
     },
+    /// The opening lead made face down (duplicate Law 41A; in rubber bridge by the players'
+    /// agreement, Appendix 3): by the opening leader it lies face down until an
+    /// [`Action::Play`] of the same card by him faces it (Law 41C), and dummy waits; by anyone
+    /// else, at a recording table, it goes back to the hand without penalty and is recorded as
+    /// [`FactKind::FaceDownLeadReturned`](super::FactKind::FaceDownLeadReturned). A digital table
+    /// takes it only from the opening leader, with a card he may lead.
+    FaceDownLead {
+        /// The player leading.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
     /// An irregularity recorded as a fact.
     Irregularity {
         /// What happened.

@@ -8,6 +8,7 @@ use crate::contract::Call;
 use crate::play::PlayEvent;
 use crate::seat::Seat;
 
+use super::recording::Judged;
 use super::replay::Checks;
 use super::{DealInProgress, Fact, FactKind, Mode, Phase, TableError};
 
@@ -132,4 +133,69 @@ impl DealInProgress {
             }
         }
     }
+}
+
+impl DealInProgress {
+    /// An opening lead made face down ([`Play::lead_face_down`](crate::play::Play::lead_face_down):
+    /// duplicate Laws 41A and 54; rubber Appendix 3). A digital table takes it only from the
+    /// opening leader and only with a card he may lead, so that facing it cannot be refused
+    /// (Law 41C). A recorded one that goes back to the hand is recorded as an irregularity.
+    pub(super) fn lead_face_down(&mut self, seat: Seat, card: Card, checks: Checks) -> Result<Option<u32>, TableError> {
+        let play = self.play_for("a face-down opening lead")?;
+        if self.setup.mode == Mode::Digital {
+            if let Some(turn) = play.next_to_play()
+                && turn != seat
+            {
+                return Err(TableError::NotYourTurn { seat, turn, act: "lead", law: self.cite(41, "", "A") });
+            }
+            if checks != Checks::Trusted {
+                play.card(card)?;
+            }
+        }
+        let recorded = play.lead_face_down(seat, card)?;
+        let returned = returned_law(&recorded.events, seat, card);
+        self.play = Some(recorded.play);
+        let Some(law) = returned else { return Ok(None) };
+        let fact = Fact {
+            kind: FactKind::FaceDownLeadReturned,
+            offender: seat,
+            call: None,
+            card: Some(card),
+            trick: None,
+            deliberate: true,
+            designation: None,
+            also_visible: Vec::new(),
+            misinformed: None,
+            relates_to: None,
+            description: format!("{seat}'s face-down lead went back to his hand"),
+        };
+        Ok(Some(self.add_record(fact, None, law)))
+    }
+
+    /// A face-down opening lead that went back to the hand, told as a fact: the same as the
+    /// face-down lead itself, which must be one the Laws send back (duplicate Laws 41A, 54 and
+    /// 54E; rubber Appendix 3).
+    pub(super) fn apply_face_down_lead_returned(&mut self, fact: &Fact) -> Result<Judged, TableError> {
+        let card = fact.card.ok_or_else(|| fact.missing("the card led face down"))?;
+        let play = self.play_for("a face-down opening lead")?;
+        let recorded = play.lead_face_down(fact.offender, card)?;
+        let Some(law) = returned_law(&recorded.events, fact.offender, card) else {
+            return Err(TableError::NotAnIrregularity {
+                what: format!("{}'s face-down lead of the {card}", fact.offender),
+                kind: fact.kind,
+                act: "lead face down",
+                law: self.cite(41, "", "A"),
+            });
+        };
+        self.play = Some(recorded.play);
+        Ok(Judged::as_told(fact, law))
+    }
+}
+
+/// The Law under which `seat`'s `card` went back to his hand, if it did.
+fn returned_law(events: &[PlayEvent], seat: Seat, card: Card) -> Option<crate::law::Law> {
+    events.iter().find_map(|event| match event {
+        PlayEvent::CardReturned { seat: s, card: c, law } if *s == seat && *c == card => Some(*law),
+        _ => None,
+    })
 }

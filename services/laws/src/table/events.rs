@@ -47,6 +47,18 @@ pub enum Event {
     },
     /// The opening lead was faced and dummy spread (Law 41).
     DummyFaced,
+    /// An opening lead was made face down and lies on the table, its card unknown to all but
+    /// the leader (duplicate Law 41A; rubber Appendix 3).
+    FaceDownLead {
+        /// The leader.
+        seat: Seat,
+    },
+    /// A face-down opening lead went back to the hand before it was faced (duplicate Laws 41A
+    /// and 54; rubber Appendix 3).
+    FaceDownLeadReturned {
+        /// The player it went back to.
+        seat: Seat,
+    },
     /// A trick was completed (Law 44).
     TrickCompleted {
         /// The trick, 0-12.
@@ -145,6 +157,15 @@ pub(super) fn between(before: &DealInProgress, after: &DealInProgress) -> Vec<Ev
     // and each trick's completion after its last card.
     let was = played(before.play.as_ref());
     let now = played(after.play.as_ref());
+    let lying = |table: &DealInProgress| table.play.as_ref().and_then(Play::face_down_lead);
+    match (lying(before), lying(after)) {
+        (None, Some((seat, _))) => events.push(Event::FaceDownLead { seat }),
+        // Faced: the card played says so.
+        (Some((seat, card)), None) if !now.contains(&(0, seat, card)) => {
+            events.push(Event::FaceDownLeadReturned { seat });
+        }
+        _ => {}
+    }
     for &(trick, seat, card) in &was {
         if !now.contains(&(trick, seat, card)) {
             events.push(Event::CardWithdrawn { trick, seat, card });

@@ -135,6 +135,16 @@ pub enum FactKind {
     /// of his in its place (see [`Play::surplus_card`](crate::play::Play::surplus_card)).
     /// Recorded play only.
     SurplusCard,
+    /// An opening lead made face down that went back to the hand before it was faced: a lead
+    /// out of turn, by the leader's partner (duplicate Law 41A: the Director has it returned;
+    /// rubber Appendix 3: "the leader returns the card to his hand without penalty") or by a
+    /// player of the declaring side (duplicate Law 54E), or the proper leader's face-down lead
+    /// retracted while his partner's faced lead out of turn awaits declarer's decision
+    /// (duplicate Law 54). No penalty card, no choice for declarer. The offender is the player
+    /// whose card went back, the card his card. A desk records it by telling the face-down lead
+    /// ([`Action::FaceDownLead`](super::Action::FaceDownLead)) or as this fact. Recorded play
+    /// only.
+    FaceDownLeadReturned,
 }
 
 impl FactKind {
@@ -188,6 +198,7 @@ impl fmt::Display for FactKind {
             FactKind::DeclarerBeganToSpread => "declarer began to spread his hand after a lead out of turn",
             FactKind::CurrentTrickStatement => "a defender's statement about the trick in progress only",
             FactKind::SurplusCard => "a surplus card",
+            FactKind::FaceDownLeadReturned => "a face-down opening lead returned to the hand",
         })
     }
 }

@@ -328,6 +328,12 @@ impl DealInProgress {
         }
     }
 
+    /// The player whose opening lead lies face down, not yet faced (duplicate Law 41A; rubber
+    /// Appendix 3). Its card is in his hand, which he alone sees.
+    pub fn face_down_lead(&self) -> Option<Seat> {
+        self.play.as_ref().and_then(Play::face_down_lead).map(|(seat, _)| seat)
+    }
+
     /// The penalty cards on the table (Law 50), face up for everyone.
     pub fn penalty_cards(&self) -> Vec<PenaltyCard> {
         self.play.as_ref().map(|p| p.penalty_cards().copied().collect()).unwrap_or_default()
@@ -349,6 +355,12 @@ impl DealInProgress {
                 self.ensure_live("a play")?;
                 self.ensure_no_official(checks)?;
                 let record = self.play_card(*seat, *card, checks)?;
+                Ok(Effects { record, chose: None })
+            }
+            Action::FaceDownLead { seat, card } => {
+                self.ensure_live("a face-down opening lead")?;
+                self.ensure_no_official(checks)?;
+                let record = self.lead_face_down(*seat, *card, checks)?;
                 Ok(Effects { record, chose: None })
             }
             Action::Irregularity { fact, pointed_out_by } => {

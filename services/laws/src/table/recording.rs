@@ -59,6 +59,7 @@ impl DealInProgress {
             FactKind::DeclarerSawDummy | FactKind::DeclarerBeganToSpread => self.apply_declarer_and_faced_lead(fact)?,
             FactKind::CurrentTrickStatement => self.apply_current_trick_statement(fact)?,
             FactKind::SurplusCard => self.apply_surplus_card(fact)?,
+            FactKind::FaceDownLeadReturned => self.apply_face_down_lead_returned(fact)?,
             FactKind::Revoke => self.apply_revoke(fact)?,
             FactKind::ChangeOfDesignation
             | FactKind::UndesignatedDummyCard

@@ -128,6 +128,7 @@ async fn two_clients_racing_one_wins_the_other_is_aborted_and_a_retry_applies_on
             idempotency_key: key(),
             seat: seat.to_proto(),
             card: Some(card.into()),
+            face_down: false,
         };
         if legal.len() < 2 {
             table.player(actor).play_card(request(legal[0])).await.unwrap();
@@ -215,6 +216,7 @@ async fn the_game_runs_on_the_embedded_default() {
         idempotency_key: key(),
         seat: West.to_proto(),
         card: Some(pcard("HA")),
+        face_down: false,
     };
     let view = desk.play_card(request).await.unwrap().into_inner().view.unwrap();
     assert_eq!(view.open_arbiter_calls.len(), 1);
@@ -255,6 +257,7 @@ async fn the_game_runs_on_the_embedded_default() {
             idempotency_key: key(),
             seat: seat.to_proto(),
             card: Some(card.into()),
+            face_down: false,
         };
         view = desk.play_card(request).await.unwrap().into_inner().view.unwrap();
     }
@@ -294,6 +297,7 @@ async fn redis_behind_the_journal_is_caught_up_from_it() {
         idempotency_key: key(),
         seat: latest.next_to_act,
         card: Some(pcard("S2")),
+        face_down: false,
     };
     store.put(&live_key, behind).await.unwrap();
     let status = table.desk().play_card(stale).await.unwrap_err();
@@ -324,6 +328,7 @@ async fn a_refusal_judged_on_a_live_state_behind_the_journal_is_a_stale_version_
         idempotency_key: key(),
         seat: wrong_seat.to_proto(),
         card: Some(pcard("S2")),
+        face_down: false,
     };
     let status = table.desk().play_card(stale).await.unwrap_err();
     assert_eq!(status.code(), Code::Aborted, "{}", status.message());
@@ -350,6 +355,7 @@ async fn two_processes_serving_one_table_each_go_on_from_what_the_other_committe
             idempotency_key: key(),
             seat: seat.to_proto(),
             card: Some(pcard(&card.to_string())),
+            face_down: false,
         }
     };
     let mut before_last = None;

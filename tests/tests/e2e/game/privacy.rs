@@ -181,6 +181,7 @@ async fn random_action(table: &Table<'_>, rng: &mut Rng) -> Option<()> {
                 idempotency_key: key(),
                 seat: seat.to_proto(),
                 card: Some(card.into()),
+                face_down: false,
             };
             client.play_card(request).await.unwrap_or_else(|s| panic!("{seat} {card}: {s:?}"));
             Some(())
