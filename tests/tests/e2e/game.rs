@@ -9,6 +9,7 @@ mod claim_play;
 mod dealing;
 mod delivery;
 mod durability;
+mod face_down;
 mod play;
 mod privacy;
 mod results;
@@ -247,6 +248,7 @@ impl<'a> Table<'a> {
             idempotency_key: key(),
             seat: seat.to_proto(),
             card: Some(pcard(card)),
+            face_down: false,
         };
         Ok(client.play_card(request).await?.into_inner().view.unwrap())
     }

@@ -498,3 +498,41 @@ fn law_69_a_card_against_a_disputed_claim_waits_for_the_defenders() {
     let (accepted, _) = choose(&held, "accept_claim_play", None, Actor::Seat(West));
     assert_eq!(accepted.play().unwrap().current_trick().and_then(|t| t.card(North)), Some("H9".parse().unwrap()));
 }
+
+/// Rubber Appendix 3: "If an opening lead is determined to be out of turn (before being faced),
+/// the leader returns the card to his hand without penalty. ... Then, the lead is faced". Duplicate
+/// Law 41A: the face-down lead "may be withdrawn only upon instruction of the Director after an
+/// irregularity ...; the withdrawn card must be returned to the defender's hand." West leads face
+/// down out of turn: recorded, back to his hand, nothing else. East's face-down lead lies hidden,
+/// dummy waits, and East's card faces it.
+#[test]
+fn law_41a_a_face_down_lead_out_of_turn_goes_back_and_one_in_turn_is_faced() {
+    for (code, law) in [(Code::Rubber, Law::rubber(41, " and Appendix 3")), (Code::Duplicate, Law::duplicate(41, "A"))]
+    {
+        let table = four_spades(start(code, Mode::Recorded));
+        let face_down = |seat, card: &str| Action::FaceDownLead { seat, card: card.parse().unwrap() };
+        let (table, events) = apply(&table, face_down(Seat::West, "HA"));
+        let record = table.irregularities().last().unwrap();
+        assert_eq!(
+            (record.fact.kind, record.fact.offender, record.law),
+            (FactKind::FaceDownLeadReturned, Seat::West, law)
+        );
+        assert!(events.iter().any(|e| matches!(e, Event::IrregularityRecorded { .. })), "{code:?}");
+        assert!(table.open_decision().is_none() && table.penalty_cards().is_empty(), "{code:?}");
+        let open = table.open_official_calls().next().map(|c| c.id);
+        let table = match open {
+            // Duplicate Law 41A: upon instruction of the Director.
+            Some(call) => apply(&table, Action::ResolveOfficialCall { call, note: "Law 41A".into() }).0,
+            None => table,
+        };
+        let (table, events) = apply(&table, face_down(Seat::East, "CA"));
+        assert_eq!(events, vec![Event::FaceDownLead { seat: Seat::East }], "{code:?}");
+        assert_eq!(table.face_down_lead(), Some(Seat::East));
+        assert!(!table.play().unwrap().dummy_visible(), "dummy waits for the lead to be faced");
+        let west = table.visible_hands(Viewer::Player(Seat::West));
+        assert!(!west.iter().any(|(_, hand)| hand.contains("CA".parse().unwrap())), "{code:?}: East's card is hidden");
+        let (table, events) = card(&table, Seat::East, "CA");
+        assert!(events.contains(&Event::DummyFaced), "{code:?}");
+        assert_eq!(table.face_down_lead(), None);
+    }
+}
