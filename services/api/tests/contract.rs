@@ -97,9 +97,14 @@ fn the_table_says_what_the_issues_ask_for() {
     let path = |service: &str, method: &str| format!("/{service}/{method}");
     let roles = |service: &str, method: &str| api::allowed_roles(&path(service, method));
 
-    // Issue 7: an appeal decided by a principal without the committee role is refused.
-    assert_eq!(roles(appeals::v1::appeals_service_server::SERVICE_NAME, "DecideAppeal"), Some(&[Role::Committee][..]));
-    assert_eq!(roles(appeals::v1::appeals_service_server::SERVICE_NAME, "HearAppeal"), Some(&[Role::Committee][..]));
+    // Issue 7: an appeal decided by a principal without the committee role is refused; issue 16:
+    // except by a member of the committee a rubber's players agreed, who calls as a player (the
+    // appeals service refuses any other player, PERMISSION_DENIED).
+    let committee_or_game = Some(&[Role::Committee, Role::Player][..]);
+    assert_eq!(roles(appeals::v1::appeals_service_server::SERVICE_NAME, "DecideAppeal"), committee_or_game);
+    assert_eq!(roles(appeals::v1::appeals_service_server::SERVICE_NAME, "HearAppeal"), committee_or_game);
+    // Issue 16: the administrator alone keeps the committee roster.
+    assert_eq!(roles(appeals::v1::appeals_service_server::SERVICE_NAME, "AddRosterEntry"), Some(&[Role::Admin][..]));
     // Issue 4: the desk and admin manage tables; a player may apply, withdraw, and see rosters.
     let membership = membership::v1::membership_service_server::SERVICE_NAME;
     assert_eq!(roles(membership, "OpenTable"), Some(&[Role::Desk, Role::Admin][..]));

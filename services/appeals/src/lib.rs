@@ -7,7 +7,8 @@
 //!   the decision; an adjusted score is applied to the score by the scoring service at once;
 //! - a **player of the deal** appeals it, where the club's published policy allows and within its
 //!   time limit ([`laws::appeals`]: the Club Appeals Committee; duplicate Laws 92 and 93);
-//! - the **committee** (principals with the committee role, as many as the policy says) hears it
+//! - the **committee** (members of the club's roster whose term covers the hearing, as many as
+//!   the policy says, or the committee a rubber's players agreed before its first deal) hears it
 //!   and decides it: upheld, overruled or varied. A decision that changes the result is applied
 //!   by the scoring service (`ApplyAdjustment` with the appeal's id), which rescores only that
 //!   deal with the Club Appeals Committee premiums (rubber), that deal with its own vulnerability
