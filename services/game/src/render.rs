@@ -414,7 +414,14 @@ impl DealContext<'_> {
             ending: ending_proto(outcome.ending) as i32,
             tricks_transferred: u32::from(outcome.tricks_transferred),
             finished_at: self.at(outcome.step),
+            equity_tricks: u32::from(self.equity().map_or(0, |(_, tricks)| tricks)),
+            equity_to: self.equity().map_or(0, |(side, _)| side.to_proto()),
         }
+    }
+
+    /// The tricks transferred to restore equity after an established revoke (Law 64), if any.
+    fn equity(&self) -> Option<(laws::Side, u8)> {
+        self.state.play().and_then(laws::play::Play::equity_restored).filter(|(_, tricks)| *tricks > 0)
     }
 
     fn last_claim(&self) -> Option<game::Claim> {

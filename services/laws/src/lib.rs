@@ -76,7 +76,7 @@
 /// other options. Journals store it beside every action, so that replaying an old deal repeats
 /// what was accepted then instead of judging it again by today's rules
 /// ([`table::DealInProgress::replay`]).
-pub const RULES_VERSION: u32 = 1;
+pub const RULES_VERSION: u32 = 2;
 
 pub mod appeal_procedure;
 pub mod appeals;

@@ -336,7 +336,8 @@ impl<'a> Table<'a> {
     async fn play_cards(&self, digital: bool, count: usize) -> game::TableView {
         for _ in 0..count {
             let view = self.view().await;
-            if view.phase != game::DealPhase::Play as i32 {
+            // Nobody to play: the deal is over, or waits for a decision (Law 64's on equity).
+            if view.phase != game::DealPhase::Play as i32 || view.next_to_act == 0 {
                 return view;
             }
             let (seat, card) = lowest_legal_card(&view);

@@ -66,6 +66,7 @@ mod claim;
 mod claim_play;
 mod defective;
 mod designate;
+mod equity;
 mod error;
 mod face_down;
 mod faced_lead;
@@ -194,6 +195,8 @@ pub struct Play {
     defective: Option<defective::Defective>,
     /// The opening lead lying face down, not yet faced (duplicate Law 41A; rubber Appendix 3).
     face_down: Option<(Seat, Card)>,
+    /// Tricks transferred to restore equity after an established revoke, once entered (Law 64).
+    equity: Option<(Side, u8)>,
     /// The card recorded by the last action and the play before it, while nothing else has
     /// happened since: a lead or play out of turn made because an opponent said it was the
     /// player's turn is retracted as though never made (duplicate Law 47E1; rubber Law 47D).
@@ -251,6 +254,7 @@ impl Play {
             surplus: None,
             defective: None,
             face_down: None,
+            equity: None,
             last_record: None,
         };
         for card in penalty_cards.into_iter().filter(|pc| pc.owner.side() == defenders) {
@@ -785,7 +789,7 @@ impl Play {
 
     /// The pending decision, with its options, their Laws and effects, and who chooses.
     pub fn decision(&self) -> Option<Decision> {
-        self.pending.as_ref().map(|situation| self.decision_for(situation))
+        self.pending.as_ref().map(|situation| self.decision_for(situation)).or_else(|| self.equity_decision())
     }
 
     /// Adjustments reserved during the play for unauthorized information, in order (see field).

@@ -19,6 +19,14 @@ impl Play {
         let defenders: Seats = self.contract.declaring_side().opponents().seats().into_iter().collect();
         let offer = |option, law, effects| Offer { option, law, effects };
         match *situation {
+            // Never pending: asked for once the play is over (Law 64; `Play::equity_decision`).
+            Situation::RevokeEquity { .. } => self.equity_decision().unwrap_or_else(|| Decision {
+                situation: situation.clone(),
+                chooser: Chooser::Official,
+                seats: Seats::EMPTY,
+                law: self.cite(64, "", "C1"),
+                offers: Vec::new(),
+            }),
             Situation::ClaimLineBreach { .. } | Situation::ClaimTrumps { .. } | Situation::ClaimSuggestedPlay { .. } => {
                 self.claim_decision(situation)
             }
@@ -460,6 +468,9 @@ impl Play {
     /// Applies the option chosen for the pending decision, which must be one of its offers,
     /// and returns the next state; the engine then enforces its effects.
     pub fn rectify(&self, option: PlayOption) -> Result<Play, PlayError> {
+        if let PlayOption::RestoreEquity { .. } = option {
+            return self.restore_equity(option);
+        }
         let Some(situation) = self.pending.clone() else {
             return Err(PlayError::NoDecisionPending { law: self.pending_law() });
         };

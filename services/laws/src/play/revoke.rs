@@ -299,6 +299,8 @@ pub struct RevokeTransfer {
     /// should transfer more tricks; Club Law 64: the Arbiter adjusts). The transfer is a floor,
     /// not a cap.
     pub equity: Option<Law>,
+    /// Of `to`, the tricks entered to restore equity ([`Play::equity_restored`]).
+    pub restored: [u8; 2],
 }
 
 /// The tricks won, with the ones credited by a claim, in the order the Law scans them.
@@ -473,6 +475,13 @@ impl Play {
     /// play. A revoke first pointed out later is ruled by calling [`revoke_transfer`] with
     /// [`Revoke::facts`] and the right [`Attention`].
     pub fn revoke_transfer(&self) -> RevokeTransfer {
+        let mut transfer = self.automatic_revoke_transfer();
+        self.add_equity_transfer(&mut transfer);
+        transfer
+    }
+
+    /// Law 64's automatic adjustment alone, without the tricks entered to restore equity.
+    pub(crate) fn automatic_revoke_transfer(&self) -> RevokeTransfer {
         let winners: Vec<Seat> = self.tricks[..self.completed as usize].iter().filter_map(|t| t.winner()).collect();
         let claimed = self.result().map_or([0; 2], |r| r.by_claim);
         let facts: Vec<RevokeFacts> = self

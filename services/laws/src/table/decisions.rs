@@ -284,5 +284,6 @@ fn play_option_name(option: &PlayOption) -> &'static str {
         PlayOption::RequireTrumps(TrumpIntent::Leave) => "require_leave_trumps",
         PlayOption::RequireTrumps(TrumpIntent::Unstated) => "no_trump_requirement",
         PlayOption::ProhibitPlay(_) => "prohibit_play",
+        PlayOption::RestoreEquity { .. } => "restore_equity",
     }
 }

@@ -57,6 +57,13 @@ impl DealInProgress {
         if !play.is_complete() {
             return;
         }
+        if matches!(
+            play.decision().map(|d| d.situation),
+            Some(crate::irregularities::play::Situation::RevokeEquity { .. })
+        ) {
+            // Law 64: the deal's result waits for the word on equity after an established revoke.
+            return;
+        }
         let ending = if play.completed_tricks() == 13 {
             Ending::PlayedOut
         } else {

@@ -115,6 +115,9 @@ pub struct DealInProgress {
     claims: Vec<ClaimInfo>,
     outcome: Option<Outcome>,
     step: Step,
+    /// Whether an action of this deal was accepted under rules version 1, which asked nobody
+    /// about equity after an established revoke (Law 64): replayed, the deal ends as it did then.
+    before_equity_entry: bool,
 }
 
 /// What one action created, for linking the decisions it brings.
@@ -166,6 +169,7 @@ impl DealInProgress {
             claims: Vec::new(),
             outcome: None,
             step: 0,
+            before_equity_entry: false,
         };
         Ok((table, vec![Event::DealStarted]))
     }
@@ -182,6 +186,9 @@ impl DealInProgress {
         let mut next = self.clone();
         next.step += 1;
         let effects = next.dispatch(action, checks)?;
+        if let Some(play) = next.play.as_ref().filter(|p| next.before_equity_entry && p.equity_restored().is_none()) {
+            next.play = Some(play.without_equity_entry());
+        }
         next.track_decisions(action, &effects);
         next.finish_if_over();
         let events = events::between(self, &next);

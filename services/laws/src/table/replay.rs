@@ -23,6 +23,10 @@
 use super::{Action, DealInProgress, Event, TableError};
 use crate::RULES_VERSION;
 
+/// The first rules version that asks for the word on equity after an established revoke before a
+/// deal ends (Law 64).
+const EQUITY_ENTRY_VERSION: u32 = 2;
+
 /// Whether an action is judged by the Laws or trusted as judged already.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Checks {
@@ -95,6 +99,10 @@ impl DealInProgress {
     pub fn replay(&self, action: &Action, version: u32) -> Result<(DealInProgress, Vec<Event>), ReplayError> {
         if version == RULES_VERSION {
             self.apply(action).map_err(|error| ReplayError::Refused { version, error })
+        } else if version < EQUITY_ENTRY_VERSION && !self.before_equity_entry {
+            let mut earlier = self.clone();
+            earlier.before_equity_entry = true;
+            earlier.apply_unchecked(action).map_err(|error| ReplayError::Impossible { version, error })
         } else {
             self.apply_unchecked(action).map_err(|error| ReplayError::Impossible { version, error })
         }

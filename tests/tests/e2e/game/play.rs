@@ -219,9 +219,13 @@ async fn duplicate_law_67b1_a_card_missing_from_a_trick_found_late_is_added_and_
     assert_eq!(seat_of(view.next_to_act), East);
     // "He is deemed to have revoked on the defective trick and is subject to the loss of one
     // trick transferred in accordance with Law 64A2."
-    let view = table.play_out(false).await;
+    table.play_out(false).await;
+    // Law 64C1: the Director says whether the transfer restores equity; here it does.
+    let chosen = table.choose(&mut table.arbiter(), "restore_equity", None, None).await.unwrap();
+    let view = chosen.view.unwrap();
     let outcome = view.outcome.clone().unwrap();
     assert_eq!(outcome.tricks_transferred, 1, "Law 64A2: one trick to East-West");
+    assert_eq!(outcome.equity_tricks, 0);
     let (_, _, tricks) = played(&outcome.result);
     assert_eq!(tricks + 1, view.tricks_won.unwrap().north_south);
 }
@@ -249,10 +253,35 @@ async fn law_64_an_established_revoke_transfers_a_trick_when_play_ends() {
         .unwrap();
     assert_eq!(recorded.irregularity.unwrap().law.unwrap().number, 64);
     let view = table.play_out(false).await;
+    // "the offending side should transfer additional tricks so as to restore equity": the deal
+    // waits for East-West's word; North may not give it, West transfers one more trick.
+    assert!(view.outcome.is_none(), "Law 64: equity first");
+    let decision = view.pending_decisions.first().expect("the decision on equity").clone();
+    let one_more =
+        decision.options.iter().find(|o| o.kind == "restore_equity" && o.description.contains(" 1 more")).unwrap();
+    assert_eq!(one_more.chooser_seats, vec![East.to_proto(), West.to_proto()]);
+    let choose = |seat: Seat| game::ChooseRectificationRequest {
+        table_id: table.id.clone(),
+        expected_version: view.version,
+        idempotency_key: key(),
+        decision_id: decision.decision_id.clone(),
+        option_id: one_more.option_id.clone(),
+        chooser_seat: seat.to_proto(),
+        call: None,
+        artificial: None,
+    };
+    let status = table.player(North).choose_rectification(choose(North)).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied, "{status:?}");
+    let chosen = table.player(West).choose_rectification(choose(West)).await.unwrap().into_inner();
+    let view = chosen.view.unwrap();
     let outcome = view.outcome.clone().unwrap();
-    assert_eq!(outcome.tricks_transferred, 1, "Law 64B: the revoke trick, won by the offending side");
+    assert_eq!(
+        outcome.tricks_transferred, 2,
+        "Law 64B: the revoke trick, won by the offending side, and one for equity"
+    );
+    assert_eq!((outcome.equity_tricks, outcome.equity_to), (1, pb::Side::NorthSouth as i32));
     let (_, _, tricks) = played(&outcome.result);
-    assert_eq!(tricks, view.tricks_won.unwrap().north_south + 1);
+    assert_eq!(tricks, view.tricks_won.unwrap().north_south + 2);
 }
 
 #[tokio::test]

@@ -7,6 +7,7 @@ use std::fmt;
 
 use crate::cards::{Card, Suit};
 use crate::play::TrumpIntent;
+use crate::seat::Side;
 
 use super::{Seats, Suits};
 
@@ -161,6 +162,15 @@ pub enum PlayOption {
     /// Prohibit the claimer's partner a play the faced hand could suggest, for this turn (rubber
     /// Law 70B).
     ProhibitPlay(PlayRequirement),
+    /// After an established revoke, transfer `tricks` more tricks to `to`, the side damaged, to
+    /// restore equity; none when the automatic adjustment did (rubber Law 64, Club Law 64,
+    /// duplicate Law 64C1).
+    RestoreEquity {
+        /// The side the tricks go to.
+        to: Side,
+        /// How many, beyond the automatic adjustment.
+        tricks: u8,
+    },
 }
 
 impl PlayOption {
@@ -182,6 +192,12 @@ impl fmt::Display for PlayOption {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayOption::AcceptLead => f.write_str("accept the lead out of turn"),
+            PlayOption::RestoreEquity { tricks: 0, .. } => {
+                f.write_str("transfer no more tricks: the automatic adjustment restores equity")
+            }
+            PlayOption::RestoreEquity { to, tricks } => {
+                write!(f, "transfer {tricks} more trick(s) to {to} to restore equity")
+            }
             PlayOption::AcceptLeadAndBecomeDummy => {
                 f.write_str("accept the lead out of turn by spreading declarer's hand as dummy")
             }

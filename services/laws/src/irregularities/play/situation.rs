@@ -157,6 +157,13 @@ pub enum Situation {
         /// The claimer's partner.
         partner: Seat,
     },
+    /// The play is over after an established revoke, and the automatic transfer of Law 64 may
+    /// not restore equity: more tricks may be transferred to the side damaged (rubber Law 64's
+    /// last paragraph, Club Law 64, duplicate Law 64C1).
+    RevokeEquity {
+        /// The tricks the automatic adjustment transferred.
+        transferred: u8,
+    },
 }
 
 impl fmt::Display for Situation {
@@ -165,6 +172,11 @@ impl fmt::Display for Situation {
             Situation::OpeningLeadOutOfTurn { offender, card } => {
                 write!(f, "{offender} faced the opening lead {card} out of turn")
             }
+            Situation::RevokeEquity { transferred } => write!(
+                f,
+                "the play ended after an established revoke; {transferred} trick(s) were transferred, \
+                 and more may be needed to restore equity"
+            ),
             Situation::DeclarerLeadOutOfTurn { from, card, proper_leader } => {
                 write!(f, "declarer led the {card} from {from}'s hand out of turn; the lead was {proper_leader}'s")
             }

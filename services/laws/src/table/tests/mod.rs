@@ -70,7 +70,7 @@ impl<T> Pipe for T {}
 
 /// Plays the rest of the deal, each hand its first legal card.
 fn play_out(mut table: DealInProgress) -> DealInProgress {
-    while let Some(play) = table.play().filter(|_| !table.is_over()) {
+    while let Some(play) = table.play().filter(|p| !table.is_over() && !p.is_complete()) {
         let seat = play.next_to_play().unwrap();
         let card = play.legal_cards().iter().next().unwrap();
         table = apply(&table, Action::Play { seat, card }).0;

@@ -171,6 +171,13 @@ fn law_64_an_established_revoke_transfers_a_trick_after_play() {
     );
     assert_eq!(table.irregularities()[0].law, Law::rubber(64, ""));
     let table = play_out(table);
+    // "the offending side should transfer additional tricks so as to restore equity": the deal
+    // waits for East-West's word, which here is that the automatic transfer did.
+    assert!(table.outcome().is_none(), "Law 64: equity first");
+    let decision = table.open_decision().unwrap();
+    assert_eq!(decision.options[0].chooser_seats, vec![Seat::East, Seat::West]);
+    assert!(decision.options.iter().all(|o| o.name == "restore_equity"));
+    let (table, _) = choose(&table, "restore_equity", None, Actor::Seat(Seat::West));
     let outcome = table.outcome().unwrap();
     assert!(outcome.tricks_transferred >= 1, "Law 64: at least one trick transferred");
     let play = table.play().unwrap();
