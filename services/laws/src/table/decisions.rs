@@ -115,6 +115,9 @@ impl DealInProgress {
         }
         let Some(source) = now else { return };
         let irregularity = match (effects.chose, effects.record) {
+            // The obligations of a claim played on (rubber Laws 69 and 70B) come from the claim,
+            // not from an irregularity recorded before it.
+            _ if claim_play(&source) => None,
             (Some(chosen), _) => self.decisions.iter().find(|d| d.id == chosen).and_then(|d| d.irregularity),
             (None, Some(record)) => Some(record),
             (None, None) => match fresh_fact(&source) {
@@ -143,6 +146,19 @@ impl DealInProgress {
             source,
         });
     }
+}
+
+/// Whether a decision is one of a disputed claim played on (rubber Laws 69, 69B and 70B).
+fn claim_play(source: &PendingSource) -> bool {
+    matches!(
+        source,
+        PendingSource::Play(Decision {
+            situation: Situation::ClaimLineBreach { .. }
+                | Situation::ClaimTrumps { .. }
+                | Situation::ClaimSuggestedPlay { .. },
+            ..
+        })
+    )
 }
 
 /// The irregularity a decision raised by a call or card records, when the decision is about

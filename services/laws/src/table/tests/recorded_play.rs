@@ -498,6 +498,7 @@ fn law_69_a_card_against_a_disputed_claim_waits_for_the_defenders() {
     let decision = held.decisions().iter().find(|d| d.id == id).unwrap();
     assert_eq!(decision.law, Law::rubber(69, ""));
     assert_eq!(decision.options[0].chooser_seats, vec![East, West]);
+    assert_eq!(decision.irregularity, None, "it arises from the claim, not an earlier irregularity");
     let (withdrawn, _) = choose(&held, "withdraw_claim_play", None, Actor::Seat(East));
     assert!(withdrawn.play().unwrap().hand(North).contains("H9".parse().unwrap()));
     let (withdrawn, _) = card(&withdrawn, North, "SK");
