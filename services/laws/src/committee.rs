@@ -9,9 +9,9 @@
 //!   member declared conflicted for a player, a partnership or a table of the appeal, or for the
 //!   appeal itself, does not sit on it ([`crate::appeals::check_impartial`] refuses him).
 //! - A game's own committee ([`check_designation`], [`check_confirmation`], [`is_agreed`],
-//!   [`check_game_panel`]): the four players of a rubber agree on it before its first deal, each
-//!   confirming; once agreed, it, and not the club's, hears that game's appeals, all its members
-//!   sitting.
+//!   [`check_game_panel`], [`game_bench`]): the four players of a rubber agree on it
+//!   before its first deal, each confirming; once agreed, it, and not the club's, hears that
+//!   game's appeals, all its members sitting, even where the club published no procedure.
 //!
 //! Times are whole seconds since the Unix epoch: the crate keeps no clock.
 
@@ -214,6 +214,15 @@ pub fn check_confirmation(players: &[&str], player: &str, deals_started: bool) -
 /// no procedure of the game's is "agreed to", and the club's committee hears its appeals.
 pub fn is_agreed(players: &[&str], confirmed: &[&str]) -> bool {
     !players.is_empty() && players.iter().all(|p| confirmed.contains(p))
+}
+
+/// Who hears an appeal of a game whose players agreed their own committee
+/// (`game_committee_agreed`): "If such a procedure has been agreed to or published in advance, any
+/// player may appeal any decision by the Arbiter". The agreement is a procedure agreed in advance,
+/// so the appeal is heard, by that committee, even where the club published no procedure; `None`
+/// when the game agreed none and the club's published arrangements decide.
+pub const fn game_bench(game_committee_agreed: bool) -> Option<crate::appeal_procedure::Bench> {
+    if game_committee_agreed { Some(crate::appeal_procedure::Bench::Committee) } else { None }
 }
 
 /// Whether `named` may hear or decide an appeal of a game whose agreed committee is `designated`:

@@ -6,7 +6,7 @@
 use laws::appeals::{AppealForm, AppealRefusal, Conflict, check_impartial};
 use laws::committee::{
     AppealConcerns, CommitteeRefusal, Declared, DeclaredFor, RosterEntry, Term, check_confirmation, check_designation,
-    check_game_panel, check_on_roster, check_one_chair, declared_conflicts, is_agreed,
+    check_game_panel, check_on_roster, check_one_chair, declared_conflicts, game_bench, is_agreed,
 };
 use laws::{CitesLaw, Law};
 
@@ -134,4 +134,13 @@ fn club_appeals_committee_the_games_committee_hears_its_appeals_whole() {
         check_game_panel(&designated, &["ann"], "ann"),
         Err(CommitteeRefusal::GamesCommitteeIncomplete { member: "bob".into() })
     );
+}
+
+#[test]
+fn club_appeals_committee_a_procedure_agreed_to_or_published_in_advance() {
+    // "If such a procedure has been agreed to or published in advance, any player may appeal any
+    // decision by the Arbiter": a game's agreed committee is a procedure agreed in advance, and it
+    // hears the appeal whatever the club published; without one the club's arrangements decide.
+    assert_eq!(game_bench(true), Some(laws::appeal_procedure::Bench::Committee));
+    assert_eq!(game_bench(false), None);
 }

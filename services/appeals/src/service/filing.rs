@@ -62,7 +62,13 @@ impl Appeals {
         let policy = store::policy_rules(&policy_row)?;
 
         // Who hears it: the committee, or in duplicate without one the Director in charge (Law 93A).
-        let heard_by = crate::procedure::heard_by(&policy_row, form)?;
+        // A rubber whose players agreed their own committee has a procedure "agreed to ... in
+        // advance" even where the club published none (`laws::committee::game_bench`).
+        let agreed = !form.is_duplicate() && self.game_agreed_committee(&ruling).await?;
+        let heard_by = match laws::committee::game_bench(agreed) {
+            Some(bench) => bench,
+            None => crate::procedure::heard_by(&policy_row, form)?,
+        };
         laws::appeals::check_appealable(form, ruling_kind("kind", ruling.kind)?).map_err(ServiceError::rule)?;
         let mut concurring: Vec<String> = Vec::new();
         for player in &request.concurring_player_ids {

@@ -96,6 +96,11 @@ impl Appeals {
         Ok(self.game_committee_of(&ruling).await?.is_some_and(|members| members.iter().any(|m| m == member)))
     }
 
+    /// Whether the players of the ruling's rubber agreed their own committee.
+    pub(crate) async fn game_agreed_committee(&self, ruling: &pb::Ruling) -> Result<bool, ServiceError> {
+        Ok(self.game_committee_of(ruling).await?.is_some())
+    }
+
     /// The committee the players of the ruling's rubber agreed, if they did. Only a table with an
     /// agreed committee asks the scoring service which rubber the scorepad keeps.
     async fn game_committee_of(&self, ruling: &pb::Ruling) -> Result<Option<Vec<String>>, ServiceError> {

@@ -128,3 +128,24 @@ async fn the_games_committee_hears_and_decides_its_appeals_instead_of_the_clubs(
     assert_eq!(decided.status, pb::AppealStatus::Decided as i32);
     assert_eq!(decided.decision.unwrap().committee_member_ids, ["gc2", "gc1"]);
 }
+
+#[tokio::test]
+async fn a_games_agreed_committee_is_a_procedure_agreed_in_advance_where_the_club_published_none() {
+    // "If such a procedure has been agreed to or published in advance, any player may appeal any
+    // decision by the Arbiter."
+    let h = Harness::new().await;
+    rubbers(&h);
+    let a = &h.appeals;
+    let ruling = a.record_ruling(&arbiter(), rubber_ruling("r", "d1", result_stands())).await.unwrap();
+    let ruling_id = ruling.ruling.unwrap().ruling_id;
+    let none = a.file_appeal(&player("n"), file("a1", &ruling_id, "", &[])).await;
+    assert!(message(none).starts_with("the club's published policy hears no appeals"));
+
+    a.designate_game_committee(&player("n"), designate(RUBBER, &["gc1"])).await.unwrap();
+    for p in ["e", "s", "w"] {
+        a.confirm_game_committee(&player(p), confirm(&["gc1"])).await.unwrap();
+    }
+    let filed = a.file_appeal(&player("n"), file("a2", &ruling_id, "", &[])).await.unwrap().appeal.unwrap();
+    let heard = a.hear_appeal(&player("gc1"), hearing(&filed, &["gc1"])).await.unwrap().appeal.unwrap();
+    assert_eq!(heard.status, pb::AppealStatus::Heard as i32);
+}
