@@ -76,7 +76,7 @@ async fn an_appeal_by_a_non_player_or_after_the_time_limit_and_a_decision_withou
     assert_eq!(late.code(), Code::FailedPrecondition);
     assert!(late.message().starts_with("the appeal is late"), "{}", late.message());
     assert!(
-        late.message().ends_with("the limit is 1 s (Law 92B of the Laws of Duplicate Bridge)"),
+        late.message().contains("the limit is 1 s (Law 92B of the Laws of Duplicate Bridge): the policy in force"),
         "{}",
         late.message()
     );
