@@ -7,6 +7,8 @@
 use api::convert::ProtoEnum;
 use api::game::v1 as game;
 use e2e::TestApp;
+use futures::StreamExt;
+use game::table_event::Event;
 use laws::{Card, Seat};
 use tonic::Code;
 
@@ -136,6 +138,27 @@ async fn play_out(table: &Table<'_>) -> game::TableView {
     panic!("the deal did not end");
 }
 
+/// The events of the table from the start of its journal, as `seat`'s player is sent them, up to
+/// the first one `done` accepts.
+async fn events_until(
+    table: &Table<'_>,
+    seat: Seat,
+    done: impl Fn(&game::TableEvent) -> bool,
+) -> Vec<game::TableEvent> {
+    let request = game::WatchTableRequest { table_id: table.id.clone(), after_sequence: Some(0) };
+    let mut stream = table.player(seat).watch_table(request).await.unwrap().into_inner();
+    let mut events = Vec::new();
+    loop {
+        let next = tokio::time::timeout(std::time::Duration::from_secs(20), stream.next()).await;
+        let Some(event) = next.expect("the event arrives").unwrap().unwrap().event else { continue };
+        let last = done(&event);
+        events.push(event);
+        if last {
+            return events;
+        }
+    }
+}
+
 fn restriction_kinds(view: &game::TableView) -> Vec<game::RestrictionKind> {
     view.restrictions.iter().filter_map(|r| game::RestrictionKind::try_from(r.kind).ok()).collect()
 }
@@ -171,6 +194,14 @@ async fn rubber_law_69_a_disputed_claim_is_played_out_under_69a_and_69b() {
     let kinds = restriction_kinds(&view);
     assert!(kinds.contains(&game::RestrictionKind::ClaimLine), "{kinds:?}");
     assert!(kinds.contains(&game::RestrictionKind::ClaimNotDrawTrumps), "{kinds:?}");
+    // A watcher hears the decision offered and the obligations it left.
+    let events = events_until(&table, East, |event| {
+        matches!(&event.event, Some(Event::ObligationsChanged(changed))
+            if changed.restrictions.iter().any(|r| r.kind == game::RestrictionKind::ClaimNotDrawTrumps as i32))
+    })
+    .await;
+    assert!(events.iter().any(|e| matches!(&e.event, Some(Event::RectificationOffered(d))
+        if d.options.iter().any(|o| o.kind == "require_leave_trumps"))));
     // A player sees the claim as made, with its line, and the obligations in force.
     let east = table.view_as(&mut table.player(East)).await;
     assert_eq!(east.claim.as_ref().and_then(|c| c.line.clone()), Some(game::StatedLine::default()));
