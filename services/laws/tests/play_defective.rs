@@ -208,12 +208,14 @@ fn rubber_law_67b2_the_highest_legal_card_stays_and_the_other_is_withdrawn() {
     }
 }
 
-/// Rubber Law 67B2, "the highest card he could legally have played": when the two cards are
-/// discards of different suits and the extra card ranks higher, the card to leave changes suit,
-/// and with it which later plays were revokes: the engine refuses, and the table records the
-/// fact for the players or the Arbiter.
+/// Rubber Law 67B2, "the highest card he could legally have played": West, void in diamonds,
+/// discarded the club five and the heart ace together on East's diamond; the ace is the higher,
+/// so it stays, and the five goes back as a minor penalty card (Law 50). The trick stays South's
+/// ("the ownership of the defective trick cannot be changed"). Only when the offender led to the
+/// trick would the card to stay change the suit led: the engine refuses that one, and the table
+/// records the fact for the players or the Arbiter.
 #[test]
-fn rubber_law_67b2_a_card_of_another_suit_to_leave_is_not_computed() {
+fn rubber_law_67b2_the_higher_discard_of_another_suit_stays() {
     use Seat::*;
     let after_trick = |west: &str| {
         record(
@@ -221,13 +223,101 @@ fn rubber_law_67b2_a_card_of_another_suit_to_leave_is_not_computed() {
             &[(East, "D2"), (South, "DA"), (West, west), (North, "D5"), (South, "DK"), (West, "C6")],
         )
     };
-    let err = after_trick("C5").defective_trick(West, 0, Some(card("HA"))).refused();
-    assert!(matches!(err, PlayError::CannotRecord { what, .. } if what == DEFECT_NOT_COMPUTED), "{err}");
-    assert_eq!(err.law(), Law::rubber(67, "B2"));
+    let after = defective(&after_trick("C5"), West, 0, Some("HA"));
+    assert_eq!(after.tricks()[0].card(West), Some(card("HA")));
+    assert_eq!(after.tricks()[0].winner(), Some(South));
+    let pc: Vec<_> = after.penalty_cards().map(|pc| (pc.card, pc.kind)).collect();
+    assert_eq!(pc, vec![(card("C5"), PenaltyCardKind::Minor)]);
+    assert!(after.revokes().is_empty());
     // A lower card of another suit named as the extra one is withdrawn.
     let after = defective(&after_trick("HA"), West, 0, Some("C9"));
     assert_eq!(after.tricks()[0].card(West), Some(card("HA")));
     assert!(after.hand(West).contains(card("C9")));
+    // East led the two of diamonds and the club ace with it: the ace would be another lead.
+    let led = record(
+        &start(WEST_VOID, "4S", North, Code::Rubber),
+        &[
+            (East, "D2"),
+            (South, "DA"),
+            (West, "C5"),
+            (North, "D5"),
+            (South, "DK"),
+            (West, "C6"),
+            (North, "D6"),
+            (East, "D3"),
+        ],
+    );
+    let err = led.defective_trick(East, 0, Some(card("CA"))).refused();
+    assert!(matches!(err, PlayError::CannotRecord { what, .. } if what == DEFECT_NOT_COMPUTED), "{err}");
+    assert_eq!(err.law(), Law::rubber(67, "B2"));
+}
+
+/// Rubber Law 67B2: "leaving the highest card he could legally have played to that trick".
+/// West, holding clubs, played the heart jack and the club seven to East's club ace; the engine
+/// recorded the jack, a revoke, established when East led again. The seven, the card he could
+/// legally play, stays; the jack goes back, a major penalty card (an honour, Law 50B), and the
+/// revoke he no longer made is gone. The same in the Club Laws.
+#[test]
+fn rubber_law_67b2_the_card_that_follows_suit_stays_in_place_of_a_revoke() {
+    use Seat::*;
+    for code in [Code::Rubber, Code::Club] {
+        let play = record(
+            &start(DEAL, "4S", North, code),
+            &[(East, "CA"), (South, "C8"), (West, "HJ"), (North, "C2"), (East, "CK"), (South, "C9"), (West, "C6")],
+        );
+        assert_eq!(play.revokes().len(), 1, "{code:?}: the jack was a revoke");
+        let after = defective(&play, West, 0, Some("C7"));
+        assert_eq!(after.tricks()[0].card(West), Some(card("C7")), "{code:?}");
+        assert_eq!(after.tricks()[0].winner(), Some(East));
+        let pc: Vec<_> = after.penalty_cards().map(|pc| (pc.card, pc.kind)).collect();
+        assert_eq!(pc, vec![(card("HJ"), PenaltyCardKind::Major)]);
+        assert!(after.revokes().is_empty(), "{code:?}: he followed suit after all");
+    }
+}
+
+/// Duplicate Law 67B3: "When the Director determines that the offender did play a card to the
+/// trick, but that card was not placed among the quitted tricks, the Director finds the card and
+/// places it correctly among the offender's played cards." The record has West's five on the
+/// first trick already: nothing changes. The rubber Law has no such case: the trick holds four
+/// cards, and his five is no card of his hand.
+#[test]
+fn duplicate_law_67b3_a_card_not_among_the_quitted_tricks_is_placed_where_it_was_played() {
+    let play = recorded(&north_missing(DEAL, Code::Duplicate), Seat::North, "C2").play;
+    let play = recorded(&play, Seat::East, "CK").play;
+    assert!(play.card_found_among_played(Seat::West, 0, card("C5")));
+    let after = defective(&play, Seat::West, 0, Some("C5"));
+    assert_eq!(after.tricks(), play.tricks());
+    assert!(Seat::ALL.iter().all(|s| after.hand(*s) == play.hand(*s)));
+    let rubber = recorded(&north_missing(DEAL, Code::Rubber), Seat::North, "C2").play;
+    let rubber = recorded(&rubber, Seat::East, "CK").play;
+    assert!(!rubber.card_found_among_played(Seat::West, 0, card("C5")));
+    assert!(matches!(rubber.defective_trick(Seat::West, 0, Some(card("C5"))).refused(), PlayError::CardNotHeld { .. }));
+}
+
+/// Law 67B1 when more than one card is missing: "the player with a correspondingly incorrect
+/// number of cards is held responsible" (rubber Law 67), each for his own card. East led the club
+/// ace and dummy followed; neither West nor North played. Each is told in the order of play, adds
+/// a card of the suit led, and the trick stays East's, as it was when found. Duplicate: each is
+/// deemed to have revoked (67B1).
+#[test]
+fn law_67b1_several_cards_missing_each_offender_adds_his_own() {
+    use Seat::*;
+    for code in [Code::Duplicate, Code::Rubber] {
+        let play = record(&start(DEAL, "4S", North, code), &[(East, "CA"), (South, "C8")]);
+        let err = play.defective_trick(North, 0, None).refused();
+        assert!(matches!(err, PlayError::CannotRecord { law, .. } if law.number == 67), "{code:?}: West first");
+        let play = defective(&play, West, 0, None);
+        assert_eq!(play.defective_awaiting_card(), Some((West, 0)));
+        let play = recorded(&play, West, "C5").play;
+        let play = defective(&play, North, 0, None);
+        assert_eq!(play.defective_awaiting_card(), Some((North, 0)));
+        let err = play.record(North, card("SA")).refused();
+        assert!(matches!(err, PlayError::CannotRecord { .. }), "{code:?}: {err}");
+        let play = recorded(&play, North, "C2").play;
+        assert_eq!(play.tricks()[0].winner(), Some(East));
+        let revokes = play.revokes().iter().filter(|r| r.trick == 0).count();
+        assert_eq!(revokes, if code == Code::Duplicate { 2 } else { 0 }, "{code:?}");
+    }
 }
 
 /// Law 67A: found before a player of each side has played to the following trick (duplicate),

@@ -4,29 +4,32 @@
 //!
 //! Recorded play holds one card of each hand on a trick, so the table tells the engine of the
 //! defect when it is found:
-//! - A card missing: the trick in progress has the other three hands' cards and waits for the
-//!   offender's. The table recorded no card of his because he played none; the cards played to
-//!   the next trick before the defect was found are recorded after the ruling, in their order.
+//! - A card missing: the trick in progress lacks the offender's card, and perhaps others (each
+//!   player who played none is responsible for his own, and is told as a defect of his own, in
+//!   the order of play). The table recorded no card of his because he played none; the cards
+//!   played to the next trick before the defect was found are recorded after the ruling, in their
+//!   order.
 //! - A card too many: the engine holds the card on the trick that the table recorded as his, and
 //!   the extra card is still in his hand in the engine, as the Law deems it to have been.
 
 use crate::cards::{Card, CardSet, Suit};
+use crate::irregularities::play::Seats;
 use crate::law::{Code, Law};
 use crate::seat::{Seat, Side};
 
 use super::record::{Events, PlayEvent, Recorded};
 use super::{Attention, Failure, Play, PlayError, Revoke, RevokeStatus};
 
-/// The refusal's text when the card the Law leaves on the trick is of another suit than the one
-/// recorded there: the engine does not recompute the revokes such a change makes, and the table
-/// records the defect as a fact for the official (rubber Law 67B2).
+/// The refusal's text when the card the Law leaves on the trick would be another card led by the
+/// offender, of another suit than his lead: every card played to the trick would follow a suit
+/// never led, and the table records the defect as a fact for the official (rubber Law 67B2).
 pub const NOT_COMPUTED: &str = "a card to leave on a defective trick of another suit than the card recorded";
 
-/// A trick found defective late, a card missing, while the offender has still to add his card.
+/// A trick found defective late, a card missing, while the offenders have still to add theirs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Defective {
-    /// The player who failed to play to the trick.
-    pub(crate) offender: Seat,
+    /// The players who failed to play to the trick, told so far.
+    pub(crate) offenders: Seats,
     /// The trick (0-12).
     pub(crate) trick: u8,
     /// The player whose card won the trick as it was quitted: his card "does not affect
@@ -133,33 +136,42 @@ impl Play {
     /// The offender who has still to add his card to a trick found defective late, and the
     /// trick (0-12) (duplicate and rubber Law 67B1).
     pub fn defective_awaiting_card(&self) -> Option<(Seat, u8)> {
-        self.defective.map(|d| (d.offender, d.trick))
+        let defective = self.defective?;
+        let next = self.next_to_play().filter(|seat| defective.offenders.contains(*seat))?;
+        Some((next, defective.trick))
     }
 
+    /// A card missing (Law 67B1): the offender must be the next to play to the trick in progress,
+    /// which has its lead; when more than his card is missing, each offender is told in the order
+    /// of play, and the trick keeps the owner it had when the first was found ("the ownership of
+    /// the defective trick cannot be changed", rubber Law 67B; duplicate 67B1).
     fn missing_card(&self, offender: Seat, trick: u8) -> Result<Recorded, PlayError> {
         let law = self.defective_law("B1");
         let cur = self.cur();
         let played = self.tricks[cur];
-        if trick as usize != cur || played.len() != 3 || played.card(offender).is_some() || played.leader() == offender
-        {
+        if trick as usize != cur || played.is_empty() || self.next_to_play() != Some(offender) {
             return Err(PlayError::CannotRecord {
-                what: "a card missing from a trick other than the trick in progress lacking only his card",
+                what: "a card missing from a trick other than the trick in progress, the next in order to add his",
                 law,
             });
         }
-        let Some(owner) = winner_of(played.leader(), &played.cards(), self.trumps()) else {
-            return Err(PlayError::CannotRecord { what: "a trick without its lead", law });
+        let earlier = self.defective.filter(|d| d.trick == trick);
+        let owner = match earlier {
+            Some(defective) => defective.owner,
+            None => winner_of(played.leader(), &played.cards(), self.trumps())
+                .ok_or(PlayError::CannotRecord { what: "a trick without its lead", law })?,
         };
+        let offenders = earlier.map_or(Seats::EMPTY, |d| d.offenders).with(offender);
         let mut next = self.successor();
         let events = Events::keep();
-        next.defective = Some(Defective { offender, trick, owner });
+        next.defective = Some(Defective { offenders, trick, owner });
         Ok(next.offender_supplies(offender, events))
     }
 
     /// Refuses a card the offender may not add to a trick found defective late (Law 67B1): he
     /// must choose a card he could legally play to it, one of the suit led if he has one.
     pub(crate) fn check_defective_card(&self, seat: Seat, card: Card) -> Result<(), PlayError> {
-        if self.defective.is_some_and(|d| d.offender == seat && d.trick == self.completed)
+        if self.defective.is_some_and(|d| d.offenders.contains(seat) && d.trick == self.completed)
             && self.obligations(seat, Some(card)).failure.is_some()
         {
             return Err(PlayError::CannotRecord {
@@ -178,7 +190,28 @@ impl Play {
         };
         self.defective = None;
         self.tricks[t].award(defective.owner);
-        let offender = defective.offender;
+        for offender in defective.offenders.iter() {
+            self.deemed_revoke(t, offender, events);
+        }
+        defective.owner
+    }
+
+    /// Duplicate Law 67B3: "When the Director determines that the offender did play a card to the
+    /// trick, but that card was not placed among the quitted tricks, the Director finds the card
+    /// and places it correctly among the offender's played cards." The table recorded the card
+    /// where it was played, so the record already has it there, and nothing changes. The Law's
+    /// adjusted score "if the same card was played to a subsequent trick" cannot arise from the
+    /// record: no card is recorded twice. The rubber Law has no such case (the trick holds its
+    /// four cards, so it is not defective).
+    pub fn card_found_among_played(&self, offender: Seat, trick: u8, card: Card) -> bool {
+        self.code == Code::Duplicate
+            && (trick as usize) < self.cur()
+            && self.tricks.get(trick as usize).and_then(|t| t.card(offender)) == Some(card)
+    }
+
+    /// Duplicate Law 67B1: the card an offender added to a trick found defective late is deemed a
+    /// revoke on it.
+    fn deemed_revoke(&mut self, t: usize, offender: Seat, events: &mut Events) {
         if self.code == Code::Duplicate
             && let (Some(card), Some(suit)) = (self.tricks[t].card(offender), self.tricks[t].suit_led())
         {
@@ -197,11 +230,13 @@ impl Play {
             events.push(PlayEvent::Revoke { seat: offender, trick: t as u8 });
             events.push(PlayEvent::RevokeEstablished { seat: offender, trick: t as u8 });
         }
-        defective.owner
     }
 
     fn extra_card_found_late(&self, offender: Seat, trick: u8, extra: Card) -> Result<Recorded, PlayError> {
         let law = self.defective_law("B2");
+        if self.card_found_among_played(offender, trick, extra) {
+            return Ok(Recorded { play: self.successor(), events: Vec::new() });
+        }
         if !self.hands[offender.index()].contains(extra) {
             return Err(PlayError::CardNotHeld { seat: offender, card: extra, law: self.cite(45, "", "A") });
         }
@@ -224,6 +259,9 @@ impl Play {
             }
             next.hands[offender.index()].remove(extra);
             next.hands[offender.index()].insert(on_trick);
+            if extra.suit != on_trick.suit {
+                next.judge_revokes_again(offender, t);
+            }
             events.push(PlayEvent::CardWithdrawn { seat: offender, card: on_trick, trick, law });
             on_trick
         } else {
@@ -255,9 +293,11 @@ impl Play {
     }
 
     /// Rubber Law 67B2: whether `extra` rather than `on_trick` is "the highest card he could
-    /// legally have played to that trick". Refused ([`NOT_COMPUTED`]) when it would be `extra`
-    /// of another suit, or when the two are legal discards of different suits and `extra` ranks
-    /// as high or is a trump.
+    /// legally have played to that trick". A card that follows suit is the one he could legally
+    /// play when the other does not; of two legal cards of one suit, the higher rank; of two legal
+    /// discards of different suits, a trump above a plain card, and otherwise the higher rank (an
+    /// equal rank leaves the card recorded). Refused ([`NOT_COMPUTED`]) only when the offender led
+    /// to the trick and the card to stay would be a lead of another suit.
     fn leaves_extra(&self, offender: Seat, t: usize, on_trick: Card, extra: Card) -> Result<bool, PlayError> {
         // His hand as it was at that trick: what he holds now and what he played from it since.
         let mut then: CardSet = self.hands[offender.index()];
@@ -270,12 +310,70 @@ impl Play {
         let led = trick.suit_led().filter(|_| trick.leader() != offender);
         let legal = |card: Card| led.is_none_or(|suit| !then.has_suit(suit) || card.suit == suit);
         let not_computed = || PlayError::CannotRecord { what: NOT_COMPUTED, law: self.defective_law("B2") };
-        match (legal(on_trick), legal(extra)) {
-            (_, false) => Ok(false),
-            (false, true) => Err(not_computed()),
-            (true, true) if on_trick.suit == extra.suit => Ok(extra.rank > on_trick.rank),
-            (true, true) if extra.rank >= on_trick.rank || Some(extra.suit) == self.trumps() => Err(not_computed()),
-            (true, true) => Ok(false),
+        let height = |card: Card| (Some(card.suit) == self.trumps(), card.rank);
+        let stays_extra = match (legal(on_trick), legal(extra)) {
+            (_, false) => false,
+            (false, true) => true,
+            (true, true) if on_trick.suit == extra.suit => extra.rank > on_trick.rank,
+            (true, true) => height(extra) > height(on_trick),
+        };
+        if stays_extra && trick.leader() == offender && extra.suit != on_trick.suit {
+            return Err(not_computed());
+        }
+        Ok(stays_extra)
+    }
+
+    /// After a card of another suit took the place of `offender`'s card on trick `t` (rubber Law
+    /// 67B2), his failures to follow suit from that trick on are judged again on his hand as the
+    /// Law deems it, the restored card "deemed to have belonged continuously to the offender's
+    /// hand": a revoke the engine recorded that he no longer made is dropped, and one he now made
+    /// is added, established if his side has played to a later trick (Law 63) and then pointed out
+    /// except on the twelfth trick (Law 62), as the restored card's other revokes are.
+    fn judge_revokes_again(&mut self, offender: Seat, t: usize) {
+        let last = self.cur().min(12);
+        for k in t..=last {
+            let trick = self.tricks[k];
+            let (Some(card), Some(led)) = (trick.card(offender), trick.suit_led()) else { continue };
+            if trick.leader() == offender {
+                continue;
+            }
+            let mut held = self.hands[offender.index()];
+            for later in &self.tricks[k..=last] {
+                if let Some(played) = later.card(offender) {
+                    held.insert(played);
+                }
+            }
+            let revoked = held.has_suit(led) && card.suit != led;
+            let recorded = self.revokes.iter().position(|r| {
+                r.offender == offender
+                    && r.trick as usize == k
+                    && r.status != RevokeStatus::Corrected
+                    && matches!(r.failure, Failure::FollowSuit { .. })
+            });
+            match (revoked, recorded) {
+                (false, Some(i)) => {
+                    self.revokes.remove(i);
+                }
+                (true, None) => {
+                    let side = offender.side();
+                    let established = self.tricks[k + 1..=last]
+                        .iter()
+                        .any(|later| later.in_order().any(|(seat, _)| seat.side() == side));
+                    let at = self.revokes.iter().position(|r| r.trick as usize > k).unwrap_or(self.revokes.len());
+                    let revoke = Revoke {
+                        offender,
+                        trick: k as u8,
+                        card,
+                        failure: Failure::FollowSuit { suit: led, law: self.cite(44, "", "C") },
+                        status: if established { RevokeStatus::Established } else { RevokeStatus::Unestablished },
+                        attention: (established && k != 11).then_some(Attention::DuringPlay),
+                        from_faced_hand: self.hand_faced(offender),
+                        asked_by_dummy_out_of_rights: false,
+                    };
+                    self.revokes.insert(at, revoke);
+                }
+                _ => {}
+            }
         }
     }
 }

@@ -43,10 +43,11 @@ pub enum FactKind {
     /// A defective trick (Law 67), the trick (1-13) given. At a table recording its play it is
     /// found late and put right (Law 67B, see
     /// [`Play::defective_trick`](crate::play::Play::defective_trick)): without a card, the
-    /// offender played no card to the trick in progress, which has the other three; with the
-    /// card, he played it to that trick besides the card recorded as his (found in time, Law
-    /// 67A2 as [`FactKind::ExtraCardToTrick`]). A digital table records it as a matter of
-    /// judgement.
+    /// offender, next to play, played no card to the trick in progress (several missing: one
+    /// fact each, in the order of play); with the card, he played it to that trick besides the
+    /// card recorded as his (found in time, Law 67A2 as [`FactKind::ExtraCardToTrick`]); with
+    /// the card recorded as his there, duplicate Law 67B3. A digital table records it as a
+    /// matter of judgement.
     DefectiveTrick,
     /// Unauthorised information (Law 16).
     UnauthorizedInformation,

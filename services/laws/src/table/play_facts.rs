@@ -145,8 +145,9 @@ impl DealInProgress {
     /// A defective trick (Law 67). At a table recording its play, found late: a card missing
     /// or a card too many, put right under Law 67B ([`Play::defective_trick`](crate::play::Play::defective_trick));
     /// found in time, an extra card is Law 67A's. A digital table, a table without the hands,
-    /// and a card too many the engine does not put right (rubber Law 67B2, the card left of
-    /// another suit) record the fact for the official, as told.
+    /// and a card too many the engine does not put right (rubber Law 67B2, the offender's lead
+    /// replaced by one of another suit) record the fact for the official, as told; a card
+    /// already among his played cards is duplicate Law 67B3's.
     pub(super) fn apply_defective_trick(&mut self, fact: &Fact) -> Result<Judged, TableError> {
         let trick = fact.trick.filter(|t| (1..=13).contains(t)).ok_or_else(|| fact.missing("the trick, 1 to 13"))?;
         let as_told = Judged::as_told(fact, self.cite(67, "", ""));
@@ -163,6 +164,9 @@ impl DealInProgress {
         };
         let law = match fact.card {
             None => self.cite(67, "B1", "B1"),
+            Some(card) if play.card_found_among_played(fact.offender, trick - 1, card) => {
+                crate::law::Law::duplicate(67, "B3")
+            }
             Some(_) => rectification_law(&recorded.events).unwrap_or(self.cite(67, "B2", "B2")),
         };
         self.play = Some(recorded.play);
