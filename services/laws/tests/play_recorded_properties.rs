@@ -75,6 +75,9 @@ enum Action {
     /// A hand leads face down: the hand due a card the engine calls legal, any other a card of
     /// his hand (duplicate Law 41A, rubber Appendix 3).
     FaceDown(usize, prop::sample::Index),
+    /// A hand's card on a trick a later lead closed, counted back from the current one, was a
+    /// surplus card, and he names a card of his hand for it (rubber Law 12B2, duplicate 13C).
+    SurplusOlder(usize, prop::sample::Index, u8),
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -97,6 +100,7 @@ fn action() -> impl Strategy<Value = Action> {
         1 => (0usize..4, any::<prop::sample::Index>(), 0u8..3, any::<bool>())
             .prop_map(|(s, i, b, m)| Action::Defective(s, i, b, m)),
         2 => (0usize..4, any::<prop::sample::Index>()).prop_map(|(s, i)| Action::FaceDown(s, i)),
+        1 => (0usize..4, any::<prop::sample::Index>(), 0u8..3).prop_map(|(s, i, b)| Action::SurplusOlder(s, i, b)),
     ]
 }
 
@@ -308,6 +312,16 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
             }
             let card = *pick.get(&cards);
             unless_refused(play.lead_face_down(seat, card), |e| format!("{seat} leads the {card} face down: {e}"))
+        }
+        Action::SurplusOlder(seat, pick, back) => {
+            let seat = Seat::from_index(*seat);
+            let trick = play.completed_tricks().checked_sub(1 + back)?;
+            let card = play.tricks().get(trick as usize).and_then(|t| t.card(seat))?;
+            let cards: Vec<Card> = play.hand(seat).with(card).iter().collect();
+            let substitute = *pick.get(&cards);
+            unless_refused(play.surplus_card_on_older_trick(seat, card, trick, substitute), |e| {
+                format!("{seat}'s surplus {card} on trick {trick}, {substitute} for it: {e}")
+            })
         }
     }
 }

@@ -138,19 +138,59 @@ fn law_12b2_the_non_offending_side_may_withdraw_plays_made_after_the_surplus_car
     assert_eq!(after.tricks()[0].winner(), Some(Seat::East));
 }
 
-/// Rubber Law 12B2 speaks of attention "drawn to the offence before the lead to the next trick";
-/// a surplus card on a trick closed by a later lead would need a card put into a quitted trick,
-/// which the engine does not do: it refuses, citing the Law.
+/// As [`DEAL`], but West holds the diamond ace and South the king: diamonds N 765, E 432, S KQJT,
+/// W A98.
+const WEST_DIAMOND_ACE: &str = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.KQJT.T98 432.AKQJ.A98.765";
+
+/// East leads a diamond, South's king wins, West's eight (recorded) was a surplus card; South
+/// leads to the next trick before anyone notices.
+fn surplus_found_after_the_next_lead(code: Code) -> Play {
+    use Seat::*;
+    let play = start(WEST_DIAMOND_ACE, "4S", North, code);
+    record(&play, &[(East, "D2"), (South, "DK"), (West, "D8"), (North, "D5"), (South, "S5")])
+}
+
+/// Rubber Law 12B2: "if the surplus card ... had been played to a previous trick, the offender
+/// must substitute for it a card from his hand that he can legally play to the trick, and, if
+/// possible, a card of the same suit as the surplus card. The offending side may not thereby win a
+/// trick it had lost". West's substitute must be a diamond; his ace would win the trick, but the
+/// trick stays South's. Only `surplus_card_on_older_trick` takes it: the substitute cannot be
+/// played in turn, so the table names it.
 #[test]
-fn law_12b2_a_surplus_card_on_an_earlier_trick_is_refused() {
-    let play = start(DEAL, "4S", Seat::North, Code::Rubber);
-    let play = record(&play, &[(Seat::East, "CA"), (Seat::South, "C8"), (Seat::West, "C5"), (Seat::North, "C2")]);
-    let play = record(&play, &[(Seat::East, "CK")]);
-    let err = play.surplus_card(Seat::West, card("C5"), 0).refused();
-    assert!(matches!(err, PlayError::CannotRecord { .. }));
-    assert_eq!(err.law(), Law::rubber(12, "B2"));
-    // Nor can a card be a surplus card of a player who neither played it nor is to play.
-    let err = play.surplus_card(Seat::West, card("HK"), 1).refused();
+fn law_12b2_a_surplus_card_on_an_older_trick_is_replaced_and_the_trick_stays_lost() {
+    use Seat::*;
+    for code in [Code::Rubber, Code::Club] {
+        let play = surplus_found_after_the_next_lead(code);
+        let err = play.surplus_card(West, card("D8"), 0).refused();
+        assert_eq!(err.law(), Law::rubber(12, "B2"), "{code:?}: the trick in progress's way is closed");
+        let err = play.surplus_card_on_older_trick(West, card("D8"), 0, card("HA")).refused();
+        assert!(matches!(err, PlayError::CannotRecord { .. }), "{code:?}: a heart is no legal substitute");
+        assert_eq!(err.law(), Law::rubber(12, "B2"));
+        let done = play.surplus_card_on_older_trick(West, card("D8"), 0, card("DA")).unwrap_or_else(|e| panic!("{e}"));
+        let after = done.play;
+        assert_eq!(after.tricks()[0].card(West), Some(card("DA")));
+        assert_eq!(after.tricks()[0].winner(), Some(South), "{code:?}: it may not win a trick it had lost");
+        assert!(after.hand(West).contains(card("D8")) && !after.hand(West).contains(card("DA")));
+        assert!(after.decision().is_none(), "{code:?}: no withdrawals after the next lead");
+        assert_eq!(after.tricks()[1], play.tricks()[1], "the later trick is untouched");
+    }
+}
+
+/// Duplicate Law 13C: the surplus card is removed, the play continues "without further
+/// rectification", and "No adjusted score may be awarded unless such a card is found to have
+/// been played to a quitted trick": the trick goes to whoever wins it as the cards now lie, and an
+/// adjustment is reserved.
+#[test]
+fn law_13c_duplicate_a_surplus_card_on_a_quitted_trick_is_replaced_and_may_be_adjusted() {
+    use Seat::*;
+    let play = surplus_found_after_the_next_lead(Code::Duplicate);
+    let after =
+        play.surplus_card_on_older_trick(West, card("D8"), 0, card("DA")).unwrap_or_else(|e| panic!("{e}")).play;
+    assert_eq!(after.tricks()[0].winner(), Some(West));
+    let reserved: Vec<_> = after.reserved_adjustments().iter().map(|r| (r.offending_side, r.law)).collect();
+    assert_eq!(reserved, vec![(Side::EastWest, Law::duplicate(13, "C"))]);
+    // Nor can a card be a surplus card of a player who did not play it to that trick.
+    let err = play.surplus_card_on_older_trick(West, card("HK"), 0, card("DA")).refused();
     assert!(matches!(err, PlayError::CannotRecord { .. }));
 }
 

@@ -87,7 +87,8 @@ pub struct Args {
     #[arg(long, value_parser = parse_designation)]
     pub designation: Option<game::CardDesignation>,
     /// The other cards whose faces were visible, for cards played together (Law 58), comma
-    /// separated (e.g. HK,H2).
+    /// separated (e.g. HK,H2); for a surplus card on a trick a later lead has closed (Law 12B2),
+    /// the one card the offender puts in its place.
     #[arg(long, value_delimiter = ',')]
     pub also_visible: Vec<laws::Card>,
     /// The misinformed player: whose call is changed after misinformation (Law 21B1), or who was

@@ -329,7 +329,7 @@ impl Play {
     /// hand": a revoke the engine recorded that he no longer made is dropped, and one he now made
     /// is added, established if his side has played to a later trick (Law 63) and then pointed out
     /// except on the twelfth trick (Law 62), as the restored card's other revokes are.
-    fn judge_revokes_again(&mut self, offender: Seat, t: usize) {
+    pub(super) fn judge_revokes_again(&mut self, offender: Seat, t: usize) {
         let last = self.cur().min(12);
         for k in t..=last {
             let trick = self.tricks[k];

@@ -78,6 +78,7 @@ mod revoke;
 mod solver;
 mod stated_line;
 mod surplus;
+mod surplus_older;
 mod trick;
 mod trusted;
 

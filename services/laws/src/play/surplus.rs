@@ -88,10 +88,9 @@ impl Play {
     /// the score: an adjustment is reserved against the offending side.
     ///
     /// Refused while a decision is pending, a claim is considered or play is over, for a card
-    /// the offender neither has on that trick nor could have just led or played to it, and, as
-    /// the engine cannot yet put a card into a trick an earlier lead has closed, for a card on
-    /// a trick before the trick in progress or the one just completed (Law 67 in both codes
-    /// governs a trick found defective later).
+    /// the offender neither has on that trick nor could have just led or played to it, and for a
+    /// card on a trick a later lead has closed: the offender cannot play his substitute in turn
+    /// there, so the table names it ([`Play::surplus_card_on_older_trick`]).
     pub fn surplus_card(&self, offender: Seat, card: Card, trick: u8) -> Result<Recorded, PlayError> {
         self.ensure_can_play()?;
         let law = self.surplus_law();

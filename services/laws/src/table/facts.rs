@@ -133,7 +133,9 @@ pub enum FactKind {
     /// from (dummy's seat for dummy's hand). Without a trick it was found in his hand: it goes
     /// back to its proper place without penalty (rubber 12B1). With the trick (1-13) and the
     /// card, it was led or played to that trick: it is taken out, and the offender puts a card
-    /// of his in its place (see [`Play::surplus_card`](crate::play::Play::surplus_card)).
+    /// of his in its place (see [`Play::surplus_card`](crate::play::Play::surplus_card)). On a
+    /// trick a later lead has closed, [`Fact::also_visible`] holds that card (see
+    /// [`Play::surplus_card_on_older_trick`](crate::play::Play::surplus_card_on_older_trick)).
     /// Recorded play only.
     SurplusCard,
     /// An opening lead made face down that went back to the hand before it was faced: a lead

@@ -136,7 +136,11 @@ impl DealInProgress {
         let trick = Some(trick).filter(|t| (1..=13).contains(t)).ok_or_else(|| fact.missing("the trick, 1 to 13"))?;
         let card = fact.card.ok_or_else(|| fact.missing("the surplus card"))?;
         let play = self.play_for("a surplus card led or played")?;
-        let recorded = play.surplus_card(fact.offender, card, trick - 1)?;
+        let recorded = match fact.also_visible.first() {
+            // On a trick a later lead has closed, with the card the offender puts in its place.
+            Some(substitute) => play.surplus_card_on_older_trick(fact.offender, card, trick - 1, *substitute)?,
+            None => play.surplus_card(fact.offender, card, trick - 1)?,
+        };
         let law = recorded.play.surplus_law();
         self.play = Some(recorded.play);
         Ok(Judged::as_told(fact, law))

@@ -544,3 +544,39 @@ fn law_41a_a_face_down_lead_out_of_turn_goes_back_and_one_in_turn_is_faced() {
         assert_eq!(table.face_down_lead(), None);
     }
 }
+
+/// Rubber Law 12B2: "if the surplus card ... had been played to a previous trick, the offender
+/// must substitute for it a card from his hand that he can legally play to the trick". West's
+/// five of clubs on the first trick, found after East led to the third, was a surplus card: the
+/// table names the seven he puts in its place (`also_visible`), and the trick stays East's.
+#[test]
+fn law_12b2_a_surplus_card_on_an_older_trick_is_replaced_with_the_card_the_table_names() {
+    use Seat::*;
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    let plays = [(East, "CA"), (South, "C8"), (West, "C5"), (North, "C2"), (East, "CK"), (South, "C9"), (West, "C6")];
+    let table = plays.iter().fold(table, |t, (seat, c)| card(&t, *seat, c).0);
+    let (table, _) = card(&table, North, "C3");
+    let (table, _) = card(&table, East, "CQ");
+    let fact = Fact {
+        trick: Some(1),
+        also_visible: vec!["C7".parse().unwrap()],
+        ..play_fact(FactKind::SurplusCard, West, "C5")
+    };
+    let (table, _) = apply(&table, Action::Irregularity { fact, pointed_out_by: Some(North) });
+    assert_eq!(table.irregularities().last().unwrap().law, Law::rubber(12, "B2"));
+    let play = table.play().unwrap();
+    assert_eq!(play.tricks()[0].card(West), "C7".parse().ok());
+    assert_eq!(play.tricks()[0].winner(), Some(East));
+    assert!(play.hand(West).contains("C5".parse().unwrap()));
+    // A substitute the Law does not allow (he must follow to clubs) is refused.
+    let fact = Fact {
+        trick: Some(1),
+        also_visible: vec!["HA".parse().unwrap()],
+        ..play_fact(FactKind::SurplusCard, West, "C5")
+    };
+    let before = four_spades(start(Code::Rubber, Mode::Recorded));
+    let before = plays.iter().fold(before, |t, (seat, c)| card(&t, *seat, c).0);
+    let (before, _) = card(&before, North, "C3");
+    let (before, _) = card(&before, East, "CQ");
+    assert!(before.apply(&Action::Irregularity { fact, pointed_out_by: None }).is_err());
+}
