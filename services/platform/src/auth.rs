@@ -519,7 +519,11 @@ mod tests {
     #[test]
     fn the_contract_policy_is_the_contract_s_table() {
         let policy = contract_policy();
-        assert_eq!(policy("/bridgeclub.appeals.v1.AppealsService/DecideAppeal"), Some(&[Role::Committee][..]));
+        assert_eq!(
+            policy("/bridgeclub.appeals.v1.AppealsService/DecideAppeal"),
+            Some(&[Role::Committee, Role::Player][..])
+        );
+        assert_eq!(policy("/bridgeclub.appeals.v1.AppealsService/DirectorDecideAppeal"), Some(&[Role::Arbiter][..]));
         assert_eq!(policy("/bridgeclub.appeals.v1.AppealsService/NoSuchMethod"), None);
         for (path, roles) in api::ALLOWED_ROLES {
             assert_eq!(policy(path).map(<[Role]>::len), Some(roles.len()), "{path}");
