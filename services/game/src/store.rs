@@ -9,11 +9,12 @@ use prost::Message;
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
     ActiveValue::{NotSet, Set},
-    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, DbErr, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, Statement,
+    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, DbErr, EntityName, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect, Statement,
 };
 
-use platform::runtime::{ROWS_PER_INSERT, WriteError, in_chunks};
+use platform::append::{self, Appended};
+use platform::runtime::{ROWS_PER_INSERT, WriteError};
 
 use crate::entity::{arbiter_calls, boards, deals, journal, outbox};
 use crate::stored::{StoredAction, StoredEvent};
@@ -215,6 +216,18 @@ pub struct Commit {
     pub trace_context: Option<String>,
 }
 
+impl Commit {
+    /// Whether its journal rows are all it writes (no deal started, no phase moved, no deal
+    /// finished, no arbiter call, nothing owed): most calls and cards.
+    pub fn only_appends(&self) -> bool {
+        self.new_deal.is_none()
+            && self.phase.is_none()
+            && self.outcome.is_none()
+            && self.arbiter_calls.is_empty()
+            && self.outbox.is_none()
+    }
+}
+
 /// Writes accepted commands in `txn` (the runtime adds their first answers): their events (the
 /// first of each carrying its command) in one insert, the rows of the deals whose phase a command
 /// changed in one update, the arbiter calls, and the outbox messages finished deals owe scoring.
@@ -224,10 +237,7 @@ pub struct Commit {
 #[tracing::instrument(skip_all, fields(commands = commits.len()))]
 pub async fn write(txn: &DatabaseTransaction, commits: Vec<&Commit>) -> Result<(), WriteError> {
     let at = now();
-    let rows: Vec<journal::ActiveModel> = commits.iter().flat_map(|commit| journal_rows(commit, at)).collect();
-    for chunk in in_chunks(rows) {
-        journal::Entity::insert_many(chunk).exec_without_returning(txn).await?;
-    }
+    append::insert_all(txn, vec![journal_rows(&commits, at)]).await?;
 
     let mut moved = Vec::with_capacity(commits.len());
     for &commit in &commits {
@@ -279,19 +289,35 @@ pub async fn write(txn: &DatabaseTransaction, commits: Vec<&Commit>) -> Result<(
     Ok(())
 }
 
-/// A command's journal rows: one per event, the first carrying the command.
-fn journal_rows(commit: &Commit, at: DateTime<FixedOffset>) -> impl Iterator<Item = journal::ActiveModel> + '_ {
-    commit.events.iter().enumerate().map(move |(i, (sequence, kind, event))| journal::ActiveModel {
-        table_id: Set(commit.table_id.clone()),
-        sequence: Set(*sequence as i64),
-        version: Set(commit.version as i64),
-        deal_id: Set(commit.deal_id.clone()),
-        kind: Set((*kind).to_owned()),
-        event: Set(event.clone()),
-        action: Set((i == 0).then(|| commit.action.encode_to_vec())),
-        rules_version: Set(i32::try_from(commit.action.rules_version).unwrap_or(i32::MAX)),
-        created_at: Set(at),
-    })
+/// The commands' journal rows: one per event, the first of each command carrying the command.
+pub fn journal_rows(commits: &[&Commit], at: DateTime<FixedOffset>) -> Appended {
+    let rows = commits.iter().map(|commit| commit.events.len()).sum();
+    let (mut tables, mut sequences, mut versions, mut deals) = (vec![], vec![], vec![], vec![]);
+    let (mut kinds, mut events, mut actions, mut rules) = (vec![], vec![], vec![], vec![]);
+    for commit in commits {
+        let rules_version = i32::try_from(commit.action.rules_version).unwrap_or(i32::MAX);
+        for (i, (sequence, kind, event)) in commit.events.iter().enumerate() {
+            tables.push(commit.table_id.clone());
+            sequences.push(*sequence as i64);
+            versions.push(commit.version as i64);
+            deals.push(commit.deal_id.clone());
+            kinds.push((*kind).to_owned());
+            events.push(event.clone());
+            // An encoded command is never empty: it names what it does.
+            actions.push((i == 0).then(|| commit.action.encode_to_vec()));
+            rules.push(rules_version);
+        }
+    }
+    Appended::new(journal::Entity.table_name(), rows)
+        .text("table_id", tables)
+        .big_int("sequence", sequences)
+        .big_int("version", versions)
+        .text("deal_id", deals)
+        .text("kind", kinds)
+        .bytes("event", events)
+        .optional_bytes("action", actions)
+        .int("rules_version", rules)
+        .same_time("created_at", at)
 }
 
 /// Moves each deal's row to its command's version and phase, if it is still at the version the

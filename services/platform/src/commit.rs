@@ -25,9 +25,10 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use sea_orm::{DatabaseTransaction, DbErr, TransactionTrait};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, DbErr, TransactionTrait};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
+use crate::append::{self, Appended};
 use crate::db::Db;
 
 /// Writes a batch of commands inside one transaction: the one thing a service adds to group
@@ -45,6 +46,19 @@ pub trait BatchWriter: Send + Sync + 'static {
         txn: &'a DatabaseTransaction,
         items: &'a [Self::Item],
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'a;
+
+    /// Whether appending rows is all `item` writes. On Postgres such commands go in one
+    /// statement that commits on its own ([`BatchWriter::appended`], [`crate::append`]): one
+    /// round trip where a transaction takes four (BEGIN, the writes, COMMIT). The default: none
+    /// does, and every batch is written by [`BatchWriter::write`] in a transaction.
+    fn only_appends(&self, _item: &Self::Item) -> bool {
+        false
+    }
+
+    /// The rows `items` append, each of which [`BatchWriter::only_appends`].
+    fn appended(&self, _items: &[Self::Item]) -> Vec<Appended> {
+        Vec::new()
+    }
 }
 
 /// How batches are formed.
@@ -144,33 +158,62 @@ async fn run<W: BatchWriter>(
                 }
             }
         }
-        let (items, answers): (Vec<W::Item>, Vec<_>) = batch.drain(..).unzip();
-        sizes.record(items.len() as u64, &[]);
-        match write(&db, writer.as_ref(), &items).await {
-            Ok(()) => {
-                for answer in answers {
-                    let _ = answer.send(Ok(()));
-                }
+        sizes.record(batch.len() as u64, &[]);
+        // On Postgres the commands that only append go in one statement, beside the others'
+        // transaction: a card need not wait for the four round trips of a deal starting.
+        let appending = db.get_database_backend() == DbBackend::Postgres;
+        let (appends, others): (Vec<Pending<W>>, Vec<Pending<W>>) =
+            batch.drain(..).partition(|(item, _)| appending && writer.only_appends(item));
+        tokio::join!(
+            settle(&db, writer.as_ref(), appends, Path::Append),
+            settle(&db, writer.as_ref(), others, Path::Transaction)
+        );
+    }
+}
+
+/// How a group of commands is written.
+#[derive(Debug, Clone, Copy)]
+enum Path {
+    /// [`BatchWriter::appended`] in one statement, which commits on its own.
+    Append,
+    /// [`BatchWriter::write`] in a transaction.
+    Transaction,
+}
+
+/// Writes `group` together and answers each command; if that fails and there were several, each
+/// is written again alone, so that only the one at fault (or every one, if the database failed)
+/// hears of it.
+async fn settle<W: BatchWriter>(db: &Db, writer: &W, group: Vec<Pending<W>>, path: Path) {
+    if group.is_empty() {
+        return;
+    }
+    let (items, answers): (Vec<W::Item>, Vec<_>) = group.into_iter().unzip();
+    match write(db, writer, &items, path).await {
+        Ok(()) => {
+            for answer in answers {
+                let _ = answer.send(Ok(()));
             }
-            Err(error) if items.len() == 1 => {
-                if let Some(answer) = answers.into_iter().next() {
-                    let _ = answer.send(Err(error));
-                }
+        }
+        Err(error) if items.len() == 1 => {
+            if let Some(answer) = answers.into_iter().next() {
+                let _ = answer.send(Err(error));
             }
-            Err(_) => {
-                // Someone in the batch was refused (or the database failed): each alone, so that
-                // only the one at fault hears of it.
-                for (item, answer) in items.into_iter().zip(answers) {
-                    let result = write(&db, writer.as_ref(), std::slice::from_ref(&item)).await;
-                    let _ = answer.send(result);
-                }
+        }
+        Err(_) => {
+            for (item, answer) in items.into_iter().zip(answers) {
+                let result = write(db, writer, std::slice::from_ref(&item), path).await;
+                let _ = answer.send(result);
             }
         }
     }
 }
 
-/// One transaction: begin, the batch's writes, commit (a failed write rolls back on drop).
-async fn write<W: BatchWriter>(db: &Db, writer: &W, items: &[W::Item]) -> Result<(), W::Error> {
+/// One statement ([`Path::Append`]), or one transaction: begin, the writes, commit (a failed
+/// write rolls back on drop).
+async fn write<W: BatchWriter>(db: &Db, writer: &W, items: &[W::Item], path: Path) -> Result<(), W::Error> {
+    if let Path::Append = path {
+        return Ok(append::insert_all(db, writer.appended(items)).await?);
+    }
     let txn = db.begin().await?;
     writer.write(&txn, items).await?;
     txn.commit().await?;

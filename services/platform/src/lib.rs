@@ -14,6 +14,7 @@
 //! - [`live`]: live state in Redis (or in process) with versioned compare-and-set and fan-out;
 //! - [`outbox`]: the one outbox worker: claiming, backoff with jitter, dead letters, retention;
 //! - [`store`]: the platform's own tables (idempotency keys, the outbox) and their one use;
+//! - [`append`]: rows appended in bulk, in one statement on Postgres;
 //! - [`commit`]: group commit: many commands in one transaction, each answered once it commits;
 //! - [`runtime`]: the one command pipeline: state, expected version, idempotency, journal, live copy;
 //! - [`client`]: channels to other services that carry trace context and a token;
@@ -21,6 +22,7 @@
 //!   catching up from the record after any gap, and heartbeats.
 
 pub mod app;
+pub mod append;
 pub mod auth;
 pub mod breaker;
 pub mod client;

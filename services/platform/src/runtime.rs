@@ -33,9 +33,10 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use prost::Message;
-use sea_orm::{ActiveValue::Set, DatabaseTransaction, DbErr, EntityTrait, SqlErr};
+use sea_orm::{DatabaseTransaction, DbErr, EntityName, SqlErr};
 
 use crate::ServiceError;
+use crate::append::{self, Appended};
 use crate::commit::{BatchWriter, CommitFailed, GroupCommit, GroupCommitSettings};
 use crate::db::Db;
 use crate::live::{CasOutcome, SharedLiveStore, Versioned};
@@ -145,6 +146,19 @@ pub trait Aggregate: Send + Sync + 'static {
         writes: Vec<&'a Self::Write>,
     ) -> impl Future<Output = Result<(), WriteError>> + Send + 'a;
 
+    /// Whether appending rows is all `write` does (most commands: a journal row or a few). Such
+    /// commands are written with their first answers in one statement
+    /// ([`BatchWriter::only_appends`]); the default, none, has [`Aggregate::write`] write every
+    /// command in a transaction.
+    fn only_appends(&self, _write: &Self::Write) -> bool {
+        false
+    }
+
+    /// The rows `writes` append, each of which [`Aggregate::only_appends`].
+    fn appended(&self, _writes: &[&Self::Write]) -> Vec<Appended> {
+        Vec::new()
+    }
+
     /// Called with every state this process loads or commits (a gauge of live aggregates, say).
     fn seen(&self, _state: &Self::State) {}
 }
@@ -215,23 +229,30 @@ impl<A: Aggregate> BatchWriter for RuntimeWriter<A> {
 
     async fn write(&self, txn: &DatabaseTransaction, items: &[Journaled<A::Write>]) -> Result<(), WriteError> {
         self.0.write(txn, items.iter().map(|item| &item.write).collect()).await?;
-        let at = chrono::Utc::now();
-        let answers: Vec<idempotency_keys::ActiveModel> = items
-            .iter()
-            .filter_map(|item| item.answer.as_ref())
-            .map(|(idempotency, response)| idempotency_keys::ActiveModel {
-                scope: Set(idempotency.scope.clone()),
-                key: Set(idempotency.key.clone()),
-                request_hash: Set(idempotency.request_hash.clone()),
-                response: Set(response.clone()),
-                created_at: Set(at),
-            })
-            .collect();
-        for chunk in in_chunks(answers) {
-            idempotency_keys::Entity::insert_many(chunk).exec_without_returning(txn).await?;
-        }
+        append::insert_all(txn, vec![first_answers(items)]).await?;
         Ok(())
     }
+
+    fn only_appends(&self, item: &Journaled<A::Write>) -> bool {
+        self.0.only_appends(&item.write)
+    }
+
+    fn appended(&self, items: &[Journaled<A::Write>]) -> Vec<Appended> {
+        let mut appended = self.0.appended(&items.iter().map(|item| &item.write).collect::<Vec<_>>());
+        appended.push(first_answers(items));
+        appended
+    }
+}
+
+/// The batch's first answers, as `idempotency_keys` rows.
+fn first_answers<W>(items: &[Journaled<W>]) -> Appended {
+    let answers: Vec<&(Idempotency, Vec<u8>)> = items.iter().filter_map(|item| item.answer.as_ref()).collect();
+    Appended::new(idempotency_keys::Entity.table_name(), answers.len())
+        .text("scope", answers.iter().map(|(i, _)| i.scope.clone()).collect())
+        .text("key", answers.iter().map(|(i, _)| i.key.clone()).collect())
+        .text("request_hash", answers.iter().map(|(i, _)| i.request_hash.clone()).collect())
+        .bytes("response", answers.iter().map(|(_, response)| response.clone()).collect())
+        .same_time_utc("created_at", chrono::Utc::now())
 }
 
 /// `rows` taken apart into inserts of at most [`ROWS_PER_INSERT`], moved rather than copied.

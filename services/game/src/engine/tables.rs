@@ -13,6 +13,7 @@ use prost::Message;
 use sea_orm::DatabaseTransaction;
 
 use platform::ServiceError;
+use platform::append::Appended;
 use platform::db::Db;
 use platform::runtime::{Aggregate, WriteError};
 
@@ -116,6 +117,14 @@ impl Aggregate for Tables {
         writes: Vec<&'a Commit>,
     ) -> impl Future<Output = Result<(), WriteError>> + Send + 'a {
         store::write(txn, writes)
+    }
+
+    fn only_appends(&self, write: &Commit) -> bool {
+        write.only_appends()
+    }
+
+    fn appended(&self, writes: &[&Commit]) -> Vec<Appended> {
+        vec![store::journal_rows(writes, store::now())]
     }
 
     fn seen(&self, table: &Loaded) {
