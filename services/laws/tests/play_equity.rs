@@ -110,3 +110,34 @@ fn law_64_no_word_on_equity_without_an_established_revoke_or_before_play_ends() 
     let during = during.draw_attention_to_revoke(Seat::West, 0, DrawnBy::Player).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(during.decision(), None, "asked once the play is over");
 }
+
+/// Rubber Law 64 when both sides made established revokes: each offending side owes the other
+/// its word, so there is one decision for each side damaged, each chosen by the players who
+/// revoked against it. Dummy discarded a heart and West a heart on East's club ace, both holding
+/// clubs; both revokes are established and pointed out.
+#[test]
+fn rubber_law_64_both_sides_revoked_each_offending_side_gives_its_word() {
+    use Seat::*;
+    let play = record(
+        &start(DEAL, "4S", North, Code::Rubber),
+        &[(East, "CA"), (South, "H2"), (West, "HJ"), (North, "C2"), (East, "CK"), (South, "C8")],
+    );
+    let mut play = play.draw_attention_to_revoke(West, 0, DrawnBy::Player).unwrap_or_else(|e| panic!("{e}"));
+    play = play.draw_attention_to_revoke(South, 0, DrawnBy::Player).unwrap_or_else(|e| panic!("{e}"));
+    while let Some(card) = play.legal_cards().iter().next() {
+        play = play.card(card).unwrap_or_else(|e| panic!("{card}: {e}"));
+    }
+    let first = play.decision().unwrap();
+    assert_eq!(first.seats, [East, West].into_iter().collect::<Seats>());
+    assert!(tricks_offered(&play).iter().all(|(to, _)| *to == Side::NorthSouth));
+    let play =
+        play.rectify(PlayOption::RestoreEquity { to: Side::NorthSouth, tricks: 0 }).unwrap_or_else(|e| panic!("{e}"));
+    let second = play.decision().unwrap();
+    assert_eq!(second.seats, [North, South].into_iter().collect::<Seats>());
+    assert!(tricks_offered(&play).iter().all(|(to, _)| *to == Side::EastWest));
+    let play =
+        play.rectify(PlayOption::RestoreEquity { to: Side::EastWest, tricks: 1 }).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(play.decision(), None);
+    assert_eq!(play.revoke_transfer().restored, [0, 1]);
+    assert_eq!(play.equity_restored(), Some((Side::EastWest, 1)));
+}

@@ -11,44 +11,38 @@
 use crate::irregularities::Chooser;
 use crate::irregularities::play::{Decision, Offer, PlayOption, Seats, Situation};
 use crate::law::Code;
-use crate::seat::{Seat, Side};
+use crate::seat::Side;
 
 use super::{Play, PlayError, RevokeStatus, RevokeTransfer};
 
 impl Play {
     /// The decision on equity, due once the play is over after an established revoke pointed
-    /// out, until it is made: more tricks to the side damaged, or none.
+    /// out, until it is made: more tricks to the side damaged, or none. When both sides made
+    /// established revokes, one decision for each side damaged, North-South's first.
     ///
     /// - Who: rubber, the offending side's players (Law 64: "the offending side should transfer
     ///   additional tricks"); Club and duplicate, the official (Club Law 64, duplicate Law 64C1).
-    /// - Bounded: to a side that an established revoke damaged, at most the tricks its opponents
-    ///   hold after the automatic adjustment. Expressed as tricks, the official's adjusted score
-    ///   is the result it assigns (duplicate Law 12C1(b), an assigned adjusted score).
+    /// - Bounded: at most the tricks the offending side holds after the automatic adjustment.
+    ///   Expressed as tricks, the official's adjusted score is the result it assigns (duplicate
+    ///   Law 12C1(b), an assigned adjusted score).
     pub(crate) fn equity_decision(&self) -> Option<Decision> {
-        if self.equity.is_some() || self.pending.is_some() || !self.is_complete() {
+        if self.pending.is_some() || !self.is_complete() {
             return None;
         }
         let automatic = self.automatic_revoke_transfer();
         let law = automatic.equity?;
         let result = self.result()?;
-        let damaged: Vec<Side> = Side::ALL.into_iter().filter(|side| self.damaged_by_revoke(*side)).collect();
-        let first = *damaged.first()?;
-        let mut offers =
-            vec![Offer { option: PlayOption::RestoreEquity { to: first, tricks: 0 }, law, effects: Vec::new() }];
-        for to in &damaged {
-            let offending = to.opponents();
-            let holds =
-                (result.tricks(offending) + automatic.to[offending.index()]).saturating_sub(automatic.to[to.index()]);
-            for tricks in 1..=holds {
-                offers.push(Offer { option: PlayOption::RestoreEquity { to: *to, tricks }, law, effects: Vec::new() });
-            }
-        }
+        let to =
+            Side::ALL.into_iter().find(|side| self.equity[side.index()].is_none() && self.damaged_by_revoke(*side))?;
+        let offending = to.opponents();
+        let holds =
+            (result.tricks(offending) + automatic.to[offending.index()]).saturating_sub(automatic.to[to.index()]);
+        let offers = (0..=holds)
+            .map(|tricks| Offer { option: PlayOption::RestoreEquity { to, tricks }, law, effects: Vec::new() })
+            .collect();
         let (chooser, seats) = match self.code {
             Code::Duplicate | Code::Club => (Chooser::Official, Seats::EMPTY),
-            _ => {
-                let seats: Seats = Seat::ALL.into_iter().filter(|s| damaged.contains(&s.side().opponents())).collect();
-                (Chooser::Offender, seats)
-            }
+            _ => (Chooser::Offender, offending.seats().into_iter().collect()),
         };
         let transferred = automatic.to.iter().sum();
         Some(Decision { situation: Situation::RevokeEquity { transferred }, chooser, seats, law, offers })
@@ -74,29 +68,35 @@ impl Play {
             return Err(PlayError::OptionNotOffered { option, law: decision.law });
         }
         let mut next = self.successor();
-        next.equity = Some((to, tricks));
+        next.equity[to.index()] = Some(tricks);
         Ok(next)
     }
 
     /// The tricks transferred to restore equity after an established revoke, and to whom, once
-    /// entered (none is `(side, 0)`); `None` before.
-    pub const fn equity_restored(&self) -> Option<(Side, u8)> {
-        self.equity
+    /// entered: the side given the most (none is `(side, 0)`); `None` before any entry.
+    pub fn equity_restored(&self) -> Option<(Side, u8)> {
+        Side::ALL
+            .into_iter()
+            .filter_map(|side| self.equity[side.index()].map(|tricks| (side, tricks)))
+            .max_by_key(|(_, tricks)| *tricks)
     }
 
     /// The play as a table under rules version 1 knew it, which asked nobody about equity after
     /// a revoke: a deal begun then still ends as it did when it is replayed.
     pub fn without_equity_entry(&self) -> Play {
         let mut next = self.clone();
-        next.equity.get_or_insert((Side::NorthSouth, 0));
+        for entry in &mut next.equity {
+            entry.get_or_insert(0);
+        }
         next
     }
 
     /// Adds the tricks entered to restore equity to Law 64's automatic adjustment.
     pub(crate) fn add_equity_transfer(&self, transfer: &mut RevokeTransfer) {
-        if let Some((to, tricks)) = self.equity.filter(|(_, tricks)| *tricks > 0) {
-            transfer.to[to.index()] += tricks;
-            transfer.restored[to.index()] += tricks;
+        for side in Side::ALL {
+            let tricks = self.equity[side.index()].unwrap_or(0);
+            transfer.to[side.index()] += tricks;
+            transfer.restored[side.index()] += tricks;
         }
     }
 }

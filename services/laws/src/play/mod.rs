@@ -196,8 +196,9 @@ pub struct Play {
     defective: Option<defective::Defective>,
     /// The opening lead lying face down, not yet faced (duplicate Law 41A; rubber Appendix 3).
     face_down: Option<(Seat, Card)>,
-    /// Tricks transferred to restore equity after an established revoke, once entered (Law 64).
-    equity: Option<(Side, u8)>,
+    /// Tricks transferred to restore equity to each side after an established revoke, by
+    /// [`Side::index`], once entered (Law 64).
+    equity: [Option<u8>; 2],
     /// The card recorded by the last action and the play before it, while nothing else has
     /// happened since: a lead or play out of turn made because an opponent said it was the
     /// player's turn is retracted as though never made (duplicate Law 47E1; rubber Law 47D).
@@ -255,7 +256,7 @@ impl Play {
             surplus: None,
             defective: None,
             face_down: None,
-            equity: None,
+            equity: [None; 2],
             last_record: None,
         };
         for card in penalty_cards.into_iter().filter(|pc| pc.owner.side() == defenders) {
