@@ -153,3 +153,27 @@ fn law_41c_no_face_down_lead_once_the_opening_lead_is_faced() {
         assert_eq!(err.law(), face_down_law(code, "C"), "{code:?}");
     }
 }
+
+/// Duplicate Law 41A: "The face-down lead may be withdrawn only upon instruction of the Director
+/// after an irregularity (see Laws 47E and 54); the withdrawn card must be returned to the
+/// defender's hand." Law 47E2(a): "A player may retract the card he has played because of a
+/// mistaken explanation of an opponent's call". Rubber Law 47D lets even a played card be
+/// retracted on that ground. South (declarer's side) misexplained a call: East's face-down lead
+/// goes back and he leads again; an explanation from his own partner is no ground.
+#[test]
+fn law_41a_a_face_down_lead_is_withdrawn_after_a_mistaken_explanation() {
+    use laws::irregularities::play::Retraction;
+    for code in CODES {
+        let (lying, _) = face_down(&start(DEAL, "4S", Seat::North, code), Seat::East, "CA");
+        let done = lying
+            .retract(Seat::East, Retraction::MistakenExplanation { by: Seat::South })
+            .unwrap_or_else(|e| panic!("{e}"));
+        let law = Retraction::MistakenExplanation { by: Seat::South }.law(code);
+        assert_eq!(returned(&done.events), vec![(Seat::East, "CA".to_owned(), law)], "{code:?}");
+        assert_eq!(done.play.face_down_lead(), None);
+        assert_eq!(done.play.penalty_cards().count(), 0);
+        assert!(done.play.card(card("CK")).is_ok(), "{code:?}: he leads again");
+        let err = lying.retract(Seat::East, Retraction::MistakenExplanation { by: Seat::West }).refused();
+        assert!(matches!(err, PlayError::RetractionRefused { .. }), "{code:?}: {err}");
+    }
+}

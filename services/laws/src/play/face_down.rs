@@ -5,7 +5,7 @@
 //! lead out of turn goes back to the hand without the rectifications a faced one brings.
 
 use crate::cards::Card;
-use crate::irregularities::play::Situation;
+use crate::irregularities::play::{Retraction, Situation};
 use crate::law::{Code, Law};
 use crate::seat::Seat;
 
@@ -134,6 +134,34 @@ impl Play {
             Code::Duplicate => Law::duplicate(54, ""),
             _ => self.face_down_law(""),
         }
+    }
+
+    /// The face-down lead withdrawn because an opponent's explanation of a call was mistaken:
+    /// "The face-down lead may be withdrawn only upon instruction of the Director after an
+    /// irregularity (see Laws 47E and 54); the withdrawn card must be returned to the defender's
+    /// hand" (duplicate Law 41A, with 47E2(a)). Under the rubber Laws a card already played may be
+    /// retracted on that ground (Law 47D), so one lying face down may too. The card goes back to
+    /// the leader's hand without further rectification and he leads again. `None` when no
+    /// face-down lead of `seat`'s lies or the ground is another; refused when the explanation
+    /// came from his own side.
+    pub(crate) fn retract_face_down_lead(
+        &self,
+        seat: Seat,
+        retraction: Retraction,
+    ) -> Result<Option<Recorded>, PlayError> {
+        let Some((_, card)) = self.face_down.filter(|(leader, _)| *leader == seat) else { return Ok(None) };
+        let (Retraction::MistakenExplanation { by } | Retraction::OpeningLeadBeforeDummyFaced { by }) = retraction
+        else {
+            return Ok(None);
+        };
+        let law = retraction.law(self.code);
+        if by.side() == seat.side() {
+            let reason = "the misinformation did not come from an opponent";
+            return Err(PlayError::RetractionRefused { seat, reason, law });
+        }
+        let mut next = self.successor();
+        next.face_down = None;
+        Ok(Some(Recorded { play: next, events: vec![PlayEvent::CardReturned { seat, card, law }] }))
     }
 
     fn ensure_in_hand(&self, seat: Seat, card: Card) -> Result<(), PlayError> {

@@ -72,6 +72,9 @@ impl Play {
             return Err(PlayError::PlaySuspended { law: self.suspended_law() });
         }
         let law = retraction.law(self.code);
+        if let Some(returned) = self.retract_face_down_lead(seat, retraction)? {
+            return Ok(returned);
+        }
         if let Retraction::ToldItWasHisTurn { by } = retraction {
             Self::opponent_informed(seat, by, law)?;
             return self.retract_as_never_made(seat, law);
