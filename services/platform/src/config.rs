@@ -122,6 +122,11 @@ pub struct DatabaseConfig {
     pub cool_down_ms: u64,
     /// Milliseconds between the pings that decide the health status while no calls come.
     pub probe_interval_ms: u64,
+    /// Group commit: writers each service runs side by side, one transaction (or statement) at
+    /// a time each ([`crate::commit`]).
+    pub group_commit_writers: usize,
+    /// Group commit: the most commands written together.
+    pub group_commit_max_batch: usize,
 }
 
 impl Default for DatabaseConfig {
@@ -131,6 +136,8 @@ impl Default for DatabaseConfig {
             sqlite_busy_timeout_ms: 5_000,
             cool_down_ms: 1_000,
             probe_interval_ms: 1_000,
+            group_commit_writers: 2,
+            group_commit_max_batch: 128,
         }
     }
 }
@@ -172,6 +179,14 @@ impl DatabaseConfig {
     /// [`DatabaseConfig::probe_interval_ms`].
     pub fn probe_interval(&self) -> Duration {
         millis(self.probe_interval_ms)
+    }
+
+    /// [`DatabaseConfig::group_commit_writers`] and [`DatabaseConfig::group_commit_max_batch`].
+    pub fn group_commit(&self) -> crate::commit::GroupCommitSettings {
+        crate::commit::GroupCommitSettings {
+            max_batch: self.group_commit_max_batch.max(1),
+            writers: self.group_commit_writers.max(1),
+        }
     }
 }
 
@@ -353,6 +368,16 @@ mod tests {
         assert_eq!(config.platform.database.acquire_timeout_ms, 250);
         assert_eq!(config.platform.database.cool_down_ms, DatabaseConfig::default().cool_down_ms);
         assert_eq!(config.platform.redis.command_timeout_ms, 100);
+    }
+
+    #[test]
+    fn group_commit_is_set_in_the_database_section_and_never_below_one() {
+        let toml = "[database]\ngroup_commit_writers = 3\ngroup_commit_max_batch = 0\n";
+        let config: Config<Scoring> = load_from("scoring", Figment::new().merge(Toml::string(toml))).unwrap();
+        let settings = config.platform.database.group_commit();
+        assert_eq!((settings.writers, settings.max_batch), (3, 1));
+        let defaults = DatabaseConfig::default().group_commit();
+        assert_eq!((defaults.writers, defaults.max_batch), (2, 128));
     }
 
     #[test]

@@ -31,6 +31,7 @@ use sea_orm::{
 use sea_orm_migration::MigratorTrait;
 
 use crate::breaker::Breaker;
+use crate::commit::GroupCommitSettings;
 use crate::config::DatabaseConfig;
 use crate::error::DbFailure;
 use crate::health::Dependency;
@@ -43,6 +44,7 @@ pub struct Db {
     immediate: bool,
     probe_timeout: Duration,
     probe_interval: Duration,
+    group_commit: GroupCommitSettings,
 }
 
 impl std::fmt::Debug for Db {
@@ -73,7 +75,13 @@ impl Db {
             // A ping acquires a connection, then makes one round trip.
             probe_timeout: acquire * 2,
             probe_interval: config.probe_interval(),
+            group_commit: config.group_commit(),
         }
+    }
+
+    /// How the services' group commits over this database form their batches.
+    pub fn group_commit(&self) -> GroupCommitSettings {
+        self.group_commit
     }
 
     /// The pool itself, past the breaker: for migrations and tools, never for a service's calls.

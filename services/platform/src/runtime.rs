@@ -37,7 +37,7 @@ use sea_orm::{DatabaseTransaction, DbErr, EntityName, SqlErr};
 
 use crate::ServiceError;
 use crate::append::{self, Appended};
-use crate::commit::{BatchWriter, CommitFailed, GroupCommit, GroupCommitSettings};
+use crate::commit::{BatchWriter, CommitFailed, GroupCommit};
 use crate::db::Db;
 use crate::live::{CasOutcome, SharedLiveStore, Versioned};
 use crate::store::idempotency_keys;
@@ -297,7 +297,7 @@ impl<A: Aggregate> Runtime<A> {
         let aggregate = std::sync::Arc::new(aggregate);
         let writer = RuntimeWriter(aggregate.clone());
         Runtime {
-            commits: GroupCommit::spawn(db.clone(), writer, GroupCommitSettings::default()),
+            commits: GroupCommit::spawn(db.clone(), writer, db.group_commit()),
             db,
             live,
             aggregate,
