@@ -151,24 +151,9 @@ pub struct Decide {
     /// The dissenters' reasons.
     #[arg(long)]
     dissent: Option<String>,
-    /// The new decision: the table result stands.
-    #[arg(long, conflicts_with_all = ["contract", "artificial_ns"])]
-    result_stands: bool,
-    /// The new decision: an assigned score, this contract (4S, 3NTX, 6HXX) ...
-    #[arg(long, requires_all = ["declarer", "tricks"])]
-    contract: Option<String>,
-    /// ... by this declarer (N, E, S, W) ...
-    #[arg(long)]
-    declarer: Option<String>,
-    /// ... taking this many tricks.
-    #[arg(long)]
-    tricks: Option<u32>,
-    /// The new decision: an artificial adjusted score, North-South's grade ...
-    #[arg(long, value_enum, requires = "artificial_ew", conflicts_with = "contract")]
-    artificial_ns: Option<Grade>,
-    /// ... and East-West's.
-    #[arg(long, value_enum)]
-    artificial_ew: Option<Grade>,
+    /// The new decision, if it changes the ruling's.
+    #[command(flatten)]
+    decision: NewDecision,
     /// The idempotency key; reuse it to retry the same decision. A new one by default.
     #[arg(long)]
     key: Option<String>,
@@ -425,7 +410,7 @@ async fn appeal(client: &mut Client, command: AppealCommand) -> anyhow::Result<S
                 idempotency_key: key.clone(),
                 appeal_id: decide.appeal.clone(),
                 outcome: outcome_value(decide.outcome),
-                new_decision: new_decision(&decide)?,
+                new_decision: new_decision(&decide.decision)?,
                 reasons: decide.reasons.clone(),
                 committee_member_ids: decide.members.clone(),
                 dissenting_member_ids: decide.dissenting.clone(),
@@ -506,8 +491,32 @@ fn outcome_value(outcome: Outcome) -> i32 {
     outcome as i32
 }
 
+/// A decision on the command line: the result stands, an assigned score, or an artificial one
+/// (a committee's, the Director's under Law 93A, or the one a further appeal put in force).
+#[derive(Debug, Args)]
+pub struct NewDecision {
+    /// the table result stands.
+    #[arg(long, conflicts_with_all = ["contract", "artificial_ns"])]
+    result_stands: bool,
+    /// an assigned score, this contract (4S, 3NTX, 6HXX) ...
+    #[arg(long, requires_all = ["declarer", "tricks"])]
+    contract: Option<String>,
+    /// ... by this declarer (N, E, S, W) ...
+    #[arg(long)]
+    declarer: Option<String>,
+    /// ... taking this many tricks.
+    #[arg(long)]
+    tricks: Option<u32>,
+    /// an artificial adjusted score, North-South's grade ...
+    #[arg(long, value_enum, requires = "artificial_ew", conflicts_with = "contract")]
+    artificial_ns: Option<Grade>,
+    /// ... and East-West's.
+    #[arg(long, value_enum)]
+    artificial_ew: Option<Grade>,
+}
+
 /// The decision the command line describes, if any.
-fn new_decision(decide: &Decide) -> anyhow::Result<Option<pb::RulingDecision>> {
+fn new_decision(decide: &NewDecision) -> anyhow::Result<Option<pb::RulingDecision>> {
     use common::adjustment::Kind;
     use pb::ruling_decision::Decision;
     let grade = |g: Grade| common::ArtificialAward {

@@ -22,7 +22,7 @@ use anyhow::{Context, bail};
 use api::appeals::v1 as pb;
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::{Client, Decide, Grade, Outcome, new_decision, show_appeal, show_ruling, status_error, time};
+use super::{Client, NewDecision, Outcome, new_decision, show_appeal, show_ruling, status_error, time};
 
 /// `bridgectl appeal file ...`: files an appeal (a player for himself; the director for a player).
 #[derive(Debug, Args)]
@@ -78,24 +78,9 @@ pub struct DirectorDecide {
     /// The appeal lacked merit (Law 92A): a deposit is retained.
     #[arg(long)]
     lacked_merit: bool,
-    /// The new decision: the table result stands.
-    #[arg(long, conflicts_with_all = ["contract", "artificial_ns"])]
-    result_stands: bool,
-    /// The new decision: an assigned score, this contract (4S, 3NTX, 6HXX) ...
-    #[arg(long, requires_all = ["declarer", "tricks"])]
-    contract: Option<String>,
-    /// ... by this declarer (N, E, S, W) ...
-    #[arg(long)]
-    declarer: Option<String>,
-    /// ... taking this many tricks.
-    #[arg(long)]
-    tricks: Option<u32>,
-    /// The new decision: an artificial adjusted score, North-South's grade ...
-    #[arg(long, value_enum, requires = "artificial_ew", conflicts_with = "contract")]
-    artificial_ns: Option<Grade>,
-    /// ... and East-West's.
-    #[arg(long, value_enum)]
-    artificial_ew: Option<Grade>,
+    /// The new decision, if it changes the ruling's.
+    #[command(flatten)]
+    decision: NewDecision,
     /// The idempotency key; reuse it to retry the same decision. A new one by default.
     #[arg(long)]
     key: Option<String>,
@@ -145,7 +130,7 @@ pub enum FurtherCommand {
         note: String,
         /// With `--status changed`, the decision the body put in force.
         #[command(flatten)]
-        decision: InForce,
+        decision: NewDecision,
     },
     /// Prints the appeal's dossier for the body it went to: the ruling, the appeal, its hearing
     /// and decision, and the further appeal.
@@ -153,49 +138,6 @@ pub enum FurtherCommand {
         /// The appeal.
         appeal: String,
     },
-}
-
-/// The decision a body put in force when it changed the club's decision.
-#[derive(Debug, Args)]
-pub struct InForce {
-    /// The table result stands.
-    #[arg(long, conflicts_with_all = ["contract", "artificial_ns"])]
-    result_stands: bool,
-    /// An assigned score, this contract (4S, 3NTX, 6HXX) ...
-    #[arg(long, requires_all = ["declarer", "tricks"])]
-    contract: Option<String>,
-    /// ... by this declarer (N, E, S, W) ...
-    #[arg(long)]
-    declarer: Option<String>,
-    /// ... taking this many tricks.
-    #[arg(long)]
-    tricks: Option<u32>,
-    /// An artificial adjusted score, North-South's grade ...
-    #[arg(long, value_enum, requires = "artificial_ew", conflicts_with = "contract")]
-    artificial_ns: Option<Grade>,
-    /// ... and East-West's.
-    #[arg(long, value_enum)]
-    artificial_ew: Option<Grade>,
-}
-
-/// The decision `in_force` describes, if any (see [`new_decision`]).
-fn in_force(in_force: &InForce) -> anyhow::Result<Option<pb::RulingDecision>> {
-    new_decision(&Decide {
-        appeal: String::new(),
-        outcome: Outcome::Varied,
-        reasons: String::new(),
-        members: Vec::new(),
-        dissenting: Vec::new(),
-        dissent: None,
-        result_stands: in_force.result_stands,
-        contract: in_force.contract.clone(),
-        declarer: in_force.declarer.clone(),
-        tricks: in_force.tricks,
-        artificial_ns: in_force.artificial_ns,
-        artificial_ew: in_force.artificial_ew,
-        key: None,
-        lacked_merit: false,
-    })
 }
 
 /// Where a further appeal stands, on the command line.
@@ -260,27 +202,11 @@ pub async fn director_hear(client: &mut Client, hear: DirectorHear) -> anyhow::R
 /// Records the Director in charge's decision.
 pub async fn director_decide(client: &mut Client, decide: DirectorDecide) -> anyhow::Result<String> {
     let key = decide.key.clone().unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
-    let as_committee = Decide {
-        appeal: decide.appeal.clone(),
-        outcome: decide.outcome,
-        reasons: decide.reasons.clone(),
-        members: Vec::new(),
-        dissenting: Vec::new(),
-        dissent: None,
-        result_stands: decide.result_stands,
-        contract: decide.contract.clone(),
-        declarer: decide.declarer.clone(),
-        tricks: decide.tricks,
-        artificial_ns: decide.artificial_ns,
-        artificial_ew: decide.artificial_ew,
-        key: None,
-        lacked_merit: decide.lacked_merit,
-    };
     let request = pb::DirectorDecideAppealRequest {
         idempotency_key: key.clone(),
         appeal_id: decide.appeal,
         outcome: super::outcome_value(decide.outcome),
-        new_decision: new_decision(&as_committee)?,
+        new_decision: new_decision(&decide.decision)?,
         reasons: decide.reasons,
         lacked_merit: decide.lacked_merit,
     };
@@ -318,7 +244,7 @@ pub async fn further(client: &mut Client, command: FurtherCommand) -> anyhow::Re
             shown(client.file_further_appeal(request).await.map_err(status_error)?.into_inner().appeal)
         }
         FurtherCommand::Status { appeal, status, note, decision } => {
-            let new_decision = in_force(&decision)?;
+            let new_decision = new_decision(&decision)?;
             if matches!(status, FurtherStatus::Changed) != new_decision.is_some() {
                 bail!(
                     "give the decision in force (--result-stands, --contract ... or --artificial-ns ...) with --status changed, and only then"
