@@ -1,8 +1,8 @@
 //! End-to-end tests. One binary (linking is the slow part of building tests), one module per area.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod append;
 mod appeals;
+mod append;
 mod board_secrecy;
 mod crash;
 mod faults;

@@ -27,9 +27,9 @@ impl Play {
                 law: self.cite(64, "", "C1"),
                 offers: Vec::new(),
             }),
-            Situation::ClaimLineBreach { .. } | Situation::ClaimTrumps { .. } | Situation::ClaimSuggestedPlay { .. } => {
-                self.claim_decision(situation)
-            }
+            Situation::ClaimLineBreach { .. }
+            | Situation::ClaimTrumps { .. }
+            | Situation::ClaimSuggestedPlay { .. } => self.claim_decision(situation),
             Situation::OpeningLeadOutOfTurn { offender, card } if self.declarer_saw_dummy => Decision {
                 // Rubber Law 54B, duplicate Law 54C: he could have seen dummy's cards, so he
                 // must accept the lead; nothing else is offered.

@@ -233,7 +233,9 @@ impl fmt::Display for PlayOption {
             PlayOption::WithdrawClaimPlay => {
                 f.write_str("require declarer to withdraw the card and play one that conforms to his obligations")
             }
-            PlayOption::RequireTrumps(TrumpIntent::Draw) => f.write_str("require declarer to draw the outstanding trumps"),
+            PlayOption::RequireTrumps(TrumpIntent::Draw) => {
+                f.write_str("require declarer to draw the outstanding trumps")
+            }
             PlayOption::RequireTrumps(TrumpIntent::Leave) => {
                 f.write_str("require declarer not to draw the outstanding trumps")
             }
