@@ -4,6 +4,7 @@
 //! rescores the field and notifies the players; late appeals, non-players and principals without
 //! the committee role are refused; deciding twice changes the score once.
 
+mod committee_procedure;
 mod decisions;
 mod director;
 mod duplicate;
