@@ -18,8 +18,8 @@
 //! ```
 //! use api::common::v1::Role;
 //!
-//! let roles = api::allowed_roles("/bridgeclub.appeals.v1.AppealsService/DecideAppeal").unwrap();
-//! assert_eq!(roles, &[Role::Committee]);
+//! let roles = api::allowed_roles("/bridgeclub.appeals.v1.AppealsService/DirectorDecideAppeal").unwrap();
+//! assert_eq!(roles, &[Role::Arbiter]);
 //! assert!(api::allowed_roles("/bridgeclub.appeals.v1.AppealsService/NoSuchMethod").is_none());
 //! ```
 
