@@ -1,5 +1,5 @@
 //! Irregularities of the play rectified: a lead out of turn accepted (Law 54), a surplus card
-//! played (Law 12B2), a card missing from a trick found late (Law 67B1), an established revoke (Law 64), a major penalty card (Law 50), a changed
+//! played (Law 12B2), a card missing from a trick found late (Law 67B1) or one too many (Law 67B2), an established revoke (Law 64), a major penalty card (Law 50), a changed
 //! designation and dummy's card deemed played (Laws 45C4(b), 45D, 46), two cards of dummy's at
 //! once (Law 58), and cards retracted (Law 47).
 
@@ -228,6 +228,41 @@ async fn duplicate_law_67b1_a_card_missing_from_a_trick_found_late_is_added_and_
     assert_eq!(outcome.equity_tricks, 0);
     let (_, _, tricks) = played(&outcome.result);
     assert_eq!(tricks + 1, view.tricks_won.unwrap().north_south);
+}
+
+/// Rubber Law 67B2: "When the offender has played more than one card to the trick, ... the
+/// offender withdraws all but the highest-ranking legal card ... The withdrawn card becomes a
+/// penalty card if the offender is a defender." West put the seven of clubs on the first trick
+/// besides his five; the table finds it once he has played to the second trick (rubber 67A
+/// allows the mend "until the responsible player has played to a subsequent trick").
+#[tokio::test]
+async fn rubber_law_67b2_a_card_too_many_found_late_is_withdrawn_and_becomes_a_penalty_card() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = rubber_four_spades(&app).await;
+    let plays = [(East, "CA"), (South, "C8"), (West, "C5"), (North, "C2"), (East, "CK"), (South, "C9"), (West, "C6")];
+    for (seat, card) in plays {
+        table.play(seat, card).await;
+    }
+    let too_many = game::IrregularityFact {
+        card: Some(pcard("C7")),
+        trick_number: 1,
+        ..fact(game::IrregularityKind::DefectiveTrick, West)
+    };
+    let recorded = table.record(&mut table.desk(), too_many, Some(North)).await.unwrap();
+    let law = recorded.irregularity.unwrap().law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (67, "B2"));
+    let view = recorded.view.unwrap();
+    let west_card = view.tricks[0].cards.iter().find(|p| p.seat == West.to_proto()).unwrap();
+    assert_eq!(Card::try_from(west_card.card.unwrap()).unwrap(), "C7".parse().unwrap(), "the higher card stays");
+    assert_eq!(view.tricks[0].winner, East.to_proto(), "the trick keeps its owner");
+    let penalty =
+        view.penalty_cards.iter().map(|p| (p.owner, Card::try_from(p.card.unwrap()).unwrap())).collect::<Vec<_>>();
+    assert_eq!(penalty, vec![(West.to_proto(), "C5".parse().unwrap())], "the withdrawn card, a defender's");
+    assert_eq!(seat_of(view.next_to_act), North, "play goes on where it stood");
+    // The penalty card lies face up: declarer sees it in West's hand (Law 50A).
+    let north = table.view_as(&mut table.player(North)).await;
+    assert!(hand(&north, West).unwrap().contains("C5".parse().unwrap()));
 }
 
 #[tokio::test]
