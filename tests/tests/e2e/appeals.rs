@@ -167,6 +167,7 @@ async fn sign_in(app: &TestApp, members: &[&str]) {
             chair: false,
             term_from: Some(yesterday),
             term_until: None,
+            idempotency_key: String::new(),
         };
         admin.add_roster_entry(entry).await.unwrap();
     }

@@ -75,7 +75,8 @@ impl Appeals {
         request: pb::DeclareConflictRequest,
     ) -> Result<pb::DeclareConflictResponse, ServiceError> {
         use pb::declared_conflict::Subject;
-        let given = request.conflict.ok_or_else(|| ServiceError::invalid("conflict", "required"))?;
+        let key = request.idempotency_key.clone();
+        let given = request.conflict.clone().ok_or_else(|| ServiceError::invalid("conflict", "required"))?;
         let member = required_text("conflict.member_id", &given.member_id, "the committee member")?.to_owned();
         let reason = required_text("conflict.reason", &given.reason, "why the member may not judge it")?.to_owned();
         let (kind, subject, other) = match given.subject.as_ref() {
@@ -117,8 +118,17 @@ impl Appeals {
             declared_by: principal.subject.clone(),
             declared_at: Utc::now(),
         };
-        conflict::Entity::insert(conflict::ActiveModel::from(row.clone())).exec_without_returning(&self.db).await?;
-        Ok(pb::DeclareConflictResponse { conflict: Some(conflict_message(&row)) })
+        let answer = pb::DeclareConflictResponse { conflict: Some(conflict_message(&row)) };
+        super::insert_once(
+            &self.db,
+            "DeclareConflict",
+            principal,
+            &key,
+            &request,
+            conflict::ActiveModel::from(row),
+            answer,
+        )
+        .await
     }
 
     /// Withdraws a declared conflict.

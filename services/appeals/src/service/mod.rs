@@ -110,6 +110,49 @@ fn require_key(key: &str) -> Result<&str, ServiceError> {
     }
 }
 
+/// An administrator's insert made once per idempotency key: the row and the first answer are
+/// written in one transaction, and a retry under the same key (or one that lost the race to the
+/// first) gets that answer back without a second row. Without a key the insert is simply made.
+async fn insert_once<R, A>(
+    db: &Db,
+    method: &str,
+    principal: &Principal,
+    key: &str,
+    request: &impl prost::Message,
+    row: A,
+    answer: R,
+) -> Result<R, ServiceError>
+where
+    R: prost::Message + Default,
+    A: sea_orm::ActiveModelTrait + sea_orm::ActiveModelBehavior + Send,
+    <A::Entity as sea_orm::EntityTrait>::Model: sea_orm::IntoActiveModel<A>,
+{
+    use sea_orm::{EntityTrait, TransactionTrait};
+    if key.is_empty() {
+        <A::Entity as EntityTrait>::insert(row).exec_without_returning(db).await?;
+        return Ok(answer);
+    }
+    let key = require_key(key)?;
+    let scope = format!("appeals.{method}/{}", principal.subject);
+    let hash = crate::records::request_hash(request);
+    if let Some(first) = store::stored_response(db, &scope, key, &hash).await? {
+        return Ok(first);
+    }
+    let written = async {
+        let txn = db.begin().await?;
+        <A::Entity as EntityTrait>::insert(row).exec_without_returning(&txn).await?;
+        platform::store::store_response(&txn, &scope, key, &hash, &answer).await?;
+        txn.commit().await?;
+        Ok::<(), ServiceError>(())
+    }
+    .await;
+    match written {
+        Ok(()) => Ok(answer),
+        // A retry that raced the first attempt: the first one's answer stands.
+        Err(error) => store::stored_response(db, &scope, key, &hash).await?.ok_or(error),
+    }
+}
+
 fn required_text<'a>(field: &str, value: &'a str, what: &str) -> Result<&'a str, ServiceError> {
     let value = value.trim();
     if value.is_empty() { Err(ServiceError::invalid(field, format!("required: {what}"))) } else { Ok(value) }

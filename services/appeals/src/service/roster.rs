@@ -125,8 +125,18 @@ impl Appeals {
             updated_by: principal.subject.clone(),
             updated_at: now,
         };
-        roster::Entity::insert(roster::ActiveModel::from(row.clone())).exec_without_returning(&self.db).await?;
-        Ok(pb::AddRosterEntryResponse { entry: Some(entry_message(&row)) })
+        let answer = pb::AddRosterEntryResponse { entry: Some(entry_message(&row)) };
+        let key = request.idempotency_key.clone();
+        super::insert_once(
+            &self.db,
+            "AddRosterEntry",
+            principal,
+            &key,
+            &request,
+            roster::ActiveModel::from(row),
+            answer,
+        )
+        .await
     }
 
     /// The stored entry `entry_id`, NOT_FOUND if there is none.

@@ -320,6 +320,7 @@ impl Harness {
                 chair: false,
                 term_from: Some(yesterday),
                 term_until: None,
+                idempotency_key: String::new(),
             };
             self.appeals.add_roster_entry(&admin(), entry).await.unwrap();
             principals.push(principal);

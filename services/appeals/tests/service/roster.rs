@@ -18,7 +18,13 @@ fn at(offset: Duration) -> Option<prost_types::Timestamp> {
 }
 
 fn entry(member: &str, chair: bool, from: Duration, until: Option<Duration>) -> pb::AddRosterEntryRequest {
-    pb::AddRosterEntryRequest { member_id: member.into(), chair, term_from: at(from), term_until: until.and_then(at) }
+    pb::AddRosterEntryRequest {
+        member_id: member.into(),
+        chair,
+        term_from: at(from),
+        term_until: until.and_then(at),
+        idempotency_key: String::new(),
+    }
 }
 
 fn page(size: u32, token: &str) -> Option<common::PageRequest> {
@@ -124,6 +130,7 @@ async fn a_member_the_club_declares_conflicted_for_the_appeal_is_not_named() {
             reason: reason.into(),
             ..Default::default()
         }),
+        idempotency_key: String::new(),
     };
     use pb::declared_conflict::Subject;
     let brother = a.declare_conflict(&admin(), declare("cy", Subject::PlayerId("n".into()), "n's brother")).await;
@@ -155,6 +162,7 @@ async fn a_member_the_club_declares_conflicted_for_the_appeal_is_not_named() {
     assert_eq!(code(&no_appeal), Code::NotFound);
     let no_subject = pb::DeclareConflictRequest {
         conflict: Some(pb::DeclaredConflict { member_id: "cy".into(), reason: "x".into(), ..Default::default() }),
+        idempotency_key: String::new(),
     };
     assert_eq!(code(&a.declare_conflict(&admin(), no_subject).await), Code::InvalidArgument);
 
@@ -175,4 +183,43 @@ async fn a_member_the_club_declares_conflicted_for_the_appeal_is_not_named() {
     assert_eq!(code(&a.withdraw_conflict(&admin(), again).await), Code::NotFound);
     let heard = a.hear_appeal(&ann, hearing(&appeal, &members)).await.unwrap().appeal.unwrap();
     assert_eq!(heard.status, pb::AppealStatus::Heard as i32);
+}
+
+/// Nothing acknowledged is applied twice: an administrator's retry under the same idempotency key
+/// adds no second roster entry and declares no second conflict, and gets the first answer; a key
+/// reused for another request is the client's mistake.
+#[tokio::test]
+async fn a_roster_entry_or_a_conflict_retried_under_its_key_is_made_once() {
+    let h = Harness::new().await;
+    h.owners.register(&["ann", "bob", "n"]);
+    let a = &h.appeals;
+    let keyed = |member: &str, key: &str| pb::AddRosterEntryRequest {
+        idempotency_key: key.into(),
+        ..entry(member, false, Duration::days(-1), None)
+    };
+    // A retry sends the same request again (its term was fixed when it was first made).
+    let add_ann = keyed("ann", "add-ann");
+    let first = a.add_roster_entry(&admin(), add_ann.clone()).await.unwrap().entry.unwrap();
+    let again = a.add_roster_entry(&admin(), add_ann).await.unwrap().entry.unwrap();
+    assert_eq!(again, first, "the retry gets the first answer");
+    let listed = a.list_roster_entries(pb::ListRosterEntriesRequest::default()).await.unwrap().entries;
+    assert_eq!(listed.len(), 1, "one entry, not two");
+    let reused = a.add_roster_entry(&admin(), keyed("bob", "add-ann")).await;
+    assert_eq!(code(&reused), Code::InvalidArgument);
+    assert!(message(reused).contains("already used for a different request"));
+
+    let declare = pb::DeclareConflictRequest {
+        conflict: Some(pb::DeclaredConflict {
+            member_id: "ann".into(),
+            subject: Some(pb::declared_conflict::Subject::PlayerId("n".into())),
+            reason: "n's sister".into(),
+            ..Default::default()
+        }),
+        idempotency_key: "declare-ann".into(),
+    };
+    let first = a.declare_conflict(&admin(), declare.clone()).await.unwrap().conflict.unwrap();
+    let again = a.declare_conflict(&admin(), declare).await.unwrap().conflict.unwrap();
+    assert_eq!(again.conflict_id, first.conflict_id);
+    let listed = a.list_conflicts(pb::ListConflictsRequest { member_id: "ann".into(), page: None }).await.unwrap();
+    assert_eq!(listed.conflicts.len(), 1, "one conflict, not two");
 }

@@ -44,6 +44,9 @@ pub enum RosterCommand {
         /// When it ends (RFC 3339); no end if absent.
         #[arg(long, value_parser = parse_time)]
         until: Option<prost_types::Timestamp>,
+        /// The idempotency key; reuse it to retry without adding twice. A new one by default.
+        #[arg(long)]
+        key: Option<String>,
     },
     /// Changes an entry's chair and term.
     Update {
@@ -104,6 +107,9 @@ pub enum ConflictCommand {
         /// Why.
         #[arg(long)]
         reason: String,
+        /// The idempotency key; reuse it to retry without adding twice. A new one by default.
+        #[arg(long)]
+        key: Option<String>,
     },
     /// Withdraws a declared conflict.
     Withdraw {
@@ -204,8 +210,14 @@ fn show_game_committee(committee: &pb::GameCommittee) -> String {
 /// Runs a roster command.
 pub async fn roster(client: &mut Client, command: RosterCommand) -> anyhow::Result<String> {
     let entry = match command {
-        RosterCommand::Add { member, chair, from, until } => {
-            let request = pb::AddRosterEntryRequest { member_id: member, chair, term_from: from, term_until: until };
+        RosterCommand::Add { member, chair, from, until, key } => {
+            let request = pb::AddRosterEntryRequest {
+                member_id: member,
+                chair,
+                term_from: from,
+                term_until: until,
+                idempotency_key: key.unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
+            };
             client.add_roster_entry(request).await.map_err(status_error)?.into_inner().entry
         }
         RosterCommand::Update { entry, version, chair, from, until } => {
@@ -240,7 +252,7 @@ pub async fn roster(client: &mut Client, command: RosterCommand) -> anyhow::Resu
 pub async fn conflict(client: &mut Client, command: ConflictCommand) -> anyhow::Result<String> {
     use pb::declared_conflict::Subject;
     Ok(match command {
-        ConflictCommand::Declare { member, player, partnership, table, appeal, reason } => {
+        ConflictCommand::Declare { member, player, partnership, table, appeal, reason, key } => {
             let subject = match (player, partnership, table, appeal) {
                 (Some(player), ..) => Subject::PlayerId(player),
                 (_, Some(pair), ..) => {
@@ -256,7 +268,8 @@ pub async fn conflict(client: &mut Client, command: ConflictCommand) -> anyhow::
             };
             let conflict =
                 pb::DeclaredConflict { member_id: member, subject: Some(subject), reason, ..Default::default() };
-            let request = pb::DeclareConflictRequest { conflict: Some(conflict) };
+            let idempotency_key = key.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+            let request = pb::DeclareConflictRequest { conflict: Some(conflict), idempotency_key };
             let declared = client.declare_conflict(request).await.map_err(status_error)?.into_inner().conflict;
             declared.as_ref().map(show_conflict).unwrap_or_default()
         }

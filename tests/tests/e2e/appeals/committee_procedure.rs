@@ -271,6 +271,7 @@ async fn a_member_declared_conflicted_or_party_to_the_deal_is_refused_a_seat_at_
                 reason: "nora's brother".into(),
                 ..Default::default()
             }),
+            idempotency_key: String::new(),
         })
         .await
         .unwrap()
