@@ -178,8 +178,9 @@ impl Appeals {
         }
         // What the score owes the decision (a recorded ruling does not change): the committee's
         // adjusted score, or the table result back when it replaces the arbiter's adjusted score
-        // with a decision that adjusts nothing.
-        let ruling_row = self.recorded_ruling(&row.ruling_id).await?;
+        // with a decision that adjusts nothing. Relative to the ruling in force: the one appealed,
+        // or the corrected ruling the Director in charge's review put in force (Law 93B1).
+        let ruling_row = self.ruling_in_force(&row, &decode("appeal", &row.appeal)?).await?;
         let ruling: pb::Ruling = decode("ruling", &ruling_row.ruling)?;
         let ruling_adjusted = adjustment_of("ruling.decision", ruling.decision.as_ref())?.is_some();
         let change = match new_adjustment {
@@ -243,7 +244,9 @@ impl Appeals {
             )));
         }
         let ruling_row = self.recorded_ruling(&row.ruling_id).await?;
-        let ruling: pb::Ruling = decode("ruling", &ruling_row.ruling)?;
+        // The committee changes the ruling in force (Law 93B1), on the same deal as the one appealed.
+        let in_force = self.ruling_in_force(&row, &current).await?;
+        let ruling: pb::Ruling = decode("ruling", &in_force.ruling)?;
         let parties = Parties::from_json(&ruling_row.parties)?;
         let form = parties.form.form();
         let policy = store::policy_rules(&store::policy_version(&self.db, ruling_row.policy_version).await?)?;
@@ -290,7 +293,8 @@ impl Appeals {
             lacked_merit: request.lacked_merit,
         });
         crate::deposits::settle_on_decision(&mut decided, request.lacked_merit, now);
-        Ok(Checked::Ready { row, target_key: ruling_row.target_key, ruling, parties, decided, now })
+        let ruling_id = in_force.ruling_id;
+        Ok(Checked::Ready { row, target_key: ruling_row.target_key, ruling_id, ruling, parties, decided, now })
     }
 
     /// A decision that changes no score, recorded at once with its notice.
@@ -321,14 +325,16 @@ impl Appeals {
         change: &scoring_pb::apply_adjustment_request::Change,
         outcome: pb::AppealOutcome,
     ) -> Result<runtime::Decision<Book, bool>, ServiceError> {
-        let (row, ruling, parties, decided, now) = match self.check_decision(decision).await? {
+        let (row, ruling_id, ruling, parties, decided, now) = match self.check_decision(decision).await? {
             Checked::Stands(_) => return Ok(runtime::Decision::Unchanged(false)),
-            Checked::Ready { row, ruling, parties, decided, now, .. } => (row, ruling, parties, decided, now),
+            Checked::Ready { row, ruling_id, ruling, parties, decided, now, .. } => {
+                (row, ruling_id, ruling, parties, decided, now)
+            }
         };
         let form = parties.form.form();
         let law = if form.is_duplicate() { laws::Law::duplicate(93, "B3") } else { laws::Law::club_appeals() };
         let call = scoring_pb::ApplyAdjustmentRequest {
-            ruling_id: row.ruling_id.clone(),
+            ruling_id,
             appeal_id: row.appeal_id.clone(),
             target: ruling.deal.as_ref().and_then(|d| d.score_target.clone()),
             change: Some(change.clone()),
@@ -396,6 +402,8 @@ enum Checked {
     Ready {
         row: appeal::Model,
         target_key: String,
+        /// The ruling in force, which the decision changes (Law 93B1).
+        ruling_id: String,
         ruling: pb::Ruling,
         parties: Parties,
         decided: pb::Appeal,

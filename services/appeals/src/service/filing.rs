@@ -130,6 +130,7 @@ impl Appeals {
             deposit,
             review: None,
             further_appeal: None,
+            ruling_in_force_id: ruling_row.ruling_id.clone(),
         };
         let row = appeal::ActiveModel {
             appeal_id: Set(appeal.appeal_id.clone()),

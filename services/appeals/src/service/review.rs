@@ -18,6 +18,19 @@ use crate::procedure::{bench_of, options_of};
 use crate::records::{Parties, decode, ruling_kind, timestamp};
 use crate::store;
 
+/// The id of the ruling in force for `appeal` (see [`Appeals::ruling_in_force`]): the one the
+/// review put in force, or the ruling appealed (also for an appeal recorded before it was kept).
+pub(super) fn in_force_id<'a>(row: &'a appeal::Model, appeal: &'a pb::Appeal) -> &'a str {
+    let corrected = appeal.review.as_ref().map(|r| r.corrected_ruling_id.trim()).unwrap_or_default();
+    if !corrected.is_empty() {
+        corrected
+    } else if !appeal.ruling_in_force_id.is_empty() {
+        &appeal.ruling_in_force_id
+    } else {
+        &row.ruling_id
+    }
+}
+
 /// An appeal as a stage finds it: its row and record, its ruling, who it concerns, and the policy
 /// in force when the ruling was recorded.
 struct Found {
@@ -44,6 +57,17 @@ impl Appeals {
         let parties = Parties::from_json(&ruling_row.parties)?;
         let policy_row = store::policy_version(&self.db, ruling_row.policy_version).await?;
         Ok(Found { row, appeal, ruling_row, parties, policy_row })
+    }
+
+    /// The ruling in force for an appeal: the corrected ruling the Director in charge's review
+    /// put in force (Law 93B1), or else the ruling appealed. The committee's decision is applied
+    /// relative to it.
+    pub(super) async fn ruling_in_force(
+        &self,
+        row: &appeal::Model,
+        appeal: &pb::Appeal,
+    ) -> Result<ruling::Model, ServiceError> {
+        self.recorded_ruling(in_force_id(row, appeal)).await
     }
 
     /// Refuses the committee's hearing of an appeal the Director in charge must review first
@@ -126,6 +150,10 @@ impl Appeals {
                 }
             }
             let now = Utc::now();
+            // The corrected ruling is the one in force for the appeal from now on (Law 93B1: "His
+            // ruling may be appealed to the committee"); it reached the score when it was recorded.
+            appeal.ruling_in_force_id =
+                if corrected_ruling_id.is_empty() { row.ruling_id.clone() } else { corrected_ruling_id.to_owned() };
             appeal.review = Some(pb::DirectorReview {
                 director_id: principal.subject.clone(),
                 outcome: request.outcome,

@@ -241,6 +241,102 @@ async fn law_93b1_a_corrected_ruling_is_a_later_ruling_on_the_same_deal() {
     assert_eq!(reviewed.review.unwrap().corrected_ruling_id, corrected.ruling_id);
 }
 
+/// Law 93B1: "The Director in charge shall hear and rule upon such part of the appeal as deals
+/// solely with the Law or regulations. His ruling may be appealed to the committee." Once his
+/// review corrects the ruling, the corrected ruling is the one in force: the committee hears the
+/// appeal of it, and its decision is applied relative to it (here it overrules an adjusted score
+/// the correction brought, so the table result comes back), not to the ruling first appealed.
+#[tokio::test]
+async fn law_93b1_the_committee_decides_the_appeal_of_the_ruling_the_review_put_in_force() {
+    let h = Harness::new().await;
+    publish(&h, Some(1), pb::AppealProcedure { director_review: true, ..Default::default() }).await;
+    h.committee(&["chair"]).await;
+    let chair = principal("chair", &[Role::Committee]);
+    let appeal = board_appeal(&h, "r1", pb::RulingKind::Law, None).await;
+    assert_eq!(appeal.ruling_in_force_id, appeal.ruling_id, "until reviewed, the ruling appealed is in force");
+    assert!(h.scoring.applied().is_empty(), "the ruling appealed let the result stand");
+    // The correction is a ruling on the deal: recording it changes the score, as any ruling does.
+    let corrected = h
+        .appeals
+        .record_ruling(&arbiter(), board_ruling("r2", pb::RulingKind::Judgement, assigned("3S", Seat::North, 9)))
+        .await
+        .unwrap()
+        .ruling
+        .unwrap();
+    let applied = h.scoring.applied();
+    assert_eq!(applied.len(), 1, "the corrected ruling's adjusted score reached scoring");
+    assert_eq!((applied[0].ruling_id.as_str(), applied[0].appeal_id.as_str()), (corrected.ruling_id.as_str(), ""));
+    let review = pb::ReviewAppealRequest {
+        appeal_id: appeal.appeal_id.clone(),
+        expected_version: appeal.version,
+        outcome: pb::ReviewOutcome::Corrected as i32,
+        reasons: "Law 16B3: the damage is assessed under Law 12C".into(),
+        corrected_ruling_id: corrected.ruling_id.clone(),
+    };
+    let reviewed = h.appeals.review_appeal(&arbiter(), review).await.unwrap().appeal.unwrap();
+    assert_eq!(reviewed.ruling_id, appeal.ruling_id, "the ruling appealed stays on the record");
+    assert_eq!(reviewed.ruling_in_force_id, corrected.ruling_id, "and the ruling the review put in force");
+
+    let heard = h.appeals.hear_appeal(&chair, hearing(&reviewed, &["chair"])).await.unwrap().appeal.unwrap();
+    let overrule = decision("d", &heard, pb::AppealOutcome::Overruled, Some(result_stands()), &["chair"]);
+    let decided = h.appeals.decide_appeal(&chair, overrule.clone()).await.unwrap().appeal.unwrap();
+    assert_eq!(decided.status, pb::AppealStatus::Decided as i32);
+    assert_eq!(decided.ruling_in_force_id, corrected.ruling_id);
+    let applied = h.scoring.applied();
+    assert_eq!(applied.len(), 2, "the decision changed the score once more");
+    let call = &applied[1];
+    assert_eq!(
+        (call.ruling_id.as_str(), call.appeal_id.as_str()),
+        (corrected.ruling_id.as_str(), decided.appeal_id.as_str())
+    );
+    assert!(
+        matches!(call.change, Some(api::scoring::v1::apply_adjustment_request::Change::RestoreTableResult(_))),
+        "overruling the corrected ruling's adjusted score restores the table result: {call:?}"
+    );
+    let versions = &decided.decision.as_ref().unwrap().score_versions;
+    assert_eq!(versions.len(), 1);
+    assert_eq!(versions[0].ruling_id, corrected.ruling_id);
+    let again = h.appeals.decide_appeal(&chair, overrule).await.unwrap().appeal.unwrap();
+    assert_eq!(again, decided, "a retry changes nothing");
+    assert_eq!(h.scoring.applied().len(), 2, "the score changed once for the decision");
+}
+
+/// Law 93B3: "The committee may not overrule the Director in charge on a point of law or
+/// regulations". A review that corrects a ruling of law with another ruling of law leaves the
+/// committee that one to uphold, not the ruling first appealed.
+#[tokio::test]
+async fn law_93b3_the_committee_may_not_overrule_a_corrected_ruling_of_law() {
+    let h = Harness::new().await;
+    publish(&h, Some(1), pb::AppealProcedure { director_review: true, ..Default::default() }).await;
+    h.committee(&["chair"]).await;
+    let chair = principal("chair", &[Role::Committee]);
+    let appeal = board_appeal(&h, "r1", pb::RulingKind::Law, None).await;
+    let corrected = h
+        .appeals
+        .record_ruling(&arbiter(), board_ruling("r2", pb::RulingKind::Law, assigned("3S", Seat::North, 9)))
+        .await
+        .unwrap()
+        .ruling
+        .unwrap();
+    let review = pb::ReviewAppealRequest {
+        appeal_id: appeal.appeal_id.clone(),
+        expected_version: appeal.version,
+        outcome: pb::ReviewOutcome::Corrected as i32,
+        reasons: "Law 16B3 as corrected".into(),
+        corrected_ruling_id: corrected.ruling_id.clone(),
+    };
+    let reviewed = h.appeals.review_appeal(&arbiter(), review).await.unwrap().appeal.unwrap();
+    let heard = h.appeals.hear_appeal(&chair, hearing(&reviewed, &["chair"])).await.unwrap().appeal.unwrap();
+    let overrule = decision("d1", &heard, pb::AppealOutcome::Overruled, Some(result_stands()), &["chair"]);
+    let refused = h.appeals.decide_appeal(&chair, overrule).await;
+    assert_eq!(code(&refused), tonic::Code::FailedPrecondition);
+    assert!(message(refused).contains("93B3"));
+    let upheld = decision("d2", &heard, pb::AppealOutcome::Upheld, None, &["chair"]);
+    let decided = h.appeals.decide_appeal(&chair, upheld).await.unwrap().appeal.unwrap();
+    assert_eq!(decided.status, pb::AppealStatus::Decided as i32);
+    assert_eq!(h.scoring.applied().len(), 1, "only the correction changed the score; upholding it changes nothing");
+}
+
 #[tokio::test]
 async fn law_93c1_a_decided_appeal_goes_further_to_the_body_the_policy_names() {
     // "Regulating Authorities may establish procedures for further appeals after the foregoing
