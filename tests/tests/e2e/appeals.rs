@@ -10,6 +10,7 @@ mod director;
 mod duplicate;
 mod game_committee;
 mod refusals;
+mod roster;
 mod rubber;
 
 use std::time::Duration;

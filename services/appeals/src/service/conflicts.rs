@@ -127,6 +127,7 @@ impl Appeals {
             &request,
             conflict::ActiveModel::from(row),
             answer,
+            None,
         )
         .await
     }

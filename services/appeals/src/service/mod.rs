@@ -37,6 +37,8 @@ mod rows;
 mod rulings;
 
 use std::collections::HashSet;
+
+use futures::future::BoxFuture;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -110,9 +112,16 @@ fn require_key(key: &str) -> Result<&str, ServiceError> {
     }
 }
 
+/// A check made in the transaction of the write it guards, after it took whatever lock keeps a
+/// concurrent write from passing the same check ([`insert_once`]).
+type Guard =
+    Box<dyn for<'t> FnOnce(&'t sea_orm::DatabaseTransaction) -> BoxFuture<'t, Result<(), ServiceError>> + Send>;
+
 /// An administrator's insert made once per idempotency key: the row and the first answer are
-/// written in one transaction, and a retry under the same key (or one that lost the race to the
-/// first) gets that answer back without a second row. Without a key the insert is simply made.
+/// written in one transaction (with `guard`'s check, if any), and a retry under the same key (or
+/// one that lost the race to the first) gets that answer back without a second row. Without a key
+/// no answer is kept.
+#[allow(clippy::too_many_arguments)]
 async fn insert_once<R, A>(
     db: &Db,
     method: &str,
@@ -121,6 +130,7 @@ async fn insert_once<R, A>(
     request: &impl prost::Message,
     row: A,
     answer: R,
+    guard: Option<Guard>,
 ) -> Result<R, ServiceError>
 where
     R: prost::Message + Default,
@@ -128,28 +138,35 @@ where
     <A::Entity as sea_orm::EntityTrait>::Model: sea_orm::IntoActiveModel<A>,
 {
     use sea_orm::{EntityTrait, TransactionTrait};
-    if key.is_empty() {
-        <A::Entity as EntityTrait>::insert(row).exec_without_returning(db).await?;
-        return Ok(answer);
-    }
-    let key = require_key(key)?;
-    let scope = format!("appeals.{method}/{}", principal.subject);
-    let hash = crate::records::request_hash(request);
-    if let Some(first) = store::stored_response(db, &scope, key, &hash).await? {
-        return Ok(first);
-    }
+    let once = if key.is_empty() {
+        None
+    } else {
+        let key = require_key(key)?;
+        let scope = format!("appeals.{method}/{}", principal.subject);
+        let hash = crate::records::request_hash(request);
+        if let Some(first) = store::stored_response(db, &scope, key, &hash).await? {
+            return Ok(first);
+        }
+        Some((scope, key, hash))
+    };
     let written = async {
         let txn = db.begin().await?;
+        if let Some(guard) = guard {
+            guard(&txn).await?;
+        }
         <A::Entity as EntityTrait>::insert(row).exec_without_returning(&txn).await?;
-        platform::store::store_response(&txn, &scope, key, &hash, &answer).await?;
+        if let Some((scope, key, hash)) = &once {
+            platform::store::store_response(&txn, scope, key, hash, &answer).await?;
+        }
         txn.commit().await?;
         Ok::<(), ServiceError>(())
     }
     .await;
-    match written {
-        Ok(()) => Ok(answer),
+    match (written, &once) {
+        (Ok(()), _) => Ok(answer),
         // A retry that raced the first attempt: the first one's answer stands.
-        Err(error) => store::stored_response(db, &scope, key, &hash).await?.ok_or(error),
+        (Err(error), Some((scope, key, hash))) => store::stored_response(db, scope, key, hash).await?.ok_or(error),
+        (Err(error), None) => Err(error),
     }
 }
 

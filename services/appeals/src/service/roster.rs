@@ -10,7 +10,10 @@ use laws::committee::{RosterEntry, Term};
 use platform::ServiceError;
 use platform::auth::Principal;
 use platform::page::Page;
-use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, DbErr, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect, TransactionTrait,
+};
 
 use super::{Appeals, required_text};
 use crate::entity::committee_roster as roster;
@@ -77,6 +80,31 @@ fn requested_term(
     Ok((from, until, term))
 }
 
+/// Takes the roster's write lock in `txn`, so that the one-chair check and the write it guards are
+/// not interleaved with another's: two administrators naming two chairs at once would otherwise
+/// both pass the check. On Postgres a transaction-level advisory lock (every replica); on SQLite
+/// the file's write lock, which a write that changes nothing takes (so the check reads after any
+/// other writer committed).
+async fn lock_roster(txn: &DatabaseTransaction) -> Result<(), DbErr> {
+    let sql = match txn.get_database_backend() {
+        // "committee roster" in ASCII, as the lock's key.
+        DbBackend::Postgres => "SELECT pg_advisory_xact_lock(7161734765627285)",
+        _ => "UPDATE appeals_committee_roster SET chair = chair WHERE 1 = 0",
+    };
+    txn.execute_unprepared(sql).await?;
+    Ok(())
+}
+
+/// The check that the club has one chair at a time, under the roster's lock, for [`super::insert_once`].
+fn one_chair_guard(term: Term) -> super::Guard {
+    Box::new(move |txn| Box::pin(one_chair(txn, term)))
+}
+
+async fn one_chair(txn: &DatabaseTransaction, term: Term) -> Result<(), ServiceError> {
+    lock_roster(txn).await?;
+    Appeals::check_chair(txn, term, None).await
+}
+
 impl Appeals {
     /// Refuses a member membership does not know, or one inactive on its register.
     pub(crate) async fn check_registered(&self, field: &str, player_id: &str) -> Result<(), ServiceError> {
@@ -92,8 +120,8 @@ impl Appeals {
     }
 
     /// Refuses a chair whose term overlaps another chair's (`laws::committee::check_one_chair`).
-    async fn check_chair(&self, term: Term, except: Option<&str>) -> Result<(), ServiceError> {
-        let chairs = roster::Entity::find().filter(roster::Column::Chair.eq(true)).all(&self.db).await?;
+    async fn check_chair(conn: &impl ConnectionTrait, term: Term, except: Option<&str>) -> Result<(), ServiceError> {
+        let chairs = roster::Entity::find().filter(roster::Column::Chair.eq(true)).all(conn).await?;
         let mut terms = Vec::new();
         for row in chairs.iter().filter(|row| Some(row.entry_id.as_str()) != except) {
             terms.push((row.member_id.as_str(), term_of(row)?));
@@ -112,9 +140,7 @@ impl Appeals {
         let now = Utc::now();
         let (from, until, term) = requested_term(request.term_from.as_ref(), request.term_until.as_ref(), now)?;
         self.check_registered("member_id", member).await?;
-        if request.chair {
-            self.check_chair(term, None).await?;
-        }
+        let guard = request.chair.then(|| one_chair_guard(term));
         let row = roster::Model {
             entry_id: uuid::Uuid::new_v4().to_string(),
             member_id: member.to_owned(),
@@ -135,6 +161,7 @@ impl Appeals {
             &request,
             roster::ActiveModel::from(row),
             answer,
+            guard,
         )
         .await
     }
@@ -159,9 +186,6 @@ impl Appeals {
         let now = Utc::now();
         let from = request.term_from.as_ref().or(Some(&timestamp(row.term_from))).cloned();
         let (from, until, term) = requested_term(from.as_ref(), request.term_until.as_ref(), now)?;
-        if request.chair {
-            self.check_chair(term, Some(&row.entry_id)).await?;
-        }
         let stale = || {
             ServiceError::Conflict(format!(
                 "roster entry {} is at version {}, not {}; read it again",
@@ -180,6 +204,12 @@ impl Appeals {
             updated_at: now,
             ..row.clone()
         };
+        // The check and the update in one transaction, under the roster's lock.
+        let txn = self.db.begin().await?;
+        if request.chair {
+            lock_roster(&txn).await?;
+            Appeals::check_chair(&txn, term, Some(&row.entry_id)).await?;
+        }
         let result = roster::Entity::update_many()
             .set(roster::ActiveModel {
                 chair: Set(updated.chair),
@@ -192,11 +222,12 @@ impl Appeals {
             })
             .filter(roster::Column::EntryId.eq(row.entry_id.as_str()))
             .filter(roster::Column::Version.eq(row.version))
-            .exec(&self.db)
+            .exec(&txn)
             .await?;
         if result.rows_affected == 0 {
             return Err(stale());
         }
+        txn.commit().await?;
         Ok(pb::UpdateRosterEntryResponse { entry: Some(entry_message(&updated)) })
     }
 

@@ -223,3 +223,25 @@ async fn a_roster_entry_or_a_conflict_retried_under_its_key_is_made_once() {
     let listed = a.list_conflicts(pb::ListConflictsRequest { member_id: "ann".into(), page: None }).await.unwrap();
     assert_eq!(listed.conflicts.len(), 1, "one conflict, not two");
 }
+
+/// "One chair at a time" holds when administrators name chairs at the same moment: the check and
+/// the write it guards are made under the roster's lock, so of eight chairs for overlapping terms
+/// named at once exactly one is added and the others are refused naming the rule.
+#[tokio::test]
+async fn chairs_named_at_the_same_moment_leave_one_chair() {
+    let h = Harness::new().await;
+    let members = ["m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8"];
+    h.owners.register(&members);
+    let a = &h.appeals;
+    let requests: Vec<_> = members.iter().map(|m| entry(m, true, Duration::days(-1), None)).collect();
+    let admin = admin();
+    let answers = futures::future::join_all(requests.into_iter().map(|r| a.add_roster_entry(&admin, r))).await;
+    let added = answers.iter().filter(|answer| answer.is_ok()).count();
+    assert_eq!(added, 1, "{answers:?}");
+    for refused in answers.into_iter().filter(Result::is_err) {
+        assert_eq!(code(&refused), Code::FailedPrecondition);
+        assert!(message(refused).contains("chairs the committee"));
+    }
+    let listed = a.list_roster_entries(pb::ListRosterEntriesRequest::default()).await.unwrap().entries;
+    assert_eq!(listed.iter().filter(|e| e.chair).count(), 1);
+}
