@@ -36,6 +36,9 @@ pub const SOURCE: &str = "appeals";
 pub const TOPIC_RULING: &str = "scoring.ApplyAdjustment/ruling";
 /// An appeal decision that changes the score; the aggregate is the appeal.
 pub const TOPIC_DECISION: &str = "scoring.ApplyAdjustment/decision";
+/// The decision a further appeal's body put in force, when it changes the score (Law 93C); the
+/// aggregate is the appeal.
+pub const TOPIC_FURTHER: &str = "scoring.ApplyAdjustment/further";
 
 /// What a delivery completed.
 #[derive(Debug)]
@@ -44,6 +47,8 @@ pub enum Delivered {
     Ruling(Box<pb::RecordRulingResponse>),
     /// The appeal, now decided.
     Decision(Box<pb::DecideAppealResponse>),
+    /// The appeal, its further appeal's changed decision now applied (Law 93C).
+    Further(Box<pb::RecordFurtherAppealStatusResponse>),
 }
 
 impl Appeals {
@@ -84,7 +89,7 @@ impl Appeals {
         };
         let result = match row.topic.as_str() {
             TOPIC_RULING => self.complete_ruling(&row, applied).await.map(|a| Delivered::Ruling(Box::new(a))),
-            TOPIC_DECISION => self.complete_decision(&row, applied).await.map(|a| Delivered::Decision(Box::new(a))),
+            TOPIC_DECISION | TOPIC_FURTHER => self.complete_decision(&row, applied).await,
             other => Err(ServiceError::internal(format!("unknown outbox topic {other}"))),
         };
         if let Err(error) = &result {
@@ -111,7 +116,11 @@ impl Appeals {
     /// The scoring service refused: the pending ruling is dropped (it never was a ruling on
     /// record) or the parked decision cleared, and the refusal is the answer.
     async fn refused(&self, row: &outbox::Model, status: &tonic::Status) -> Result<Delivered, ServiceError> {
-        let what = if row.topic == TOPIC_RULING { "the ruling's adjusted score" } else { "the committee's decision" };
+        let what = match row.topic.as_str() {
+            TOPIC_RULING => "the ruling's adjusted score",
+            TOPIC_FURTHER => "the further appeal's changed decision",
+            _ => "the committee's decision",
+        };
         let settled: bool = self
             .on_book(None, |book| async move {
                 if self.settled(row).await? {
@@ -146,8 +155,11 @@ impl Appeals {
             Ok(Delivered::Ruling(Box::new(pb::RecordRulingResponse { ruling: Some(ruling), score_version })))
         } else {
             let appeal_row = self.appeal_row(&row.aggregate_id).await?;
-            let appeal = decode("appeal", &appeal_row.appeal)?;
-            Ok(Delivered::Decision(Box::new(pb::DecideAppealResponse { appeal: Some(appeal) })))
+            let appeal = Some(decode("appeal", &appeal_row.appeal)?);
+            if row.topic == TOPIC_FURTHER {
+                return Ok(Delivered::Further(Box::new(pb::RecordFurtherAppealStatusResponse { appeal })));
+            }
+            Ok(Delivered::Decision(Box::new(pb::DecideAppealResponse { appeal })))
         }
     }
 
@@ -170,9 +182,7 @@ impl Appeals {
                 if self.settled(row).await? {
                     return match self.already_delivered(row).await? {
                         Delivered::Ruling(answer) => Ok(Decision::Unchanged(*answer)),
-                        Delivered::Decision(_) => {
-                            Err(ServiceError::internal("ruling delivery completed as a decision"))
-                        }
+                        _ => Err(ServiceError::internal("ruling delivery completed as a decision")),
                     };
                 }
                 let pending = ruling::Entity::find_by_id(row.aggregate_id.clone())
@@ -208,12 +218,13 @@ impl Appeals {
         Ok(answer)
     }
 
-    /// Records a decision the scoring service applied, and tells everyone it affected.
+    /// Records a decision the scoring service applied (the committee's, or the one a further
+    /// appeal's body put in force), and tells everyone it affected.
     async fn complete_decision(
         &self,
         row: &outbox::Model,
         applied: scoring_pb::ApplyAdjustmentResponse,
-    ) -> Result<pb::DecideAppealResponse, ServiceError> {
+    ) -> Result<Delivered, ServiceError> {
         let appeal_row = self.appeal_row(&row.aggregate_id).await?;
         let ruling_row = self.recorded_ruling(&appeal_row.ruling_id).await?;
         let parties = Parties::from_json(&ruling_row.parties)?;
@@ -223,48 +234,87 @@ impl Appeals {
             (&appeal_row.pending_scope, &appeal_row.pending_key, &appeal_row.pending_hash)
         else {
             // Recorded (or refused) by someone else since.
-            return match self.already_delivered(row).await? {
-                Delivered::Decision(answer) => Ok(*answer),
-                Delivered::Ruling(_) => Err(ServiceError::internal("decision delivery completed as a ruling")),
-            };
+            return self.already_delivered(row).await;
         };
         let idempotency = idempotency(scope.clone(), key, hash.clone());
-        let (applied, audience, target_key) = (&applied, &audience, &ruling_row.target_key);
-        self.on_book(Some(&idempotency), |book| async move {
-            if self.settled(row).await? {
-                return match self.already_delivered(row).await? {
-                    Delivered::Decision(answer) => Ok(Decision::Unchanged(*answer)),
-                    Delivered::Ruling(_) => Err(ServiceError::internal("decision delivery completed as a ruling")),
-                };
-            }
-            let parked = self.appeal_row(&row.aggregate_id).await?;
-            let (Some(pending), Some(scope), Some(key)) =
-                (&parked.pending_appeal, &parked.pending_scope, &parked.pending_key)
-            else {
-                return Err(ServiceError::internal(format!("appeal {} has no decision waiting", parked.appeal_id)));
-            };
-            let mut decided: pb::Appeal = decode("decided appeal", pending)?;
-            if let (Some(decision), Some(version)) = (decided.decision.as_mut(), applied.version.clone()) {
+        let parked = Parked { row, applied: &applied, audience: &audience, target_key: &ruling_row.target_key };
+        let parked = &parked;
+        if row.topic == TOPIC_FURTHER {
+            let answer = self
+                .on_book(Some(&idempotency), |book| async move {
+                    Ok(match self.record_parked(parked).await? {
+                        Ok((notice, rows, appeal)) => {
+                            Book::change(book, Some(notice), rows, pb::RecordFurtherAppealStatusResponse { appeal })
+                        }
+                        Err(Delivered::Further(answer)) => Decision::Unchanged(*answer),
+                        Err(_) => return Err(ServiceError::internal("further appeal delivery completed otherwise")),
+                    })
+                })
+                .await?;
+            return Ok(Delivered::Further(Box::new(answer)));
+        }
+        let answer = self
+            .on_book(Some(&idempotency), |book| async move {
+                Ok(match self.record_parked(parked).await? {
+                    Ok((notice, rows, appeal)) => {
+                        Book::change(book, Some(notice), rows, pb::DecideAppealResponse { appeal })
+                    }
+                    Err(Delivered::Decision(answer)) => Decision::Unchanged(*answer),
+                    Err(_) => return Err(ServiceError::internal("decision delivery completed otherwise")),
+                })
+            })
+            .await?;
+        Ok(Delivered::Decision(Box::new(answer)))
+    }
+
+    /// The notice and rows that record a parked decision the scoring service applied, with the
+    /// appeal as it then stands; or, when someone else settled the call, what they completed.
+    async fn record_parked(
+        &self,
+        parked: &Parked<'_>,
+    ) -> Result<Result<(NoticeDraft, Vec<Row>, Option<pb::Appeal>), Delivered>, ServiceError> {
+        let Parked { row, applied, audience, target_key } = *parked;
+        if self.settled(row).await? {
+            return Ok(Err(self.already_delivered(row).await?));
+        }
+        let waiting = self.appeal_row(&row.aggregate_id).await?;
+        let (Some(pending), Some(scope), Some(key)) =
+            (&waiting.pending_appeal, &waiting.pending_scope, &waiting.pending_key)
+        else {
+            return Err(ServiceError::internal(format!("appeal {} has no decision waiting", waiting.appeal_id)));
+        };
+        let mut decided: pb::Appeal = decode("decided appeal", pending)?;
+        let further = row.topic == TOPIC_FURTHER;
+        if let Some(version) = applied.version.clone() {
+            if further {
+                if let Some(taken) = decided.further_appeal.as_mut() {
+                    taken.score_versions.push(version);
+                }
+            } else if let Some(decision) = decided.decision.as_mut() {
                 decision.score_versions.push(version);
             }
-            // The member who recorded the decision: the subject of the command's idempotency scope.
-            let actor = scope.split_once('/').map_or(scope.as_str(), |(_, subject)| subject);
-            let notice = NoticeDraft {
-                at: Utc::now(),
-                actor: actor.to_owned(),
-                ruling_id: parked.ruling_id.clone(),
-                appeal_id: Some(parked.appeal_id.clone()),
-                target_key: target_key.clone(),
-                event: pb::appeal_event::Event::AppealDecided(decided.clone()),
-                audience: audience.clone(),
-            };
-            let rows = vec![
-                Row::Settle { id: row.id, refusal: None },
-                Row::RecordDecision { appeal: Box::new(decided.clone()), key: key.clone() },
-            ];
-            Ok(Book::change(book, Some(notice), rows, pb::DecideAppealResponse { appeal: Some(decided) }))
-        })
-        .await
+        }
+        // Who recorded it: the subject of the command's idempotency scope.
+        let actor = scope.split_once('/').map_or(scope.as_str(), |(_, subject)| subject);
+        let event = if further {
+            pb::appeal_event::Event::AppealTakenFurther(decided.clone())
+        } else {
+            pb::appeal_event::Event::AppealDecided(decided.clone())
+        };
+        let notice = NoticeDraft {
+            at: Utc::now(),
+            actor: actor.to_owned(),
+            ruling_id: waiting.ruling_id.clone(),
+            appeal_id: Some(waiting.appeal_id.clone()),
+            target_key: target_key.to_owned(),
+            event,
+            audience: audience.clone(),
+        };
+        let rows = vec![
+            Row::Settle { id: row.id, refusal: None },
+            Row::RecordDecision { appeal: Box::new(decided.clone()), key: key.clone() },
+        ];
+        Ok(Ok((notice, rows, Some(decided))))
     }
 
     /// The players whose scores a decision changed beyond the deal's own: in duplicate, every
@@ -298,6 +348,14 @@ impl Appeals {
     pub async fn deliver_due(self: &Arc<Self>) -> Result<usize, ServiceError> {
         Ok(worker(self).deliver_due().await?)
     }
+}
+
+/// A parked decision the scoring service applied, as its delivery records it.
+struct Parked<'a> {
+    row: &'a outbox::Model,
+    applied: &'a scoring_pb::ApplyAdjustmentResponse,
+    audience: &'a BTreeSet<String>,
+    target_key: &'a str,
 }
 
 /// Sends the appeals service's rows to the scoring service: [`Appeals::deliver`], which settles

@@ -207,7 +207,7 @@ impl Appeals {
             .ok_or_else(|| ServiceError::internal("a parked decision owes the scoring service nothing"))?;
         match self.deliver(outbox_id).await? {
             Delivered::Decision(answer) => Ok(*answer),
-            Delivered::Ruling(_) => Err(ServiceError::internal("a decision's delivery answered for a ruling")),
+            _ => Err(ServiceError::internal("a decision's delivery answered otherwise")),
         }
     }
 

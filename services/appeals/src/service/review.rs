@@ -2,7 +2,10 @@
 //! (`laws::appeal_procedure`): the Director in charge's review of an appeal on a point of law
 //! before the committee hears it (duplicate Law 93B1), and a decided appeal taken further beyond
 //! the club, with its status as the body reports it (Law 93C). A refusal under the policy names
-//! the policy version that applied (the one in force when the ruling was recorded).
+//! the policy version that applied (the one in force when the ruling was recorded). A further
+//! appeal's changed decision reaches the score in `further`.
+
+mod further;
 
 use api::appeals::v1 as pb;
 use chrono::Utc;
@@ -222,6 +225,7 @@ impl Appeals {
                 note: String::new(),
                 updated_at: Some(timestamp(now)),
                 new_decision: None,
+                score_versions: Vec::new(),
             });
             appeal.version = row.version.unsigned_abs() + 1;
             let event = pb::appeal_event::Event::AppealTakenFurther(appeal.clone());
@@ -265,6 +269,10 @@ impl Appeals {
             _ => {}
         }
         let note = request.note.trim().to_owned();
+        if status == Status::Changed {
+            // The decision the body put in force reaches the score (Law 93C2).
+            return self.record_further_change(principal, &request, &note).await;
+        }
         let (request, note) = (&request, note.as_str());
         self.on_book(None, |book| async move {
             let Found { row, mut appeal, ruling_row, parties, .. } =
@@ -275,6 +283,12 @@ impl Appeals {
                     row.appeal_id
                 )));
             };
+            if row.pending_appeal.is_some() {
+                return Err(ServiceError::Conflict(format!(
+                    "a decision on appeal {} is being applied to the score; read it again shortly",
+                    row.appeal_id
+                )));
+            }
             let settled = [Status::Declined, Status::Upheld, Status::Changed, Status::Withdrawn];
             if settled.iter().any(|s| *s as i32 == further.status) {
                 return Err(ServiceError::FailedPrecondition(format!(

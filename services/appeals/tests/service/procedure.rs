@@ -425,6 +425,116 @@ async fn law_93c1_a_decided_appeal_goes_further_to_the_body_the_policy_names() {
     assert_eq!(further_steps, 3, "filed, accepted and upheld are on the record");
 }
 
+/// Law 93C2: "The Director in charge or the reviewing body may refer a matter for later
+/// consideration by the Regulating Authority. The Regulating Authority has authority to resolve
+/// any matter finally." When the body changes the decision, the decision it put in force reaches
+/// the score as the committee's would: once, however often the status is recorded, and the
+/// parties are told.
+#[tokio::test]
+async fn law_93c2_the_decision_the_body_put_in_force_reaches_the_score() {
+    let h = Harness::new().await;
+    let procedure = pb::AppealProcedure { further_appeal_to: "the national authority".into(), ..Default::default() };
+    publish(&h, Some(1), procedure).await;
+    h.committee(&["chair"]).await;
+    let chair = principal("chair", &[Role::Committee]);
+    let appeal = board_appeal(&h, "r1", pb::RulingKind::Judgement, None).await;
+    let heard = h.appeals.hear_appeal(&chair, hearing(&appeal, &["chair"])).await.unwrap().appeal.unwrap();
+    let decided = h
+        .appeals
+        .decide_appeal(&chair, decision("d", &heard, pb::AppealOutcome::Upheld, None, &["chair"]))
+        .await
+        .unwrap()
+        .appeal
+        .unwrap();
+    assert!(h.scoring.applied().is_empty(), "the committee upheld a ruling that let the result stand");
+    let further = pb::FileFurtherAppealRequest {
+        appeal_id: decided.appeal_id.clone(),
+        expected_version: decided.version,
+        appellant_player_id: String::new(),
+        grounds: "pass was not a logical alternative".into(),
+    };
+    let filed =
+        h.appeals.file_further_appeal(&principal("n2", &[Role::Player]), further).await.unwrap().appeal.unwrap();
+    let changed = pb::RecordFurtherAppealStatusRequest {
+        appeal_id: filed.appeal_id.clone(),
+        expected_version: filed.version,
+        status: pb::FurtherAppealStatus::Changed as i32,
+        note: "decision of 3 December".into(),
+        new_decision: Some(assigned("4S", Seat::North, 10)),
+    };
+    let malformed =
+        pb::RecordFurtherAppealStatusRequest { new_decision: Some(pb::RulingDecision::default()), ..changed.clone() };
+    let refused = h.appeals.record_further_appeal_status(&arbiter(), malformed).await;
+    assert_eq!(code(&refused), tonic::Code::InvalidArgument);
+    let unknown = pb::RecordFurtherAppealStatusRequest { appeal_id: "nope".into(), ..changed.clone() };
+    assert_eq!(code(&h.appeals.record_further_appeal_status(&arbiter(), unknown).await), tonic::Code::NotFound);
+
+    let recorded = h.appeals.record_further_appeal_status(&arbiter(), changed.clone()).await.unwrap().appeal.unwrap();
+    let record = recorded.further_appeal.clone().unwrap();
+    assert_eq!(record.status, pb::FurtherAppealStatus::Changed as i32);
+    assert_eq!(record.score_versions.len(), 1, "the score version the body's decision made");
+    assert_eq!(recorded.version, filed.version + 1);
+    let applied = h.scoring.applied();
+    assert_eq!(applied.len(), 1);
+    assert_eq!(applied[0].ruling_id, decided.ruling_id);
+    assert_eq!(applied[0].appeal_id, format!("{}/further", decided.appeal_id));
+    assert!(matches!(applied[0].change, Some(api::scoring::v1::apply_adjustment_request::Change::Adjustment(_))));
+    assert_eq!(applied[0].law.as_ref().unwrap().section, "C2");
+
+    let again = h.appeals.record_further_appeal_status(&arbiter(), changed).await.unwrap().appeal.unwrap();
+    assert_eq!(again, recorded, "recording it again changes nothing");
+    assert_eq!(h.scoring.applied().len(), 1, "the score changed once");
+    let audit = h
+        .appeals
+        .score_audit(&arbiter(), pb::GetScoreAuditRequest { target: Some(board_target("A", "B")) })
+        .await
+        .unwrap();
+    let further_steps =
+        audit.entries.iter().filter(|e| matches!(e.entry, Some(pb::audit_entry::Entry::AppealTakenFurther(_)))).count();
+    assert_eq!(further_steps, 2, "filed and changed are told to the parties");
+}
+
+/// Law 93C2: the Regulating Authority "has authority to resolve any matter finally". A body that
+/// replaces the committee's adjusted score with a decision that adjusts nothing brings the table
+/// result back, in a change of its own beside the committee's.
+#[tokio::test]
+async fn law_93c2_a_body_that_lets_the_result_stand_restores_the_table_result() {
+    let h = Harness::new().await;
+    let procedure = pb::AppealProcedure { further_appeal_to: "the national authority".into(), ..Default::default() };
+    publish(&h, Some(1), procedure).await;
+    h.committee(&["chair"]).await;
+    let chair = principal("chair", &[Role::Committee]);
+    let appeal = board_appeal(&h, "r1", pb::RulingKind::Judgement, None).await;
+    let heard = h.appeals.hear_appeal(&chair, hearing(&appeal, &["chair"])).await.unwrap().appeal.unwrap();
+    let overrule =
+        decision("d", &heard, pb::AppealOutcome::Overruled, Some(assigned("4S", Seat::North, 10)), &["chair"]);
+    let decided = h.appeals.decide_appeal(&chair, overrule).await.unwrap().appeal.unwrap();
+    assert_eq!(h.scoring.applied().len(), 1, "the committee's adjusted score");
+    let further = pb::FileFurtherAppealRequest {
+        appeal_id: decided.appeal_id.clone(),
+        expected_version: decided.version,
+        appellant_player_id: "e2".into(),
+        grounds: "the hesitation suggested nothing".into(),
+    };
+    let filed = h.appeals.file_further_appeal(&arbiter(), further).await.unwrap().appeal.unwrap();
+    let changed = pb::RecordFurtherAppealStatusRequest {
+        appeal_id: filed.appeal_id.clone(),
+        expected_version: filed.version,
+        status: pb::FurtherAppealStatus::Changed as i32,
+        note: "the result stands".into(),
+        new_decision: Some(result_stands()),
+    };
+    let recorded = h.appeals.record_further_appeal_status(&arbiter(), changed).await.unwrap().appeal.unwrap();
+    assert_eq!(recorded.further_appeal.unwrap().score_versions.len(), 1);
+    assert_eq!(recorded.decision.unwrap().score_versions.len(), 1, "the committee's decision stays on the record");
+    let applied = h.scoring.applied();
+    assert_eq!(applied.len(), 2);
+    assert!(matches!(
+        applied[1].change,
+        Some(api::scoring::v1::apply_adjustment_request::Change::RestoreTableResult(_))
+    ));
+}
+
 #[tokio::test]
 async fn club_appeals_committee_a_rubber_decision_is_not_appealed_further() {
     let h = Harness::new().await;

@@ -429,6 +429,58 @@ async fn law_93c_a_further_appeal_lies_where_the_policy_allows_it_and_is_refused
     );
 }
 
+/// Law 93C2: "The Regulating Authority has authority to resolve any matter finally." The decision
+/// the body put in force reaches the score through the real scoring service, as the committee's
+/// would, and recording it again changes nothing.
+#[tokio::test]
+async fn law_93c2_the_decision_the_body_put_in_force_reaches_the_score() {
+    let app = TestApp::spawn().await;
+    let body = "the national authority";
+    publish_procedure(&app, pb::AppealProcedure { further_appeal_to: body.into(), ..Default::default() }).await;
+    let id = played_board(&app).await;
+    let ruling = board_ruling_of(&app, &id, "ruled", ("A", "B"), pb::RulingKind::Judgement).await;
+    let appeal = appeal_and_hear(&app, &ruling, "b1", &["b2"], &["chair"]).await;
+    let decided = uphold(&app, "ruled", &appeal, "chair").await;
+    let filed = app
+        .appeals("b1", &[Role::Player])
+        .file_further_appeal(further(&decided))
+        .await
+        .unwrap()
+        .into_inner()
+        .appeal
+        .unwrap();
+    let changed = pb::RecordFurtherAppealStatusRequest {
+        appeal_id: filed.appeal_id.clone(),
+        expected_version: filed.version,
+        status: pb::FurtherAppealStatus::Changed as i32,
+        note: "decision of 3 December".into(),
+        new_decision: Some(super::assigned(played(Seat::North, "4S", 9))),
+    };
+    let mut director = app.appeals("director", &[Role::Arbiter]);
+    let recorded = director.record_further_appeal_status(changed.clone()).await.unwrap().into_inner().appeal.unwrap();
+    let record = recorded.further_appeal.clone().unwrap();
+    assert_eq!(record.status, pb::FurtherAppealStatus::Changed as i32);
+    assert_eq!(record.score_versions.len(), 1, "{record:?}");
+    let again = director.record_further_appeal_status(changed).await.unwrap().into_inner().appeal.unwrap();
+    assert_eq!(again, recorded);
+    let results = app
+        .scoring("desk", &[Role::Desk])
+        .list_board_results(api::scoring::v1::ListBoardResultsRequest {
+            session_id: id,
+            board_number: 1,
+            page: None,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .results;
+    let further_appeal = format!("{}/further", decided.appeal_id);
+    let adjusted: Vec<_> = results.iter().filter(|r| r.appeal_id == further_appeal).collect();
+    assert_eq!(adjusted.len(), 1, "{results:?}");
+    assert_eq!(adjusted[0].ruling_id, ruling.ruling_id);
+}
+
 /// The Club Appeals Committee decides by a majority and publishes its decision: the notice every
 /// party reads is a well-formed page that a real HTML parser reads back with the outcome, the
 /// reasons, the dissent and the score change the decision made.
