@@ -346,6 +346,80 @@ async fn law_93b1_the_directors_review_precedes_the_committees_hearing_where_the
     assert_eq!(heard.hearing.unwrap().committee_member_ids, ["chair"]);
 }
 
+/// Law 93B1: "His ruling may be appealed to the committee." A review that corrects the ruling puts
+/// the corrected ruling in force: it reaches the score when recorded, the committee hears the
+/// appeal of it, and overruling its adjusted score brings the table result back through the real
+/// scoring service, under the corrected ruling.
+#[tokio::test]
+async fn law_93b1_the_committee_decides_on_the_ruling_the_review_put_in_force() {
+    let app = TestApp::spawn().await;
+    publish_procedure(&app, pb::AppealProcedure { director_review: true, ..Default::default() }).await;
+    let id = played_board(&app).await;
+    let ruling = board_ruling_of(&app, &id, "point-of-law", ("A", "B"), pb::RulingKind::Law).await;
+    let appeal = file(&app, "b1", &["b2"], &ruling, "appeal").await.unwrap();
+    let mut director = app.appeals("director", &[Role::Arbiter]);
+    let corrected = director
+        .record_ruling(pb::RecordRulingRequest {
+            idempotency_key: "corrected".into(),
+            deal: ruling.deal.clone(),
+            irregularity: ruling.irregularity.clone(),
+            laws: ruling.laws.clone(),
+            facts: "the insufficient bid gave information that damaged the non-offending side".into(),
+            kind: pb::RulingKind::Judgement as i32,
+            decision: Some(super::assigned(played(Seat::North, "4S", 9))),
+            right_to_appeal_advised: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .ruling
+        .unwrap();
+    let reviewed = director
+        .review_appeal(pb::ReviewAppealRequest {
+            appeal_id: appeal.appeal_id.clone(),
+            expected_version: appeal.version,
+            outcome: pb::ReviewOutcome::Corrected as i32,
+            reasons: "Law 27D: the score is adjusted".into(),
+            corrected_ruling_id: corrected.ruling_id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .appeal
+        .unwrap();
+    assert_eq!(
+        (reviewed.ruling_id.as_str(), reviewed.ruling_in_force_id.as_str()),
+        (ruling.ruling_id.as_str(), corrected.ruling_id.as_str())
+    );
+    sign_in(&app, &["chair"]).await;
+    let heard = hear(&app, "chair", &reviewed, &["chair"]).await.unwrap();
+    let request = pb::DecideAppealRequest {
+        new_decision: Some(result_stands()),
+        ..overrule("lets-it-stand", &heard, played(Seat::North, "4S", 10), &["chair"])
+    };
+    let decided =
+        app.appeals("chair", &[Role::Committee]).decide_appeal(request).await.unwrap().into_inner().appeal.unwrap();
+    let versions = &decided.decision.as_ref().unwrap().score_versions;
+    assert_eq!(versions.len(), 1);
+    assert_eq!(versions[0].ruling_id, corrected.ruling_id);
+    let results = app
+        .scoring("desk", &[Role::Desk])
+        .list_board_results(api::scoring::v1::ListBoardResultsRequest {
+            session_id: id,
+            board_number: 1,
+            page: None,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .results;
+    let at_table = results.iter().find(|r| r.appeal_id == decided.appeal_id).expect("the decision's result");
+    assert_eq!(at_table.ruling_id, corrected.ruling_id);
+    assert!(at_table.adjustment.is_none(), "the table result is back: {at_table:?}");
+}
+
 /// Law 93C1: "Regulating Authorities may establish procedures for further appeals after the
 /// foregoing procedures have been exhausted." Where the club's policy names no further body, a
 /// decided appeal goes no further, and the refusal names the policy; where it names one, a party
