@@ -82,9 +82,16 @@ pub fn body_message(bench: Bench) -> i32 {
     }
 }
 
-/// Refuses `bench` sitting on `appeal` when the Laws give it to the other (Law 93A, Law 93B2).
-pub fn check_bench(form: AppealForm, appeal: &pb::Appeal, bench: Bench) -> Result<(), ServiceError> {
-    laws::appeal_procedure::check_bench(form, bench_of(appeal), bench).map_err(ServiceError::rule)
+/// Refuses `bench` sitting on `appeal` when the Laws give it to the other (Law 93A, Law 93B2),
+/// naming the policy in force when the ruling was recorded.
+pub fn check_bench(
+    form: AppealForm,
+    appeal: &pb::Appeal,
+    bench: Bench,
+    policy: &crate::entity::policy::Model,
+) -> Result<(), ServiceError> {
+    laws::appeal_procedure::check_bench(form, bench_of(appeal), bench)
+        .map_err(|refusal| crate::store::refused_under(policy, refusal))
 }
 
 /// The stages of `appeal` besides the committee's, as a section of its decision notice

@@ -76,10 +76,11 @@ impl Appeals {
         let ruling_row = self.recorded_ruling(&row.ruling_id).await?;
         let parties = Parties::from_json(&ruling_row.parties)?;
         let form = parties.form.form();
-        let policy = store::policy_rules(&store::policy_version(&self.db, ruling_row.policy_version).await?)?;
+        let policy_row = store::policy_version(&self.db, ruling_row.policy_version).await?;
+        let policy = store::policy_rules(&policy_row)?;
         let members: Vec<&str> = hearing.committee_member_ids.iter().map(String::as_str).collect();
         let filed: pb::Appeal = decode("appeal", &row.appeal)?;
-        crate::procedure::check_bench(form, &filed, bench)?;
+        crate::procedure::check_bench(form, &filed, bench, &policy_row)?;
         if bench == Bench::Committee {
             // The club's roster, or the game's own committee (`super::panel`).
             let at = hearing.heard_at.as_ref().and_then(from_timestamp).unwrap_or_else(Utc::now);
@@ -249,9 +250,10 @@ impl Appeals {
         let ruling: pb::Ruling = decode("ruling", &in_force.ruling)?;
         let parties = Parties::from_json(&ruling_row.parties)?;
         let form = parties.form.form();
-        let policy = store::policy_rules(&store::policy_version(&self.db, ruling_row.policy_version).await?)?;
+        let policy_row = store::policy_version(&self.db, ruling_row.policy_version).await?;
+        let policy = store::policy_rules(&policy_row)?;
         let members: Vec<&str> = request.committee_member_ids.iter().map(String::as_str).collect();
-        crate::procedure::check_bench(form, &current, decision.bench)?;
+        crate::procedure::check_bench(form, &current, decision.bench, &policy_row)?;
         if decision.bench == Bench::Committee {
             let named = Named {
                 appeal_id: &row.appeal_id,
