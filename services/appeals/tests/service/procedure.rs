@@ -109,7 +109,10 @@ async fn law_93a_without_a_committee_the_director_who_ruled_hears_the_duplicate_
     assert_eq!(heard.hearing.as_ref().unwrap().committee_member_ids, ["arbiter"]);
     let by_committee =
         h.appeals.decide_appeal(&chair, decision("d0", &heard, pb::AppealOutcome::Upheld, None, &["chair"])).await;
-    assert!(message(by_committee).contains("(Law 93A of the Laws of Duplicate Bridge): the policy in force when the ruling"));
+    assert!(
+        message(by_committee)
+            .contains("(Law 93A of the Laws of Duplicate Bridge): the policy in force when the ruling")
+    );
 
     let varied = pb::DirectorDecideAppealRequest {
         new_decision: Some(assigned("3S", Seat::North, 9)),
