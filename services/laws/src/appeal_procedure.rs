@@ -157,7 +157,7 @@ pub fn check_bench(form: AppealForm, heard_by: Bench, bench: Bench) -> Result<()
 /// rule upon all appeals", his own and his assistants' rulings among them; a party to the deal is
 /// still barred, since no one judges his own cause.
 pub fn bars(bench: Bench, conflict: Conflict) -> bool {
-    !(bench == Bench::DirectorInCharge && matches!(conflict, Conflict::GaveTheRuling))
+    !(bench == Bench::DirectorInCharge && matches!(conflict, Conflict::GaveTheRuling | Conflict::CorrectedTheRuling))
 }
 
 /// Whether the Director in charge reviews an appeal on a ruling of `kind` before the committee

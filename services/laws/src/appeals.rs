@@ -226,6 +226,10 @@ pub enum Conflict {
     /// the committee"; the Club Appeals Committee hears appeals from "any decision by the
     /// Arbiter").
     GaveTheRuling,
+    /// He gave the ruling a review put in force in place of the one appealed (duplicate Law
+    /// 93B1: the Chief Director's ruling on review "may be appealed to the committee", so the
+    /// committee then reviews his ruling, and he may not sit on it).
+    CorrectedTheRuling,
     /// The club declared him conflicted for a party to the appeal or for the appeal itself (a
     /// relative, a team-mate, a business partner): the club establishes its Appeals Committee
     /// (the Club Appeals Committee), and so says who on it may not judge whom
@@ -239,6 +243,7 @@ impl std::fmt::Display for Conflict {
             Conflict::PlayedTheDeal => "played the deal the ruling concerns",
             Conflict::ContestantConcerned => "is a member or captain of a contestant the ruling concerns",
             Conflict::GaveTheRuling => "gave the ruling appealed",
+            Conflict::CorrectedTheRuling => "gave the ruling the director's review put in force",
             Conflict::Declared(what) => return write!(f, "is declared conflicted by the club {what}"),
         })
     }

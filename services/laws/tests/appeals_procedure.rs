@@ -65,6 +65,15 @@ fn club_appeals_committee_without_a_published_procedure_no_rubber_appeal_is_hear
     }
 }
 
+/// Law 93B1: the Chief Director reviews the ruling and "His ruling may be appealed to the
+/// committee". Once his correction is the ruling in force, the committee reviews his ruling, and
+/// he sits on it no more than the director whose ruling was appealed.
+#[test]
+fn law_93b1_the_director_whose_correction_is_in_force_does_not_sit_on_the_committee() {
+    assert!(bars(Bench::Committee, Conflict::CorrectedTheRuling));
+    assert_eq!(Conflict::CorrectedTheRuling.to_string(), "gave the ruling the director's review put in force");
+}
+
 #[test]
 fn law_93a_having_given_the_ruling_does_not_bar_the_director_in_charge() {
     // "The Director in charge shall hear and rule upon all appeals": the Law names him, so his

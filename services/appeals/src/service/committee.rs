@@ -84,12 +84,14 @@ impl Appeals {
         if bench == Bench::Committee {
             // The club's roster, or the game's own committee (`super::panel`).
             let at = hearing.heard_at.as_ref().and_then(from_timestamp).unwrap_or_else(Utc::now);
+            let in_force = self.ruling_in_force(&row, &filed).await?;
             let named = Named {
                 appeal_id: &row.appeal_id,
                 ruling_row: &ruling_row,
                 parties: &parties,
                 policy: &policy,
                 members: &members,
+                corrected_by: (in_force.ruling_id != ruling_row.ruling_id).then_some(in_force.ruled_by.as_str()),
             };
             self.check_panel(Sitting::Hearing(at), principal, &named).await?;
             self.check_reviewed(&ruling_row, &filed).await?;
@@ -261,6 +263,7 @@ impl Appeals {
                 parties: &parties,
                 policy: &policy,
                 members: &members,
+                corrected_by: (in_force.ruling_id != ruling_row.ruling_id).then_some(in_force.ruled_by.as_str()),
             };
             self.check_panel(Sitting::Decision, principal, &named).await?;
         } else {

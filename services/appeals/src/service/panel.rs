@@ -47,6 +47,9 @@ pub(crate) struct Named<'a> {
     pub policy: &'a AppealPolicy,
     /// The members named.
     pub members: &'a [&'a str],
+    /// Who gave the ruling a review put in force in place of the one appealed, if it did (Law
+    /// 93B1): he may not sit either.
+    pub corrected_by: Option<&'a str>,
 }
 
 impl Appeals {
@@ -57,7 +60,7 @@ impl Appeals {
         principal: &Principal,
         named: &Named<'_>,
     ) -> Result<(), ServiceError> {
-        let Named { appeal_id, ruling_row, parties, policy, members } = *named;
+        let Named { appeal_id, ruling_row, parties, policy, members, corrected_by } = *named;
         let form = parties.form.form();
         let ruling: pb::Ruling = decode("ruling", &ruling_row.ruling)?;
         let caller = principal.subject.as_str();
@@ -83,7 +86,7 @@ impl Appeals {
                 }
             }
         }
-        self.check_impartial(members, appeal_id, &ruling, parties, &ruling_row.ruled_by).await
+        self.check_impartial(members, appeal_id, &ruling, parties, &ruling_row.ruled_by, corrected_by).await
     }
 
     /// Whether `member` is on the committee the players of the ruling's rubber agreed.
@@ -135,10 +138,12 @@ impl Appeals {
         ruling: &pb::Ruling,
         parties: &Parties,
         ruled_by: &str,
+        corrected_by: Option<&str>,
     ) -> Result<(), ServiceError> {
         let form = parties.form.form();
         let own = parties.conflicts(ruled_by);
         let mut conflicted: Vec<(&str, Conflict)> = own.iter().map(|(who, c)| (who.as_str(), *c)).collect();
+        conflicted.extend(corrected_by.map(|who| (who, Conflict::CorrectedTheRuling)));
         let rows = conflicts_of(self, members).await?;
         let declarations: Vec<(&str, laws::committee::Declared<'_>)> =
             rows.iter().filter_map(|row| Some((row.member_id.as_str(), declared(row)?))).collect();

@@ -312,6 +312,43 @@ async fn law_93b1_the_committee_decides_the_appeal_of_the_ruling_the_review_put_
     assert_eq!(h.scoring.applied().len(), 2, "the score changed once for the decision");
 }
 
+/// Law 93B1: the Chief Director's "ruling may be appealed to the committee". Once a review puts
+/// his corrected ruling in force, the committee reviews his ruling, so he may not sit on it.
+#[tokio::test]
+async fn law_93b1_the_director_whose_correction_is_in_force_may_not_sit_on_the_committee() {
+    let h = Harness::new().await;
+    publish(&h, Some(1), pb::AppealProcedure { director_review: true, ..Default::default() }).await;
+    h.committee(&["chief", "chair"]).await;
+    let appeal = board_appeal(&h, "r1", pb::RulingKind::Law, None).await;
+    let chief = principal("chief", &[Role::Arbiter, Role::Committee]);
+    let corrected = h
+        .appeals
+        .record_ruling(&chief, board_ruling("r2", pb::RulingKind::Judgement, assigned("3S", Seat::North, 9)))
+        .await
+        .unwrap()
+        .ruling
+        .unwrap();
+    let review = pb::ReviewAppealRequest {
+        appeal_id: appeal.appeal_id.clone(),
+        expected_version: appeal.version,
+        outcome: pb::ReviewOutcome::Corrected as i32,
+        reasons: "Law 16B3: the damage is assessed under Law 12C".into(),
+        corrected_ruling_id: corrected.ruling_id.clone(),
+    };
+    let reviewed = h.appeals.review_appeal(&chief, review).await.unwrap().appeal.unwrap();
+    let refused = h.appeals.hear_appeal(&chief, hearing(&reviewed, &["chief"])).await;
+    assert_eq!(code(&refused), tonic::Code::FailedPrecondition);
+    let refused = message(refused);
+    assert!(
+        refused.starts_with(
+            "chief may not sit on this appeal's committee: he gave the ruling the director's review put in force"
+        ),
+        "{refused}"
+    );
+    let chair = principal("chair", &[Role::Committee]);
+    h.appeals.hear_appeal(&chair, hearing(&reviewed, &["chair"])).await.unwrap();
+}
+
 /// Law 93B3: "The committee may not overrule the Director in charge on a point of law or
 /// regulations". A review that corrects a ruling of law with another ruling of law leaves the
 /// committee that one to uphold, not the ruling first appealed.
