@@ -1,5 +1,5 @@
 //! Irregularities of the play rectified: a lead out of turn accepted (Law 54), a surplus card
-//! played (Law 12B2), a card missing from a trick found late (Law 67B1) or one too many (Law 67B2), an established revoke (Law 64), a major penalty card (Law 50), a changed
+//! played (Law 12B2, on the trick in progress or an older one), a card missing from a trick found late (Law 67B1) or one too many (Law 67B2), an established revoke (Law 64), a major penalty card (Law 50), a changed
 //! designation and dummy's card deemed played (Laws 45C4(b), 45D, 46), two cards of dummy's at
 //! once (Law 58), and cards retracted (Law 47).
 
@@ -228,6 +228,37 @@ async fn duplicate_law_67b1_a_card_missing_from_a_trick_found_late_is_added_and_
     assert_eq!(outcome.equity_tricks, 0);
     let (_, _, tricks) = played(&outcome.result);
     assert_eq!(tricks + 1, view.tricks_won.unwrap().north_south);
+}
+
+/// Rubber Law 12B2: a surplus card "led or played to a previous trick" is replaced, though play
+/// has gone on: West's five of clubs on the first trick came from the other deck, and the table
+/// finds it during the third. The table names the club he puts in its place; the trick keeps its
+/// owner, and West keeps this deal's five.
+#[tokio::test]
+async fn rubber_law_12b2_a_surplus_card_on_an_older_trick_is_replaced_with_the_card_the_table_names() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = rubber_four_spades(&app).await;
+    let plays = [(East, "CA"), (South, "C8"), (West, "C5"), (North, "C2"), (East, "CK"), (South, "C9"), (West, "C6")];
+    for (seat, card) in plays.into_iter().chain([(North, "C3"), (East, "CQ")]) {
+        table.play(seat, card).await;
+    }
+    let surplus = game::IrregularityFact {
+        card: Some(pcard("C5")),
+        trick_number: 1,
+        also_visible: vec![pcard("C7")],
+        ..fact(game::IrregularityKind::SurplusCard, West)
+    };
+    let recorded = table.record(&mut table.desk(), surplus, Some(North)).await.unwrap();
+    let law = recorded.irregularity.unwrap().law.unwrap();
+    assert_eq!((law.number, law.section.as_str()), (12, "B2"));
+    let view = recorded.view.unwrap();
+    let west_card = view.tricks[0].cards.iter().find(|p| p.seat == West.to_proto()).unwrap();
+    assert_eq!(Card::try_from(west_card.card.unwrap()).unwrap(), "C7".parse().unwrap(), "the card put in its place");
+    assert_eq!(view.tricks[0].winner, East.to_proto(), "the trick keeps its owner");
+    let west = table.view_as(&mut table.player(West)).await;
+    assert!(hand(&west, West).unwrap().contains("C5".parse().unwrap()), "he still holds this deal's five");
+    assert!(!hand(&west, West).unwrap().contains("C7".parse().unwrap()));
 }
 
 /// Rubber Law 67B2: "When the offender has played more than one card to the trick, ... the
