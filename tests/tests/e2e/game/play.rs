@@ -1,7 +1,8 @@
 //! Irregularities of the play rectified: a lead out of turn accepted (Law 54), a surplus card
-//! played (Law 12B2, on the trick in progress or an older one), a card missing from a trick found late (Law 67B1) or one too many (Law 67B2), an established revoke (Law 64), a major penalty card (Law 50), a changed
-//! designation and dummy's card deemed played (Laws 45C4(b), 45D, 46), two cards of dummy's at
-//! once (Law 58), and cards retracted (Law 47).
+//! played (Law 12B2, on the trick in progress or an older one), a card missing from a trick found
+//! late (Law 67B1) or one too many (Law 67B2), an established revoke (Law 64), a major penalty card
+//! (Law 50), a changed designation and dummy's card deemed played (Laws 45C4(b), 45D, 46), two
+//! cards of dummy's at once (Law 58), and cards retracted (Law 47).
 
 use api::common::v1 as pb;
 use api::convert::ProtoEnum;
