@@ -291,6 +291,21 @@ fn board_key(session: &str, ns: &str, ew: &str) -> common::BoardResultKey {
     }
 }
 
+/// Board 1's results in `session`, as the desk reads them from scoring.
+async fn board_results(app: &TestApp, session: &str) -> Vec<spb::BoardResult> {
+    app.scoring("desk", &[Role::Desk])
+        .list_board_results(spb::ListBoardResultsRequest {
+            session_id: session.into(),
+            board_number: 1,
+            page: None,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .results
+}
+
 async fn record_board(app: &TestApp, session: &str, ns: &str, ew: &str, result: common::DealResult) {
     app.scoring("desk", &[Role::Desk])
         .record_board_result(spb::RecordBoardResultRequest {

@@ -385,12 +385,27 @@ async fn law_93b3_the_committee_may_not_overrule_a_corrected_ruling_of_law() {
     assert_eq!(h.scoring.applied().len(), 1, "only the correction changed the score; upholding it changes nothing");
 }
 
+/// A policy whose appeals may go further, to "the national authority" (Law 93C).
+fn further_appeal_policy() -> pb::AppealProcedure {
+    pb::AppealProcedure { further_appeal_to: "the national authority".into(), ..Default::default() }
+}
+
+/// The steps of a further appeal on board A-B's score record.
+async fn further_steps_on_the_record(h: &Harness) -> usize {
+    let audit = h
+        .appeals
+        .score_audit(&arbiter(), pb::GetScoreAuditRequest { target: Some(board_target("A", "B")) })
+        .await
+        .unwrap();
+    audit.entries.iter().filter(|e| matches!(e.entry, Some(pb::audit_entry::Entry::AppealTakenFurther(_)))).count()
+}
+
 #[tokio::test]
 async fn law_93c1_a_decided_appeal_goes_further_to_the_body_the_policy_names() {
     // "Regulating Authorities may establish procedures for further appeals after the foregoing
     // procedures have been exhausted."
     let h = Harness::new().await;
-    let procedure = pb::AppealProcedure { further_appeal_to: "the national authority".into(), ..Default::default() };
+    let procedure = further_appeal_policy();
     publish(&h, Some(1), procedure).await;
     h.committee(&["chair"]).await;
     let chair = principal("chair", &[Role::Committee]);
@@ -463,13 +478,7 @@ async fn law_93c1_a_decided_appeal_goes_further_to_the_body_the_policy_names() {
     let settled =
         h.appeals.record_further_appeal_status(&arbiter(), status(&upheld, pb::FurtherAppealStatus::Declined)).await;
     assert_eq!(code(&settled), tonic::Code::FailedPrecondition);
-    let audit = h
-        .appeals
-        .score_audit(&arbiter(), pb::GetScoreAuditRequest { target: Some(board_target("A", "B")) })
-        .await
-        .unwrap();
-    let further_steps =
-        audit.entries.iter().filter(|e| matches!(e.entry, Some(pb::audit_entry::Entry::AppealTakenFurther(_)))).count();
+    let further_steps = further_steps_on_the_record(&h).await;
     assert_eq!(further_steps, 3, "filed, accepted and upheld are on the record");
 }
 
@@ -481,7 +490,7 @@ async fn law_93c1_a_decided_appeal_goes_further_to_the_body_the_policy_names() {
 #[tokio::test]
 async fn law_93c2_the_decision_the_body_put_in_force_reaches_the_score() {
     let h = Harness::new().await;
-    let procedure = pb::AppealProcedure { further_appeal_to: "the national authority".into(), ..Default::default() };
+    let procedure = further_appeal_policy();
     publish(&h, Some(1), procedure).await;
     h.committee(&["chair"]).await;
     let chair = principal("chair", &[Role::Committee]);
@@ -532,13 +541,7 @@ async fn law_93c2_the_decision_the_body_put_in_force_reaches_the_score() {
     let again = h.appeals.record_further_appeal_status(&arbiter(), changed).await.unwrap().appeal.unwrap();
     assert_eq!(again, recorded, "recording it again changes nothing");
     assert_eq!(h.scoring.applied().len(), 1, "the score changed once");
-    let audit = h
-        .appeals
-        .score_audit(&arbiter(), pb::GetScoreAuditRequest { target: Some(board_target("A", "B")) })
-        .await
-        .unwrap();
-    let further_steps =
-        audit.entries.iter().filter(|e| matches!(e.entry, Some(pb::audit_entry::Entry::AppealTakenFurther(_)))).count();
+    let further_steps = further_steps_on_the_record(&h).await;
     assert_eq!(further_steps, 2, "filed and changed are told to the parties");
 }
 
@@ -548,7 +551,7 @@ async fn law_93c2_the_decision_the_body_put_in_force_reaches_the_score() {
 #[tokio::test]
 async fn law_93c2_a_body_that_lets_the_result_stand_restores_the_table_result() {
     let h = Harness::new().await;
-    let procedure = pb::AppealProcedure { further_appeal_to: "the national authority".into(), ..Default::default() };
+    let procedure = further_appeal_policy();
     publish(&h, Some(1), procedure).await;
     h.committee(&["chair"]).await;
     let chair = principal("chair", &[Role::Committee]);
@@ -586,7 +589,7 @@ async fn law_93c2_a_body_that_lets_the_result_stand_restores_the_table_result() 
 #[tokio::test]
 async fn club_appeals_committee_a_rubber_decision_is_not_appealed_further() {
     let h = Harness::new().await;
-    let procedure = pb::AppealProcedure { further_appeal_to: "the national authority".into(), ..Default::default() };
+    let procedure = further_appeal_policy();
     publish(&h, Some(1), procedure).await;
     let appeal = h.rubber_appeal(1).await;
     h.committee(&["chair"]).await;

@@ -13,8 +13,8 @@ use platform::auth::Role;
 use tonic::{Code, Status};
 
 use super::{
-    PLAYERS, appeal_and_hear, board_key, minutes, overrule, played, publish_policy, record, record_board,
-    result_stands, rule, scorepad, session, sign_in,
+    PLAYERS, appeal_and_hear, board_key, board_results, minutes, overrule, played, publish_policy, record,
+    record_board, result_stands, rule, scorepad, session, sign_in,
 };
 
 const CLUB: &str = "(the Club Appeals Committee (Alternative Club Laws))";
@@ -403,18 +403,7 @@ async fn law_93b1_the_committee_decides_on_the_ruling_the_review_put_in_force() 
     let versions = &decided.decision.as_ref().unwrap().score_versions;
     assert_eq!(versions.len(), 1);
     assert_eq!(versions[0].ruling_id, corrected.ruling_id);
-    let results = app
-        .scoring("desk", &[Role::Desk])
-        .list_board_results(api::scoring::v1::ListBoardResultsRequest {
-            session_id: id,
-            board_number: 1,
-            page: None,
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .results;
+    let results = board_results(&app, &id).await;
     let at_table = results.iter().find(|r| r.appeal_id == decided.appeal_id).expect("the decision's result");
     assert_eq!(at_table.ruling_id, corrected.ruling_id);
     assert!(at_table.adjustment.is_none(), "the table result is back: {at_table:?}");
@@ -537,18 +526,7 @@ async fn law_93c2_the_decision_the_body_put_in_force_reaches_the_score() {
     assert_eq!(record.score_versions.len(), 1, "{record:?}");
     let again = director.record_further_appeal_status(changed).await.unwrap().into_inner().appeal.unwrap();
     assert_eq!(again, recorded);
-    let results = app
-        .scoring("desk", &[Role::Desk])
-        .list_board_results(api::scoring::v1::ListBoardResultsRequest {
-            session_id: id,
-            board_number: 1,
-            page: None,
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .results;
+    let results = board_results(&app, &id).await;
     let further_appeal = format!("{}/further", decided.appeal_id);
     let adjusted: Vec<_> = results.iter().filter(|r| r.appeal_id == further_appeal).collect();
     assert_eq!(adjusted.len(), 1, "{results:?}");

@@ -10,7 +10,9 @@ use laws::Seat;
 use platform::auth::Role;
 use tonic::Code;
 
-use super::{appeal_and_hear, board_ruling, overrule, played, publish_policy, record_board, session, sign_in};
+use super::{
+    appeal_and_hear, board_results, board_ruling, overrule, played, publish_policy, record_board, session, sign_in,
+};
 
 #[tokio::test]
 async fn an_appeal_by_a_non_player_or_after_the_time_limit_and_a_decision_without_the_committee_role_are_refused() {
@@ -82,17 +84,6 @@ async fn an_appeal_by_a_non_player_or_after_the_time_limit_and_a_decision_withou
     );
 
     // No score changed.
-    let results = app
-        .scoring("desk", &[Role::Desk])
-        .list_board_results(spb::ListBoardResultsRequest {
-            session_id: id,
-            board_number: 1,
-            page: None,
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .results;
+    let results = board_results(&app, &id).await;
     assert!(results.iter().all(|r| r.appeal_id.is_empty() && r.ruling_id.is_empty()));
 }
