@@ -7,7 +7,9 @@
 //!   rows due without waiting on one another. SQLite has one writer at a time, so its single
 //!   statement is claim enough.
 //! - **Delivering.** Different aggregates' rows are delivered side by side, one aggregate's rows
-//!   in the order they were owed. The service's [`Courier`] makes the call and says how it went:
+//!   in the order they were owed ([`in_flight`]). The running worker claims again whenever a change
+//!   owes a call, while earlier deliveries are still out: a result owed a moment after a claim
+//!   does not wait for the slowest call of that claim (a rubber's next deal waits for it). The service's [`Courier`] makes the call and says how it went:
 //!   acknowledged, refused for good (the row is closed with the reason: retrying cannot help), not
 //!   now (tried again later), or settled by the courier itself (it closed the row in a
 //!   transaction of its own, as appeals does when it records the ruling the call completed).
@@ -17,9 +19,10 @@
 //!   logged as an error and counted (`outbox.dead_lettered`); an operator looks at `last_error`
 //!   and, once the cause is fixed, clears the column to deliver it again.
 //! - **Signals** ([`OutboxSignals`]). A change that owes a call wakes the worker at once, and the
-//!   worker counts what it has delivered, so a command that needs one of its service's own calls
-//!   to have arrived (a rubber's next deal, whose pad must show the deal before) waits for the
-//!   next delivery instead of being refused and polling.
+//!   worker tells which aggregate each delivered row was owed for, so a command that needs one of
+//!   its service's own calls to have arrived (a rubber's next deal, whose pad must show the deal
+//!   before) waits for that delivery instead of being refused and polling, and is not woken by
+//!   every other table's.
 //! - **Retention.** Every `sweep_interval_ms` the worker deletes its delivered rows older than
 //!   `keep_delivered_hours` and idempotency keys older than `keep_idempotency_hours`: a retry
 //!   arrives within seconds or minutes, not weeks, and the table must not grow for ever.
@@ -36,6 +39,8 @@ use tracing::Instrument;
 
 use crate::db::Db;
 use crate::store::{idempotency_keys, outbox};
+
+mod in_flight;
 
 /// How a worker delivers (each service's `[<service>.outbox]` table).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,32 +113,64 @@ pub enum Delivery {
 #[derive(Debug, Clone)]
 pub struct OutboxSignals {
     owed: Arc<tokio::sync::Notify>,
-    delivered: Arc<tokio::sync::watch::Sender<u64>>,
+    delivered: tokio::sync::broadcast::Sender<Arc<str>>,
 }
+
+/// Deliveries told and not yet seen before a waiter counts as having missed some (and looks
+/// again at what it waits for).
+const DELIVERIES_KEPT: usize = 1024;
 
 impl Default for OutboxSignals {
     fn default() -> Self {
         OutboxSignals {
             owed: Arc::new(tokio::sync::Notify::new()),
-            delivered: Arc::new(tokio::sync::watch::Sender::new(0)),
+            delivered: tokio::sync::broadcast::Sender::new(DELIVERIES_KEPT),
         }
     }
 }
 
 impl OutboxSignals {
-    /// A change owes a call: the worker starts a round now rather than at its next poll.
+    /// A change owes a call: the worker claims it now rather than at its next poll.
     pub fn owed(&self) {
         self.owed.notify_one();
     }
 
-    /// The count of rows the worker has delivered so far: `changed()` on it wakes after the next
-    /// delivery. Subscribe before looking at what is still owed, so no delivery is missed.
-    pub fn deliveries(&self) -> tokio::sync::watch::Receiver<u64> {
-        self.delivered.subscribe()
+    /// The rows the worker delivers from now on. Subscribe before looking at what is still owed,
+    /// so no delivery is missed.
+    pub fn deliveries(&self) -> Deliveries {
+        Deliveries(self.delivered.subscribe())
     }
 
-    fn delivered(&self, rows: u64) {
-        self.delivered.send_modify(|count| *count += rows);
+    fn delivered(&self, aggregate_id: &str) {
+        // No one waiting is the usual case, and not an error.
+        if self.delivered.receiver_count() > 0 {
+            let _ = self.delivered.send(Arc::from(aggregate_id));
+        }
+    }
+}
+
+/// The rows a worker delivers, as [`OutboxSignals::deliveries`] tells them.
+#[derive(Debug)]
+pub struct Deliveries(tokio::sync::broadcast::Receiver<Arc<str>>);
+
+/// The worker has stopped: nothing more will be delivered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkerStopped;
+
+impl Deliveries {
+    /// Waits until a row owed for `aggregate_id` has been delivered, or until deliveries were
+    /// told faster than this waiter saw them (one of them may have been its own): either way the
+    /// caller looks again at what is still owed.
+    pub async fn of(&mut self, aggregate_id: &str) -> Result<(), WorkerStopped> {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match self.0.recv().await {
+                Ok(delivered) if &*delivered == aggregate_id => return Ok(()),
+                Ok(_) => {}
+                Err(RecvError::Lagged(_)) => return Ok(()),
+                Err(RecvError::Closed) => return Err(WorkerStopped),
+            }
+        }
     }
 }
 
@@ -182,8 +219,9 @@ impl<C: Courier> Outbox<C> {
         &self.courier
     }
 
-    /// Claims the rows due now (see the module docs).
-    pub async fn claim(&self) -> Result<Vec<outbox::Model>, DbErr> {
+    /// Claims at most `limit` of the rows due now, in the order they were owed (see the module
+    /// docs).
+    pub async fn claim(&self, limit: u64) -> Result<Vec<outbox::Model>, DbErr> {
         use sea_orm::sea_query::ExprTrait as _;
         let due = Query::select()
             .column(outbox::Column::Id)
@@ -193,7 +231,7 @@ impl<C: Courier> Outbox<C> {
             .and_where(outbox::Column::DeadLetteredAt.is_null())
             .and_where(outbox::Column::NextAttemptAt.lte(now()))
             .order_by(outbox::Column::Id, sea_orm::Order::Asc)
-            .limit(self.settings.batch)
+            .limit(limit)
             .lock_with_behavior(LockType::Update, LockBehavior::SkipLocked)
             .to_owned();
         outbox::Entity::update_many()
@@ -202,41 +240,24 @@ impl<C: Courier> Outbox<C> {
             .filter(outbox::Column::Id.in_subquery(due))
             .exec_with_returning(&self.db)
             .await
+            .map(|mut rows| {
+                rows.sort_by_key(|row| row.id);
+                rows
+            })
     }
 
-    /// Delivers every row due now; returns how many the peer acknowledged or the courier settled.
-    ///
-    /// One aggregate's rows go one after another, in the order they were owed; different
-    /// aggregates' rows go side by side, so that one slow call (or a round of many tables'
-    /// results at once) does not hold the others up.
+    /// Delivers every row due now, and waits for the last of them; returns how many the peer
+    /// acknowledged or the courier settled. One aggregate's rows go one after another, in the
+    /// order they were owed; different aggregates' rows go side by side ([`in_flight`]).
     #[tracing::instrument(skip_all, fields(source = self.courier.source()))]
     pub async fn deliver_due(&self) -> Result<usize, DbErr> {
-        let mut claimed = self.claim().await?;
-        claimed.sort_by_key(|row| row.id);
-        let mut by_aggregate: Vec<Vec<outbox::Model>> = Vec::new();
-        let mut position = std::collections::HashMap::new();
-        for row in claimed {
-            let at = *position.entry(row.aggregate_id.clone()).or_insert_with(|| {
-                by_aggregate.push(Vec::new());
-                by_aggregate.len() - 1
-            });
-            by_aggregate[at].push(row);
-        }
-        let deliveries = by_aggregate.into_iter().map(|rows| async move {
-            let mut delivered = 0;
-            for row in rows {
-                if self.deliver(&row).await? {
-                    delivered += 1;
-                }
-            }
-            Ok::<usize, DbErr>(delivered)
-        });
-        let mut delivered = 0;
-        let mut failed = None;
-        // As many at once as the round claimed (the `batch` setting).
-        for outcome in futures::future::join_all(deliveries).await {
+        let mut in_flight = in_flight::InFlight::new(self);
+        in_flight.add(self.claim(self.settings.batch).await?);
+        let (mut delivered, mut failed) = (0, None);
+        while let Some(outcome) = in_flight.next().await {
             match outcome {
-                Ok(rows) => delivered += rows,
+                Ok(true) => delivered += 1,
+                Ok(false) => {}
                 // The row stays claimed until its lease runs out, and is delivered again then.
                 Err(error) => failed = Some(error),
             }
@@ -265,9 +286,8 @@ impl<C: Courier> Outbox<C> {
             }
             Delivery::Settled => {}
         }
-        // Told row by row: a command waiting for one of them goes on without waiting for the rest
-        // of the round.
-        self.signals.delivered(1);
+        // Told row by row: a command waiting for one of them goes on at once.
+        self.signals.delivered(&row.aggregate_id);
         Ok(true)
     }
 
@@ -298,32 +318,56 @@ impl<C: Courier> Outbox<C> {
 }
 
 impl<C: Courier> Outbox<C> {
-    /// Runs the worker until `owner` is dropped (the service was shut down): a round whenever its
-    /// signals say a change owed a call or the poll interval passes, and a sweep every sweep
-    /// interval.
+    /// Runs the worker until `owner` is dropped (the service was shut down): it claims whenever
+    /// its signals say a change owed a call or the poll interval passes, keeping at most `batch`
+    /// rows out at once, and sweeps every sweep interval.
     pub fn spawn<T: Send + Sync + 'static>(self, owner: Weak<T>) -> tokio::task::JoinHandle<()> {
-        tokio::spawn(async move {
-            let poll = Duration::from_millis(self.settings.poll_interval_ms.max(1));
-            let mut sweep = tokio::time::interval(Duration::from_millis(self.settings.sweep_interval_ms.max(1000)));
-            sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                if owner.strong_count() == 0 {
-                    return;
-                }
-                if let Err(error) = self.deliver_due().await {
-                    tracing::warn!(source = self.courier.source(), %error, "outbox delivery round failed");
-                }
-                tokio::select! {
-                    () = self.signals.owed.notified() => {}
-                    () = tokio::time::sleep(poll) => {}
-                    _ = sweep.tick() => {
-                        if let Err(error) = self.sweep().await {
-                            tracing::warn!(source = self.courier.source(), %error, "outbox sweep failed");
-                        }
+        tokio::spawn(async move { self.run(owner).await })
+    }
+
+    async fn run<T>(&self, owner: Weak<T>) {
+        let source = self.courier.source();
+        let mut poll = tokio::time::interval(Duration::from_millis(self.settings.poll_interval_ms.max(1)));
+        poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut sweep = tokio::time::interval(Duration::from_millis(self.settings.sweep_interval_ms.max(1000)));
+        sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let batch = usize::try_from(self.settings.batch.max(1)).unwrap_or(usize::MAX);
+        let mut in_flight = in_flight::InFlight::new(self);
+        // Whether rows may be due that are not claimed yet.
+        let mut look = true;
+        loop {
+            if owner.strong_count() == 0 {
+                return;
+            }
+            let room = batch.saturating_sub(in_flight.held());
+            if look && room > 0 {
+                match self.claim(room as u64).await {
+                    Ok(rows) => {
+                        // A full claim may have left rows due: look again when there is room.
+                        look = rows.len() == room;
+                        in_flight.add(rows);
+                    }
+                    Err(error) => {
+                        look = false;
+                        tracing::warn!(source, %error, "claiming owed calls failed");
                     }
                 }
             }
-        })
+            tokio::select! {
+                Some(outcome) = in_flight.next(), if in_flight.held() > 0 => {
+                    if let Err(error) = outcome {
+                        tracing::warn!(source, %error, "recording a delivery failed; the row is tried again after its lease");
+                    }
+                }
+                () = self.signals.owed.notified() => look = true,
+                _ = poll.tick() => look = true,
+                _ = sweep.tick() => {
+                    if let Err(error) = self.sweep().await {
+                        tracing::warn!(source, %error, "outbox sweep failed");
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -370,248 +414,4 @@ pub async fn note_failure(db: &Db, row: &outbox::Model, reason: &str, settings: 
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::Mutex;
-
-    use sea_orm::{ActiveValue::NotSet, Set};
-
-    use super::*;
-
-    /// Answers each delivery with the next of its scripted answers (the last one for ever).
-    struct Scripted {
-        answers: Mutex<Vec<Delivery>>,
-    }
-
-    #[async_trait]
-    impl Courier for Scripted {
-        fn source(&self) -> &'static str {
-            "test"
-        }
-
-        async fn deliver(&self, _row: &outbox::Model) -> Delivery {
-            let mut answers = self.answers.lock().unwrap();
-            if answers.len() > 1 { answers.remove(0) } else { answers[0].clone() }
-        }
-    }
-
-    async fn database() -> (Db, std::path::PathBuf) {
-        let dir = std::env::temp_dir().join(format!("bc-outbox-{}", uuid::Uuid::new_v4().simple()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let url = format!("sqlite://{}?mode=rwc", dir.join("club.db").display());
-        (crate::db::connect_and_migrate(&url).await.unwrap(), dir)
-    }
-
-    async fn owe(db: &Db, source: &str, at: DateTime<FixedOffset>) -> i64 {
-        let row = outbox::ActiveModel {
-            id: NotSet,
-            source: Set(source.to_owned()),
-            topic: Set("peer.Call".to_owned()),
-            aggregate_id: Set("deal-1".to_owned()),
-            payload: Set(Vec::new()),
-            attempts: Set(0),
-            last_error: Set(None),
-            next_attempt_at: Set(at),
-            created_at: Set(at),
-            delivered_at: Set(None),
-            trace_context: Set(None),
-            dead_lettered_at: Set(None),
-        };
-        outbox::Entity::insert(row).exec(db).await.unwrap().last_insert_id
-    }
-
-    async fn row(db: &Db, id: i64) -> outbox::Model {
-        outbox::Entity::find_by_id(id).one(db).await.unwrap().unwrap()
-    }
-
-    fn worker(db: &Db, answers: Vec<Delivery>, settings: OutboxSettings) -> Outbox<Scripted> {
-        Outbox::new(db.clone(), Scripted { answers: Mutex::new(answers) }, settings)
-    }
-
-    /// Failures are due again at once, so that a test needs no waiting.
-    fn at_once(max_attempts: u32) -> OutboxSettings {
-        OutboxSettings { initial_backoff_ms: 0, max_backoff_ms: 0, max_attempts, ..Default::default() }
-    }
-
-    #[test]
-    fn the_backoff_doubles_to_its_cap_with_jitter_below_it() {
-        let settings = OutboxSettings { initial_backoff_ms: 100, max_backoff_ms: 1000, ..Default::default() };
-        for _ in 0..50 {
-            let waits: Vec<u64> = (1..=6).map(|n| settings.backoff(n).as_millis() as u64).collect();
-            for (wait, full) in waits.iter().zip([100, 200, 400, 800, 1000, 1000]) {
-                assert!((full / 2..=full).contains(wait), "{waits:?}");
-            }
-            assert!(settings.backoff(u32::MAX).as_millis() <= 1000);
-        }
-    }
-
-    #[tokio::test]
-    async fn a_row_is_retried_until_acknowledged_and_a_claimed_row_is_not_claimed_again() {
-        let (db, dir) = database().await;
-        let id = owe(&db, "test", now()).await;
-        let other = owe(&db, "other-service", now()).await;
-        let outbox = worker(&db, vec![Delivery::Retry("peer away".into()), Delivery::Acknowledged], at_once(10));
-        assert_eq!(outbox.deliver_due().await.unwrap(), 0);
-        let failed = row(&db, id).await;
-        assert_eq!((failed.attempts, failed.last_error.as_deref()), (1, Some("peer away")));
-        assert!(failed.delivered_at.is_none());
-        assert_eq!(outbox.deliver_due().await.unwrap(), 1);
-        let delivered = row(&db, id).await;
-        assert!(delivered.delivered_at.is_some() && delivered.last_error.is_none(), "{delivered:?}");
-        assert_eq!(delivered.attempts, 2, "every attempt counts, the successful one too");
-        assert!(row(&db, other).await.delivered_at.is_none(), "another service's rows are its own");
-        // A row claimed by one worker is leased: another worker does not take it meanwhile.
-        let leased = owe(&db, "test", now()).await;
-        assert_eq!(outbox.claim().await.unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), [leased]);
-        assert!(outbox.claim().await.unwrap().is_empty());
-        drop(db);
-        let _ = std::fs::remove_dir_all(dir);
-    }
-
-    #[tokio::test]
-    async fn each_delivered_row_is_counted_on_the_signals_and_a_failure_is_not() {
-        let (db, dir) = database().await;
-        let signals = OutboxSignals::default();
-        let mut deliveries = signals.deliveries();
-        for _ in 0..2 {
-            owe(&db, "test", now()).await;
-        }
-        let answers = vec![Delivery::Retry("peer away".into()), Delivery::Acknowledged];
-        let outbox = worker(&db, answers, at_once(10)).with_signals(signals.clone());
-        assert_eq!(outbox.deliver_due().await.unwrap(), 1);
-        assert!(deliveries.has_changed().unwrap(), "a waiter wakes once a row is delivered");
-        assert_eq!(*deliveries.borrow_and_update(), 1, "the failed row is not counted");
-        assert_eq!(outbox.deliver_due().await.unwrap(), 1);
-        assert_eq!(*deliveries.borrow_and_update(), 2);
-        drop(db);
-        let _ = std::fs::remove_dir_all(dir);
-    }
-
-    /// Holds the first row of aggregate "a" until a row of aggregate "b" has started, and notes
-    /// when each call starts and ends.
-    struct Gate {
-        b_started: tokio::sync::Notify,
-        calls: Mutex<Vec<String>>,
-    }
-
-    #[async_trait]
-    impl Courier for Gate {
-        fn source(&self) -> &'static str {
-            "test"
-        }
-
-        async fn deliver(&self, row: &outbox::Model) -> Delivery {
-            let name = format!("{}{}", row.aggregate_id, row.id);
-            self.calls.lock().unwrap().push(format!("start {name}"));
-            if row.aggregate_id == "b" {
-                self.b_started.notify_one();
-            } else if self.calls.lock().unwrap().len() == 1 {
-                // Delivered one at a time, "b" would never start while "a" waits here.
-                let waited = tokio::time::timeout(Duration::from_secs(30), self.b_started.notified()).await;
-                if waited.is_err() {
-                    return Delivery::Retry("b never started while a was being delivered".into());
-                }
-            }
-            self.calls.lock().unwrap().push(format!("end {name}"));
-            Delivery::Acknowledged
-        }
-    }
-
-    #[tokio::test]
-    async fn different_aggregates_rows_go_side_by_side_and_one_aggregates_in_order() {
-        let (db, dir) = database().await;
-        let mut owed = Vec::new();
-        for aggregate in ["a", "a", "b"] {
-            let id = owe(&db, "test", now()).await;
-            outbox::Entity::update_many()
-                .col_expr(outbox::Column::AggregateId, Expr::value(aggregate))
-                .filter(outbox::Column::Id.eq(id))
-                .exec(&db)
-                .await
-                .unwrap();
-            owed.push(id);
-        }
-        let gate = Gate { b_started: tokio::sync::Notify::new(), calls: Mutex::new(Vec::new()) };
-        let outbox = Outbox::new(db.clone(), gate, at_once(10));
-        assert_eq!(outbox.deliver_due().await.unwrap(), 3);
-        let calls = outbox.courier().calls.lock().unwrap().clone();
-        let (a1, a2, b) = (format!("a{}", owed[0]), format!("a{}", owed[1]), format!("b{}", owed[2]));
-        let at = |call: String| calls.iter().position(|c| *c == call).unwrap_or_else(|| panic!("{call}: {calls:?}"));
-        assert!(at(format!("start {b}")) < at(format!("end {a1}")), "b went while a's first was out: {calls:?}");
-        assert!(at(format!("end {a1}")) < at(format!("start {a2}")), "a's rows went in order: {calls:?}");
-        drop(db);
-        let _ = std::fs::remove_dir_all(dir);
-    }
-
-    #[tokio::test]
-    async fn a_refusal_closes_the_row_with_its_reason() {
-        let (db, dir) = database().await;
-        let id = owe(&db, "test", now()).await;
-        let outbox = worker(&db, vec![Delivery::Refused("FailedPrecondition: pad ended".into())], at_once(10));
-        assert_eq!(outbox.deliver_due().await.unwrap(), 1);
-        let closed = row(&db, id).await;
-        assert!(closed.delivered_at.is_some());
-        assert_eq!(closed.last_error.as_deref(), Some("refused: FailedPrecondition: pad ended"));
-        assert!(outbox.claim().await.unwrap().is_empty());
-        drop(db);
-        let _ = std::fs::remove_dir_all(dir);
-    }
-
-    #[tokio::test]
-    async fn a_row_that_keeps_failing_becomes_a_dead_letter_and_is_not_tried_again() {
-        let (db, dir) = database().await;
-        let id = owe(&db, "test", now()).await;
-        let outbox = worker(&db, vec![Delivery::Retry("peer refuses".into())], at_once(3));
-        for _ in 0..3 {
-            assert_eq!(outbox.deliver_due().await.unwrap(), 0);
-        }
-        let dead = row(&db, id).await;
-        assert_eq!(dead.attempts, 3);
-        assert!(dead.dead_lettered_at.is_some() && dead.delivered_at.is_none(), "{dead:?}");
-        assert!(outbox.claim().await.unwrap().is_empty(), "a dead letter is not claimed");
-        // An operator clears it once the cause is fixed: it is delivered again.
-        outbox::Entity::update_many()
-            .col_expr(outbox::Column::DeadLetteredAt, Expr::value(Option::<DateTime<FixedOffset>>::None))
-            .exec(&db)
-            .await
-            .unwrap();
-        assert_eq!(outbox.claim().await.unwrap().len(), 1);
-        drop(db);
-        let _ = std::fs::remove_dir_all(dir);
-    }
-
-    #[tokio::test]
-    async fn the_sweep_deletes_only_what_is_past_its_retention() {
-        let (db, dir) = database().await;
-        let settings = OutboxSettings { keep_delivered_hours: 24, keep_idempotency_hours: 48, ..Default::default() };
-        let old = now() - chrono::Duration::hours(72);
-        let (delivered_long_ago, delivered_now, pending_long_ago) =
-            (owe(&db, "test", old).await, owe(&db, "test", now()).await, owe(&db, "test", old).await);
-        for (id, at) in [(delivered_long_ago, old), (delivered_now, now())] {
-            outbox::Entity::update_many()
-                .col_expr(outbox::Column::DeliveredAt, Expr::value(at))
-                .filter(outbox::Column::Id.eq(id))
-                .exec(&db)
-                .await
-                .unwrap();
-        }
-        for (key, at) in [("old", old), ("new", now())] {
-            let stored = idempotency_keys::ActiveModel {
-                scope: Set("game/t1/p1".into()),
-                key: Set(key.into()),
-                request_hash: Set("h".into()),
-                response: Set(Vec::new()),
-                created_at: Set(at.to_utc()),
-            };
-            idempotency_keys::Entity::insert(stored).exec(&db).await.unwrap();
-        }
-        let outbox = worker(&db, vec![Delivery::Acknowledged], settings);
-        assert_eq!(outbox.sweep().await.unwrap(), (1, 1));
-        let left: Vec<i64> = outbox::Entity::find().all(&db).await.unwrap().iter().map(|r| r.id).collect();
-        assert_eq!(left, [delivered_now, pending_long_ago], "an undelivered row is kept however old");
-        let keys: Vec<String> =
-            idempotency_keys::Entity::find().all(&db).await.unwrap().into_iter().map(|k| k.key).collect();
-        assert_eq!(keys, ["new"]);
-        drop(db);
-        let _ = std::fs::remove_dir_all(dir);
-    }
-}
+mod tests;
