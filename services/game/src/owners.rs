@@ -54,12 +54,6 @@ pub async fn rubber_owners(peers: &Peers, deal: &game::RubberDeal) -> Result<Rub
 }
 
 impl RubberOwners {
-    /// Whether the pad has yet to score a deal before deal `deal_number`: its result may still be
-    /// on its way (deals are scored in order, Law 73).
-    pub fn pad_behind(&self, deal_number: u32) -> bool {
-        self.pad.next_deal.as_ref().is_some_and(|next| next.deal_number < deal_number)
-    }
-
     /// Settles `setup` (a rubber's deal at `table_id`) from the owners: the players and seats
     /// are the rubber's line-up (Law 3), the vulnerability the pad's (Law 77 for a rubber;
     /// Appendix 4 C in Chicago), the deal the pad's next one, and the dealer the one whose turn

@@ -56,10 +56,11 @@ pub async fn check_starter(
 /// A rubber's owners, for a deal that may follow one whose result this service is still
 /// delivering. Deals are scored in order (Law 73), so the pad refuses the next deal until it
 /// shows the one before; a club plays on at once, and a start made in the few milliseconds the
-/// result takes to arrive would be refused for nothing. So while the pad is behind and the table's
-/// last deal still owes its result, the start waits for the outbox worker's next delivery (or a
-/// short poll) and asks again, for up to the engine's result wait; then the pad's answer stands
-/// (the refusal says the result may still be on its way).
+/// result takes to arrive would be refused for nothing. So while the table's last deal still owes
+/// its result, the start waits for the outbox worker to deliver that row (or a short poll: another
+/// replica's worker may be the one delivering it), for up to the engine's result wait, and only
+/// then asks the owners, once; past the wait the pad's answer stands (the refusal says the result
+/// may still be on its way).
 async fn rubber_owners(
     peers: &Peers,
     engine: &Engine,
@@ -67,31 +68,24 @@ async fn rubber_owners(
     deal: &game::RubberDeal,
 ) -> Result<RubberOwners, ServiceError> {
     let deadline = tokio::time::Instant::now() + engine.result_wait;
-    // Subscribed before the pad is asked, so a delivery in between is not missed.
+    // Subscribed before looking at what is owed, so a delivery in between is not missed.
     let mut deliveries = engine.outbox.deliveries();
-    loop {
-        let owners = owners::rubber_owners(peers, deal).await?;
-        if !owners.pad_behind(deal.deal_number) || tokio::time::Instant::now() >= deadline {
-            return Ok(owners);
-        }
-        let last = engine.load(table_id).await?.deal;
-        match last {
-            Some(last) if store::result_on_its_way(&engine.db, &last.deal_id).await? => {}
-            _ => return Ok(owners),
-        }
-        // Woken by this process's next delivery, or after a short while all the same: with several
-        // replicas, another one's worker may be the one delivering it. Past the deadline, the
-        // pad's next answer stands.
-        let wake = (tokio::time::Instant::now() + RESULT_POLL).min(deadline);
-        if let Ok(Err(_)) = tokio::time::timeout_at(wake, deliveries.changed()).await {
-            // The worker has stopped (the service is shutting down): nothing more will arrive.
-            return owners::rubber_owners(peers, deal).await;
+    if let Some(last) = engine.load(table_id).await?.deal.filter(|last| last.state.is_over()) {
+        while tokio::time::Instant::now() < deadline && store::result_on_its_way(&engine.db, &last.deal_id).await? {
+            let wake = (tokio::time::Instant::now() + RESULT_POLL).min(deadline);
+            if let Ok(Err(platform::outbox::WorkerStopped)) =
+                tokio::time::timeout_at(wake, deliveries.of(&last.deal_id)).await
+            {
+                // The service is shutting down: nothing more will arrive.
+                break;
+            }
         }
     }
+    owners::rubber_owners(peers, deal).await
 }
 
-/// How often a start waiting for the result before it asks the pad again when no delivery of
-/// this process woke it.
+/// How often a start waiting for the result looks again when no delivery of this process woke
+/// it.
 const RESULT_POLL: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The cards of a new deal: a fresh seed for a digital deal, the hands entered for a
