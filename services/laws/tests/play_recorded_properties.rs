@@ -8,7 +8,9 @@
 //! before dummy was faced (duplicate Law 47E2(a)), surplus cards led or played (rubber Law
 //! 12B2, duplicate Law 13C), tricks found defective late (Law 67B) and opening leads made face
 //! down, in turn or not (duplicate Laws 41A and 54, rubber Appendix 3). Claims carry a stated
-//! line the engine holds the play to after a dispute (rubber Laws 69 and 70B), or words alone.
+//! line the engine holds the play to after a dispute (rubber Laws 69 and 70B), or words alone,
+//! and a defender may face his hand after declarer's disputed claim, after which none of his
+//! irregularities makes a penalty card (rubber Law 69).
 
 mod play_common;
 
@@ -55,6 +57,8 @@ enum Action {
     Respond(usize, usize),
     /// The official adjudicates a disputed claim.
     Adjudicate(u8),
+    /// A player faces his hand for inspection by his partner (rubber Law 69).
+    FaceHand(usize),
     /// A player's card is taken back on one of Law 47's grounds (the kind, then a card picked
     /// from the hand for a change of designation or dummy's card named).
     Retract(usize, u8, prop::sample::Index),
@@ -91,6 +95,7 @@ fn action() -> impl Strategy<Value = Action> {
             .prop_map(|(s, t, l, i)| Action::Claim(s, t, l, i)),
         1 => (0usize..5, 0usize..4).prop_map(|(r, s)| Action::Respond(r, s)),
         1 => (0u8..14).prop_map(Action::Adjudicate),
+        1 => (0usize..4).prop_map(Action::FaceHand),
         2 => (0usize..4, 0u8..5, any::<prop::sample::Index>()).prop_map(|(s, k, i)| Action::Retract(s, k, i)),
         2 => (0u8..7, any::<prop::sample::Index>()).prop_map(|(k, i)| Action::Designate(k, i)),
         1 => (0usize..4, any::<prop::sample::Index>(), any::<bool>()).prop_map(|(s, i, k)| Action::Simultaneous(s, i, k)),
@@ -213,6 +218,19 @@ fn apply(play: &Play, action: &Action) -> Option<Play> {
             Err(PlayError::NothingToAdjudicate { .. } | PlayError::TooManyTricks { .. }) => None,
             Err(e) => panic!("adjudicate: {e}"),
         },
+        Action::FaceHand(seat) => {
+            let seat = Seat::from_index(*seat);
+            match play.face_for_inspection(seat) {
+                Ok(next) => Some(next),
+                Err(
+                    PlayError::ClaimResponseRefused { .. }
+                    | PlayError::DecisionPending { .. }
+                    | PlayError::PlayOver { .. }
+                    | PlayError::PlaySuspended { .. },
+                ) => None,
+                Err(e) => panic!("{seat} faces his hand: {e}"),
+            }
+        }
         Action::Retract(seat, kind, pick) => {
             let seat = Seat::from_index(*seat);
             let from = |holder: Seat| {
@@ -428,6 +446,12 @@ proptest! {
         let mut accepted = Vec::new();
         for action in &actions {
             if let Some(next) = apply(&play, action) {
+                // Rubber Law 69: a defender whose hand is faced for inspection gets no new
+                // penalty card, whatever he does.
+                for seat in Seat::ALL.into_iter().filter(|s| play.faced_for_inspection(*s)) {
+                    let of = |p: &Play| -> CardSet { p.penalty_cards().filter(|pc| pc.owner == seat).map(|pc| pc.card).collect() };
+                    prop_assert!(of(&next).difference(of(&play)).is_empty(), "{} got a penalty card after {:?}", seat, action);
+                }
                 play = next;
                 accepted.push(action.clone());
                 check_invariants(&play)?;

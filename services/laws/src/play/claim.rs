@@ -135,6 +135,9 @@ pub struct ClaimRecord {
     pub awarded: Option<u8>,
     /// Tricks given back since (Law 69B, 71).
     pub revisions: Vec<ClaimRevision>,
+    /// The defenders who faced their hands for inspection by their partners while play
+    /// continued after this claim was disputed (rubber Law 69).
+    pub faced_for_inspection: Seats,
     /// Revokes the claim established (Law 63A3), undone if there was no claim (Law 68B2).
     established: Vec<usize>,
     /// What the Laws impose on the play after a dispute (Law 69B, 70B).
@@ -241,6 +244,7 @@ impl Play {
             disputed: Seats::EMPTY,
             awarded: None,
             revisions: Vec::new(),
+            faced_for_inspection: Seats::EMPTY,
             established,
             conduct: ClaimConduct::default(),
         });
@@ -316,7 +320,10 @@ impl Play {
                     return refuse(seat, "object to a concession by his partner", law);
                 }
                 next.claims[last].status = ClaimStatus::Withdrawn;
-                next.faced = next.faced.without(claimer);
+                if !next.faced_for_inspection(claimer) {
+                    // A hand faced for inspection stays face up (rubber Law 69).
+                    next.faced = next.faced.without(claimer);
+                }
                 // "... but Law 16 may apply": the conceding side may not use the objection.
                 next.reserve(claimer.side(), law);
                 if duplicate {

@@ -70,6 +70,7 @@ mod equity;
 mod error;
 mod face_down;
 mod faced_lead;
+mod inspection;
 mod legal;
 mod penalty_cards;
 mod record;
@@ -179,7 +180,8 @@ pub struct Play {
     /// A decision to raise once the current one is settled (the rubber twelfth-trick option
     /// after the withdrawals of Law 62C).
     queued: Option<Situation>,
-    /// Hands faced besides dummy's: a claimer's (Law 68C, Law 69-70 rubber).
+    /// Hands faced besides dummy's: a claimer's (Law 68C, Law 69-70 rubber), a defender's
+    /// faced for inspection after declarer's disputed claim (rubber Law 69).
     faced: Seats,
     claims: Vec<ClaimRecord>,
     /// While an opening lead out of turn awaits declarer's decision: he could have seen dummy's

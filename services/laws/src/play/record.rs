@@ -349,7 +349,7 @@ impl Play {
                 self.establish(seat, self.completed + 1, events);
                 let law = self.cite(57, "", "A");
                 self.make_penalty_card(seat, card, true, law, events);
-                self.pending = Some(Situation::PrematurePlay { offender: seat, card, to_next_trick: true });
+                self.raise(Situation::PrematurePlay { offender: seat, card, to_next_trick: true });
                 return Ok(());
             }
             return Err(PlayError::CannotRecord {
@@ -368,7 +368,7 @@ impl Play {
                 self.play_with_check(seat, card, events);
                 return Ok(());
             }
-            self.pending = Some(Situation::PrematurePlay { offender: seat, card, to_next_trick: false });
+            self.raise(Situation::PrematurePlay { offender: seat, card, to_next_trick: false });
             if self.code == Code::Duplicate {
                 // Law 57A: "the card so led or played becomes a major penalty card".
                 self.make_penalty_card(seat, card, true, Law::duplicate(57, "A"), events);
@@ -429,7 +429,9 @@ impl Play {
     }
 
     /// Makes `card` a penalty card of `owner` (a defender): major if deliberate or an honour
-    /// (Law 50B).
+    /// (Law 50B). Not for a defender whose hand is faced for inspection after declarer's
+    /// disputed claim: the card goes back to his face-up hand (rubber Law 69: "declarer may not
+    /// impose a penalty for any irregularity committed by a defender whose hand is so faced").
     pub(crate) fn make_penalty_card(
         &mut self,
         owner: Seat,
@@ -438,6 +440,9 @@ impl Play {
         law: Law,
         events: &mut Events,
     ) {
+        if self.penalty_card_barred(owner, card, events) {
+            return;
+        }
         let kind = Self::penalty_kind(card, deliberate);
         self.add_penalty_card(PenaltyCard { card, owner, kind, law }, events);
     }
@@ -460,9 +465,11 @@ impl Play {
         let mut events = Events::keep();
         if self.hand_faced(seat) {
             // A faced hand's cards are face up already: a claimer faced them under the Law, so
-            // they are not penalty cards (rubber Law 70B; duplicate Law 68C with Law 49).
+            // they are not penalty cards (rubber Law 70B; duplicate Law 68C with Law 49), nor are
+            // a defender's faced for inspection (rubber Law 69).
             let law = match (self.is_defender(seat), self.code) {
                 (false, _) => self.cite(48, "", "A"),
+                (true, _) if self.faced_for_inspection(seat) => Self::inspection_law(),
                 (true, Code::Duplicate) => Law::duplicate(68, "C"),
                 (true, _) => Law::rubber(70, "B"),
             };

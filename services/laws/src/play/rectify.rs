@@ -203,7 +203,14 @@ impl Play {
                     self.cite(52, "A", "B1"),
                     vec![Effect::PlayStands { seat: offender, card }],
                 )];
-                offers.extend(self.substitutable_penalty_cards(offender, trick).iter().map(|penalty| {
+                // Rubber Law 69: no substitution (it makes his card a penalty card) for a
+                // defender whose hand is faced for inspection.
+                let substitutes = if self.faced_for_inspection(offender) {
+                    CardSet::EMPTY
+                } else {
+                    self.substitutable_penalty_cards(offender, trick)
+                };
+                offers.extend(substitutes.iter().map(|penalty| {
                     offer(
                         PlayOption::SubstitutePenaltyCard(penalty),
                         law,
@@ -363,7 +370,15 @@ impl Play {
     /// Declarer's options when he refuses a defender's lead out of turn (Law 54D, 56B): the
     /// card becomes a major penalty card, and when the proper leader is the offender's partner
     /// declarer states his lead choice under Law 50D2 / 51B at once.
+    ///
+    /// For a defender whose hand is faced for inspection after declarer's disputed claim, the
+    /// lead is only retracted: declarer "may not impose a penalty" (rubber Law 69), so the card
+    /// goes back to the face-up hand and no lead restriction is offered.
     fn rejections(&self, offender: Seat, card: Card, law: Law) -> Vec<Offer> {
+        if self.faced_for_inspection(offender) {
+            let effects = vec![Effect::CardReturned { seat: offender, card }];
+            return vec![Offer { option: PlayOption::RejectLead { lead: None }, law: Self::inspection_law(), effects }];
+        }
         let penalty = Effect::PenaltyCard { owner: offender, card, kind: PenaltyCardKind::Major };
         let proper = self.current_trick().map(|t| t.leader()).unwrap_or(self.contract.opening_leader());
         if proper != offender.partner() {

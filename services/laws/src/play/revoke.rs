@@ -686,6 +686,10 @@ impl Play {
         if self.code == Code::Duplicate || t != 11 || led || !self.is_defender(offender) {
             return None;
         }
+        if self.faced_for_inspection(offender) {
+            // Rubber Law 69: the option is a penalty, and his hand is faced for inspection.
+            return None;
+        }
         let trick = self.tricks[t];
         let partner = offender.partner();
         let partner_after = match (trick.position(partner), trick.position(offender)) {
