@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs buf (the protobuf linter) on proto/, installing it from npm into target/tools on first use.
 #   deploy/buf.sh lint        # lint the contract (CI runs this)
-#   deploy/buf.sh breaking --against "$PWD/.git#tag=contract-published,subdir=proto"   # CI runs this too
+#   deploy/buf.sh breaking --against "$PWD/.git#ref=main,subdir=proto"   # CI runs this against main
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/target/tools/buf"
