@@ -146,7 +146,7 @@ fn law_69_a_lead_out_of_turn_by_him_brings_declarer_no_penalty() {
     let decision = play.decision().unwrap_or_else(|| panic!("a decision for the lead out of turn"));
     assert!(matches!(decision.situation, Situation::DefenderLeadOutOfTurn { offender: Seat::West, .. }));
     let options: Vec<PlayOption> = decision.offers.iter().map(|o| o.option).collect();
-    assert_eq!(options, vec![PlayOption::AcceptLead, PlayOption::RejectLead { lead: None }]);
+    assert_eq!(options, vec![PlayOption::AcceptLead, PlayOption::RetractLead]);
     assert!(
         decision.offers.iter().all(|o| !o.effects.iter().any(|e| matches!(e, Effect::PenaltyCard { .. }))),
         "no penalty card is offered"
@@ -154,7 +154,7 @@ fn law_69_a_lead_out_of_turn_by_him_brings_declarer_no_penalty() {
     let rejected = &decision.offers[1];
     assert_eq!(rejected.law, Law::rubber(69, ""));
     assert_eq!(rejected.effects, vec![Effect::CardReturned { seat: Seat::West, card: card("CK") }]);
-    let play = play.rectify(PlayOption::RejectLead { lead: None }).unwrap_or_else(|e| panic!("{e}"));
+    let play = play.rectify(PlayOption::RetractLead).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(play.penalty_cards().count(), 0);
     assert_eq!(play.lead_restriction(), None);
     assert!(play.hand(Seat::West).contains(card("CK")));

@@ -377,7 +377,7 @@ impl Play {
     fn rejections(&self, offender: Seat, card: Card, law: Law) -> Vec<Offer> {
         if self.faced_for_inspection(offender) {
             let effects = vec![Effect::CardReturned { seat: offender, card }];
-            return vec![Offer { option: PlayOption::RejectLead { lead: None }, law: Self::inspection_law(), effects }];
+            return vec![Offer { option: PlayOption::RetractLead, law: Self::inspection_law(), effects }];
         }
         let penalty = Effect::PenaltyCard { owner: offender, card, kind: PenaltyCardKind::Major };
         let proper = self.current_trick().map(|t| t.leader()).unwrap_or(self.contract.opening_leader());
@@ -540,6 +540,10 @@ impl Play {
                     next.impose_lead_choice(offender.partner(), choice, lead_law, Some(offender));
                     next.lead_options_settled = Some(next.completed);
                 }
+            }
+            (Situation::DefenderLeadOutOfTurn { .. }, PlayOption::RetractLead) => {
+                // Rubber Law 69: the card never left the hand faced for inspection, and the proper
+                // leader leads.
             }
             (Situation::DeclarerLeadOutOfTurn { proper_leader, .. }, PlayOption::RetractLead) => {
                 if !next.is_defender(proper_leader) {

@@ -122,7 +122,9 @@ pub enum PlayOption {
         /// Declarer's lead choice for the proper leader, when the Law gives him one.
         lead: Option<LeadChoice>,
     },
-    /// Require declarer to retract his lead out of turn (Law 55B).
+    /// Require the offender to retract his lead out of turn, with no penalty: declarer's lead
+    /// (Law 55B), or a lead by a defender whose hand is faced for inspection after declarer's
+    /// disputed claim (rubber Law 69: declarer "may not impose a penalty").
     RetractLead,
     /// Declarer's choice about a lead (Law 26, Law 50D2, Law 51B).
     Lead(LeadChoice),
@@ -207,7 +209,7 @@ impl fmt::Display for PlayOption {
             PlayOption::RejectLead { lead: Some(choice) } => {
                 write!(f, "refuse the lead: the card becomes a major penalty card, and {choice}")
             }
-            PlayOption::RetractLead => f.write_str("require declarer to retract his lead"),
+            PlayOption::RetractLead => f.write_str("require the lead out of turn to be retracted, without penalty"),
             PlayOption::Lead(choice) => choice.fmt(f),
             PlayOption::PartnerPlays(requirement) => write!(f, "require the offender's partner to {requirement}"),
             PlayOption::AcceptPlay => f.write_str("accept the card played instead of the penalty card"),
