@@ -318,6 +318,25 @@ impl GameService for GameApi {
         .await
     }
 
+    async fn face_hand(&self, request: Request<game::FaceHandRequest>) -> Answer<game::FaceHandResponse> {
+        let principal = Principal::of(&request)?.clone();
+        let request = request.into_inner();
+        let seat = Seat::from_proto("seat", request.seat).map_err(ServiceError::from)?;
+        self.run(
+            command(&request, &principal),
+            |loaded| {
+                acts_for(&principal, deal(loaded)?, seat, "face a hand")?;
+                engine::action(loaded, &principal.subject, Command::FaceHand(request.clone()))
+            },
+            |applied| {
+                let context = context(&applied)?;
+                let claim = context.state.claims().last().map(|(info, record)| context.claim(info, record));
+                Ok(game::FaceHandResponse { claim, view: view(&applied, &principal) })
+            },
+        )
+        .await
+    }
+
     async fn call_arbiter(&self, request: Request<game::CallArbiterRequest>) -> Answer<game::CallArbiterResponse> {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
@@ -726,6 +745,7 @@ table_commands! {
     ClaimRequest => "Claim",
     ConcedeRequest => "Concede",
     RespondToClaimRequest => "RespondToClaim",
+    FaceHandRequest => "FaceHand",
     CallArbiterRequest => "CallArbiter",
     ResolveArbiterCallRequest => "ResolveArbiterCall",
     ChooseRectificationRequest => "ChooseRectification",

@@ -394,6 +394,7 @@ impl DealContext<'_> {
             adjudication,
             made_at: self.at(info.step),
             line: record.claim.line.as_ref().map(translate::stated_line_proto),
+            faced_for_inspection: record.faced_for_inspection.iter().map(|seat| seat.to_proto()).collect(),
         }
     }
 
@@ -529,6 +530,10 @@ impl DealContext<'_> {
             }
             Event::DummyFaced => {
                 E::DummyFaced(game::DummyFaced { dummy: state.play().map(|p| (p.dummy(), p.hand(p.dummy())).into()) })
+            }
+            // Face up for everyone at the table (rubber Law 69), as dummy's hand is.
+            Event::HandFaced { seat } => {
+                E::HandFaced(game::HandFaced { hand: state.play().map(|p| (seat, p.hand(seat)).into()) })
             }
             Event::TrickCompleted { trick } => E::TrickCompleted(game::TrickCompleted {
                 trick: state
@@ -695,6 +700,7 @@ pub fn event_kind(event: &Event) -> &'static str {
         Event::CardPlayed { .. } => "card_played",
         Event::CardWithdrawn { .. } => "card_withdrawn",
         Event::DummyFaced => "dummy_faced",
+        Event::HandFaced { .. } => "hand_faced",
         Event::FaceDownLead { .. } => "face_down_lead",
         Event::FaceDownLeadReturned { .. } => "face_down_lead_returned",
         Event::TrickCompleted { .. } => "trick_completed",

@@ -19,7 +19,7 @@ pub struct StoredAction {
     #[prost(message, optional, tag = "3")]
     pub at: Option<prost_types::Timestamp>,
     /// The command.
-    #[prost(oneof = "stored_action::Command", tags = "10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22")]
+    #[prost(oneof = "stored_action::Command", tags = "10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23")]
     pub command: Option<stored_action::Command>,
     /// The version of the Laws' rules that accepted it ([`laws::RULES_VERSION`]); 0 for an
     /// action accepted before the rules were numbered. The journal's `rules_version` column is the
@@ -74,6 +74,9 @@ pub mod stored_action {
         /// AbandonDeal.
         #[prost(message, tag = "22")]
         Abandon(game::AbandonDealRequest),
+        /// FaceHand.
+        #[prost(message, tag = "23")]
+        FaceHand(game::FaceHandRequest),
     }
 }
 

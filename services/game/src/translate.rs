@@ -450,6 +450,10 @@ pub fn action(stored: &StoredAction) -> Result<Action, ServiceError> {
                 _ => return Err(ServiceError::invalid("reply", "accept or dispute is required")),
             },
         },
+        Command::FaceHand(request) => Action::FaceHand {
+            claim: record_number(deal, Record::Claim, "claim_id", &request.claim_id)?,
+            seat: seat("seat", request.seat)?,
+        },
         Command::CallArbiter(request) => {
             Action::CallOfficial { seat: optional_seat("seat", request.seat)?, reason: request.reason.clone() }
         }

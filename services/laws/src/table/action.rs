@@ -90,6 +90,15 @@ pub enum Action {
         /// Agree (or dispute).
         agree: bool,
     },
+    /// A defender faces his hand for inspection by his partner while play continues after
+    /// declarer's disputed claim (rubber Law 69); declarer may then impose no penalty for his
+    /// irregularities.
+    FaceHand {
+        /// The claim being played on.
+        claim: u32,
+        /// The defender.
+        seat: Seat,
+    },
     /// The official's decision on a disputed claim.
     Adjudicate {
         /// The claim.

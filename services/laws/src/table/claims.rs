@@ -68,6 +68,16 @@ impl DealInProgress {
         Ok(())
     }
 
+    /// A defender faces his hand for inspection by his partner while play continues after
+    /// declarer's disputed claim (rubber Law 69).
+    pub(super) fn face_hand(&mut self, claim: u32, seat: Seat) -> Result<(), TableError> {
+        self.current_claim(claim)?;
+        let play = self.play_for("facing a hand for inspection")?;
+        let next = play.face_for_inspection(seat)?;
+        self.play = Some(next);
+        Ok(())
+    }
+
     /// The official's decision on a disputed claim (Club Laws 69-70; duplicate Law 70).
     pub(super) fn adjudicate(&mut self, claim: u32, tricks: u8, reasons: &str) -> Result<(), TableError> {
         self.current_claim(claim)?;

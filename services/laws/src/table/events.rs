@@ -4,7 +4,7 @@
 
 use crate::auction::CallStatus;
 use crate::cards::Card;
-use crate::play::Play;
+use crate::play::{ClaimRecord, Play};
 use crate::seat::Seat;
 
 use super::DealInProgress;
@@ -106,6 +106,12 @@ pub enum Event {
         /// Its id.
         id: u32,
     },
+    /// A defender faced his hand for inspection after declarer's disputed claim (rubber Law
+    /// 69): it lies face up, for everyone.
+    HandFaced {
+        /// The defender.
+        seat: Seat,
+    },
     /// The deal ended with a result (or passed out).
     DealFinished,
     /// The deal was abandoned.
@@ -121,6 +127,14 @@ fn played(play: Option<&Play>) -> Vec<(u8, Seat, Card)> {
         .enumerate()
         .flat_map(|(t, trick)| trick.in_order().map(move |(seat, card)| (t as u8, seat, card)))
         .collect()
+}
+
+/// Whether a claim changed only by a defender's facing his hand, which is told as
+/// [`Event::HandFaced`] and answers nothing.
+fn only_faced_for_inspection(before: &ClaimRecord, after: &ClaimRecord) -> bool {
+    let mut was = before.clone();
+    was.faced_for_inspection = after.faced_for_inspection;
+    was == *after
 }
 
 /// The events that lead from `before` to `after`.
@@ -243,6 +257,15 @@ pub(super) fn between(before: &DealInProgress, after: &DealInProgress) -> Vec<Ev
         }
     }
 
+    // Hands faced for inspection (rubber Law 69), before the claim that tells of it.
+    let inspected =
+        |table: &DealInProgress, seat: Seat| table.play.as_ref().is_some_and(|p| p.faced_for_inspection(seat));
+    for seat in Seat::ALL {
+        if !inspected(before, seat) && inspected(after, seat) {
+            events.push(Event::HandFaced { seat });
+        }
+    }
+
     // Claims.
     let old_claims = before.claims();
     for (info, record) in after.claims() {
@@ -251,7 +274,7 @@ pub(super) fn between(before: &DealInProgress, after: &DealInProgress) -> Vec<Ev
             Some((was_info, was_record)) => {
                 if was_info.adjudication.is_none() && info.adjudication.is_some() {
                     events.push(Event::ClaimAdjudicated { id: info.id });
-                } else if *was_record != record {
+                } else if *was_record != record && !only_faced_for_inspection(was_record, record) {
                     events.push(Event::ClaimAnswered { id: info.id });
                 }
             }

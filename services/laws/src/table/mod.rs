@@ -397,6 +397,11 @@ impl DealInProgress {
                 self.respond_to_claim(*claim, *seat, *agree)?;
                 Ok(Effects::default())
             }
+            Action::FaceHand { claim, seat } => {
+                self.ensure_live("facing a hand for inspection")?;
+                self.face_hand(*claim, *seat)?;
+                Ok(Effects::default())
+            }
             Action::Adjudicate { claim, tricks, reasons } => {
                 self.ensure_live("an adjudication")?;
                 self.adjudicate(*claim, *tricks, reasons)?;

@@ -1,8 +1,9 @@
 //! Play after a disputed claim under the Laws of Rubber Bridge, through the game service at a
 //! recording table: the claim's statement as data, the defenders' Law 69B choice, declarer's cards
 //! against his obligations (a Law 69A finesse among them) held for the defenders to accept or have
-//! withdrawn, declarer's Law 70B prohibition on the partner of a defender who claimed, and the deal
-//! played out to its end under those obligations.
+//! withdrawn, declarer's Law 70B prohibition on the partner of a defender who claimed, the deal
+//! played out to its end under those obligations, and a defender's hand faced for inspection by
+//! his partner, after which declarer may impose no penalty on him (Law 69).
 
 use api::convert::ProtoEnum;
 use api::game::v1 as game;
@@ -291,4 +292,90 @@ async fn rubber_law_70b_declarer_prohibits_a_play_of_the_claimers_partner() {
 
     let view = play_out(&table).await;
     assert_eq!(outcome(&view).0, game::DealEnding::PlayedOut);
+}
+
+/// West faces his hand for inspection after South's disputed claim, as `client` asks.
+async fn face_hand(
+    table: &Table<'_>,
+    client: &mut e2e::GameClient,
+    claim: &game::Claim,
+    seat: Seat,
+) -> Result<game::FaceHandResponse, tonic::Status> {
+    let request = game::FaceHandRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: key(),
+        claim_id: claim.claim_id.clone(),
+        seat: seat.to_proto(),
+    };
+    Ok(client.face_hand(request).await?.into_inner())
+}
+
+/// Rubber Law 69: "When his claim or concession is not allowed, declarer must play on ... At any
+/// time either defender may face his hand for inspection by his partner, and declarer may not
+/// impose a penalty for any irregularity committed by a defender whose hand is so faced."
+#[tokio::test]
+async fn rubber_law_69_a_defender_faces_his_hand_and_declarer_imposes_no_penalty() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    let table = four_spades_by_south(&app).await;
+    plays(&table, &[(West, "CA"), (North, "C5"), (East, "C8"), (South, "C2")]).await;
+    plays(&table, &[(West, "DQ"), (North, "D2"), (East, "D6"), (South, "DA")]).await;
+    let line = game::StatedLine { trumps: game::TrumpIntent::Draw as i32, ..Default::default() };
+    let claimed = claim(&table, South, 11, line).await;
+
+    // Not before the claim is disputed, and not by declarer.
+    let status = face_hand(&table, &mut table.player(West), &claimed, West).await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
+    let claimed = dispute(&table, &claimed, West).await;
+    let status = face_hand(&table, &mut table.player(South), &claimed, South).await.unwrap_err();
+    assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
+    assert!(status.message().contains("Law 69"), "{}", status.message());
+    // A player faces only his own hand.
+    let status = face_hand(&table, &mut table.player(East), &claimed, West).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied, "{status:?}");
+
+    // Before: only West (and the arbiter) see West's hand.
+    let west = hand(&table.view().await, West).expect("the arbiter sees every hand");
+    for seat in [North, East, South] {
+        let view = table.view_as(&mut table.player(seat)).await;
+        assert_eq!(hand(&view, West), None, "{seat} does not see West's hand yet");
+    }
+    assert_eq!(hand(&table.view_as(&mut table.desk()).await, West), None, "nor does the table's device");
+
+    let faced = face_hand(&table, &mut table.player(West), &claimed, West).await.unwrap();
+    let claim = faced.claim.expect("the claim");
+    assert_eq!(claim.faced_for_inspection, vec![West.to_proto()]);
+    assert_eq!(faced.view.as_ref().and_then(|v| hand(v, West)), Some(west));
+    // After: his partner, declarer, dummy and the table's device all see it.
+    for seat in [North, East, South] {
+        let view = table.view_as(&mut table.player(seat)).await;
+        assert_eq!(hand(&view, West), Some(west), "{seat} sees West's faced hand");
+        assert_eq!(hand(&view, East).is_some(), seat == East, "East's hand is still his own");
+    }
+    assert_eq!(hand(&table.view_as(&mut table.desk()).await, West), Some(west));
+    // A watcher is told, with the cards.
+    let events = events_until(&table, East, |event| matches!(event.event, Some(Event::HandFaced(_)))).await;
+    let Some(Event::HandFaced(told)) = events.last().and_then(|e| e.event.clone()) else { panic!("no hand_faced") };
+    assert_eq!(told.hand.map(|h| super::cards(&h)), Some(west));
+    assert!(
+        events.iter().all(|e| !matches!(&e.event, Some(Event::DealStarted(s)) if s.hands.len() != 1)),
+        "East was dealt only his own hand"
+    );
+
+    // West leads the club king out of turn (South is on lead): declarer may have it retracted,
+    // but it becomes no penalty card and brings no lead restriction (Law 69, not Law 56).
+    let view = play(&table, West, "CK").await.unwrap();
+    let decision = view.pending_decisions.first().expect("declarer decides on the lead out of turn");
+    let kinds: Vec<&str> = decision.options.iter().map(|o| o.kind.as_str()).collect();
+    assert_eq!(kinds, ["accept_lead", "retract_lead"]);
+    let reject = &decision.options[1];
+    assert_eq!(reject.law.as_ref().map(|l| (l.number, l.section.clone())), Some((69, String::new())));
+    assert!(!reject.description.contains("penalty card"), "{}", reject.description);
+    assert_eq!(reject.chooser_seats, vec![South.to_proto()]);
+    let view = choose(&table, "retract_lead").await;
+    assert!(view.penalty_cards.is_empty(), "no penalty card: {:?}", view.penalty_cards);
+    assert!(view.restrictions.iter().all(|r| seat_of(r.seat) != East), "no lead restriction on East");
+    assert!(hand(&view, West).is_some_and(|h| h.contains("CK".parse().unwrap())), "back in his faced hand");
+    assert_eq!(seat_of(view.next_to_act), South);
 }

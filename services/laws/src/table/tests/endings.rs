@@ -108,3 +108,32 @@ fn an_abandoned_deal_has_no_result_and_takes_no_more_actions() {
     assert_eq!(table.outcome().unwrap().result, None);
     assert!(table.apply(&Action::Call { seat: Seat::East, call: "Pass".parse().unwrap(), relates_to: None }).is_err());
 }
+
+/// Rubber Law 69: "At any time either defender may face his hand for inspection by his partner".
+/// After declarer's disputed claim West faces his: it reaches every viewer from then on, where
+/// before only West saw it; declarer may not face his own this way.
+#[test]
+fn law_69_a_defender_faces_his_hand_for_everyone_at_the_table() {
+    let table = four_spades(start(Code::Rubber, Mode::Recorded));
+    let (table, _) = card(&table, Seat::East, "CA");
+    let claim = Action::Claim { claimer: Seat::North, tricks: 12, statement: "the rest".into(), line: None };
+    let (table, _) = apply(&table, claim);
+    let (table, _) = apply(&table, Action::RespondToClaim { claim: 1, seat: Seat::West, agree: false });
+    let west = |t: &DealInProgress, viewer| {
+        t.visible_hands(viewer).into_iter().find(|(seat, _)| *seat == Seat::West).map(|(_, cards)| cards)
+    };
+    assert_eq!(west(&table, Viewer::Player(Seat::East)), None);
+    assert_eq!(west(&table, Viewer::Spectator), None);
+    let err = table.apply(&Action::FaceHand { claim: 1, seat: Seat::North }).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Rule);
+    let err = table.apply(&Action::FaceHand { claim: 2, seat: Seat::West }).unwrap_err();
+    assert_ne!(err.kind(), ErrorKind::Rule, "no such claim");
+    let (table, events) = apply(&table, Action::FaceHand { claim: 1, seat: Seat::West });
+    assert_eq!(events, vec![Event::HandFaced { seat: Seat::West }]);
+    let hand = table.play().unwrap().hand(Seat::West);
+    for viewer in
+        [Viewer::Player(Seat::East), Viewer::Player(Seat::North), Viewer::Player(Seat::South), Viewer::Spectator]
+    {
+        assert_eq!(west(&table, viewer), Some(hand), "{viewer:?}");
+    }
+}
