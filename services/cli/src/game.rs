@@ -15,6 +15,7 @@
 //! bridgectl game adjudicate --table T --claim <id> --tricks 9 --reasons "..."
 //! bridgectl game claim --table T --seat S --tricks 9 --statement "..." [--order SA,SK]
 //!     [--suits D,C] [--trumps draw|not-draw] [--finesse H] [--line]  # rubber Law 69 as data
+//! bridgectl game face-hand --table T --seat W [--claim <id>]   # a defender's hand faced (Law 69)
 //! ```
 
 use std::fmt::Write;
@@ -108,6 +109,20 @@ pub enum Command {
     /// so, his statement as data, which the engine holds him to if a rubber claim is disputed and
     /// play continues (Law 69, 69A-D; Law 70B).
     Claim(claim::Args),
+    /// Records a defender facing his hand for inspection by his partner while play continues
+    /// after declarer's disputed claim (rubber Law 69): it lies face up for everyone, and declarer
+    /// may impose no penalty for that defender's irregularities.
+    FaceHand {
+        /// The table.
+        #[arg(long)]
+        table: String,
+        /// The defender (N, E, S, W).
+        #[arg(long)]
+        seat: String,
+        /// The disputed claim being played on; the table's last claim if not given.
+        #[arg(long)]
+        claim: Option<String>,
+    },
     /// Decides a disputed claim: the tricks awarded to the claimer's side of those remaining.
     Adjudicate {
         /// The table.
@@ -229,6 +244,24 @@ pub async fn run(server: &str, token: Option<&str>, command: Command) -> anyhow:
             };
             let answer = client.resolve_arbiter_call(request).await.map_err(refused)?.into_inner();
             print!("{}", calls_text(&answer.arbiter_call.into_iter().collect::<Vec<_>>()));
+        }
+        Command::FaceHand { table, seat, claim } => {
+            let view = state(&mut client, &table).await?;
+            let claim_id = match claim {
+                Some(claim) => claim,
+                None => view.claim.as_ref().map(|c| c.claim_id.clone()).context("no claim at this table")?,
+            };
+            let request = game::FaceHandRequest {
+                table_id: table,
+                expected_version: view.version,
+                idempotency_key: key(),
+                claim_id,
+                seat: parse_seat(&seat)?,
+            };
+            let answer = client.face_hand(request).await.map_err(refused)?.into_inner();
+            if let Some(claim) = &answer.claim {
+                print!("{}", claim::claim_text(claim));
+            }
         }
         Command::Adjudicate { table, claim, tricks, reasons } => {
             let view = state(&mut client, &table).await?;

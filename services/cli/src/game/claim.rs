@@ -107,6 +107,10 @@ pub fn claim_text(claim: &game::Claim) -> String {
     if let Some(line) = &claim.line {
         out.push_str(&format!("  stated line: {}\n", line_text(line)));
     }
+    for seat in &claim.faced_for_inspection {
+        // Rubber Law 69: declarer may impose no penalty on him.
+        out.push_str(&format!("  {} faced his hand for inspection\n", super::seat_name(*seat)));
+    }
     out
 }
 
