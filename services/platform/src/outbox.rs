@@ -252,7 +252,7 @@ impl<C: Courier> Outbox<C> {
     #[tracing::instrument(skip_all, fields(source = self.courier.source()))]
     pub async fn deliver_due(&self) -> Result<usize, DbErr> {
         let mut in_flight = in_flight::InFlight::new(self);
-        in_flight.add(self.claim(self.settings.batch).await?);
+        in_flight.add(self.claim(self.settings.batch).await?, &tracing::Span::current());
         let (mut delivered, mut failed) = (0, None);
         while let Some(outcome) = in_flight.next().await {
             match outcome {
@@ -341,11 +341,14 @@ impl<C: Courier> Outbox<C> {
             }
             let room = batch.saturating_sub(in_flight.held());
             if look && room > 0 {
-                match self.claim(room as u64).await {
+                // The span each delivery of this claim links (the trace it continues is the
+                // request's that owed the call).
+                let claim = tracing::info_span!("outbox.claim", source);
+                match self.claim(room as u64).instrument(claim.clone()).await {
                     Ok(rows) => {
                         // A full claim may have left rows due: look again when there is room.
                         look = rows.len() == room;
-                        in_flight.add(rows);
+                        in_flight.add(rows, &claim);
                     }
                     Err(error) => {
                         look = false;

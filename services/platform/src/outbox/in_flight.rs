@@ -10,6 +10,7 @@ use std::pin::Pin;
 use futures::StreamExt as _;
 use futures::stream::FuturesUnordered;
 use sea_orm::DbErr;
+use tracing::Instrument as _;
 
 use super::{Courier, Outbox};
 use crate::store::outbox;
@@ -22,8 +23,9 @@ pub(super) struct InFlight<'a, C: Courier> {
     outbox: &'a Outbox<C>,
     /// The calls out now, one per aggregate.
     running: FuturesUnordered<Call<'a>>,
-    /// For each aggregate with a call out, the rows claimed behind it.
-    waiting: HashMap<String, VecDeque<outbox::Model>>,
+    /// For each aggregate with a call out, the rows claimed behind it, each with the span of the
+    /// claim that took it (its delivery links that span).
+    waiting: HashMap<String, VecDeque<(outbox::Model, tracing::Span)>>,
     held: usize,
 }
 
@@ -37,24 +39,25 @@ impl<'a, C: Courier> InFlight<'a, C> {
         self.held
     }
 
-    /// Takes `rows` (claimed in the order they were owed): each starts now, or after the rows of
-    /// its aggregate already held.
-    pub(super) fn add(&mut self, rows: Vec<outbox::Model>) {
+    /// Takes `rows`, claimed in the order they were owed under the span `claim`: each starts
+    /// now, or after the rows of its aggregate already held.
+    pub(super) fn add(&mut self, rows: Vec<outbox::Model>, claim: &tracing::Span) {
         for row in rows {
             self.held += 1;
             match self.waiting.get_mut(&row.aggregate_id) {
-                Some(queue) => queue.push_back(row),
+                Some(queue) => queue.push_back((row, claim.clone())),
                 None => {
                     self.waiting.insert(row.aggregate_id.clone(), VecDeque::new());
-                    self.start(row);
+                    self.start(row, claim.clone());
                 }
             }
         }
     }
 
-    fn start(&mut self, row: outbox::Model) {
+    fn start(&mut self, row: outbox::Model, claim: tracing::Span) {
         let outbox = self.outbox;
-        self.running.push(Box::pin(async move { (row.aggregate_id.clone(), outbox.deliver(&row).await) }));
+        let call = async move { (row.aggregate_id.clone(), outbox.deliver(&row).await) };
+        self.running.push(Box::pin(call.instrument(claim)));
     }
 
     /// The outcome of the next call to end (`None` when none is out), and that aggregate's next
@@ -70,7 +73,7 @@ impl<'a, C: Courier> InFlight<'a, C> {
             _ => None,
         };
         match next {
-            Some(row) => self.start(row),
+            Some((row, claim)) => self.start(row, claim),
             None => {
                 let dropped = self.waiting.remove(&aggregate).map_or(0, |queue| queue.len());
                 self.held -= dropped;

@@ -315,7 +315,7 @@ async fn one_trace_shows_the_deal_finishing_and_scoring_writing_its_result() {
     );
     assert!(
         deliveries[0].links.links.iter().any(|link| link.span_context.trace_id() != trace_id),
-        "the delivery links the worker's round that made it: {:#?}",
+        "the delivery links the worker's claim that took it: {:#?}",
         deliveries[0]
     );
     let scoring: Vec<_> = trace.iter().filter(|s| s.name == recorded).collect();
