@@ -484,4 +484,35 @@ mod tests {
         assert_eq!(parse_call(&call.unwrap()).unwrap(), "2H".parse::<laws::Call>().unwrap().into());
         assert!(Cli::try_parse_from(["game", "calls", "--all"]).is_ok());
     }
+
+    /// Rubber Law 69: "either defender may face his hand for inspection by his partner"; the
+    /// claim is the table's last unless named.
+    #[test]
+    fn law_69_face_hand_parses_the_defender_and_the_claim() {
+        let cli = Cli::try_parse_from(["game", "face-hand", "--table", "t1", "--seat", "W"]).unwrap();
+        let Command::FaceHand { table, seat, claim } = cli.command else { panic!() };
+        assert_eq!((table.as_str(), claim), ("t1", None));
+        assert_eq!(parse_seat(&seat).unwrap(), pb::Seat::West as i32);
+        let cli =
+            Cli::try_parse_from(["game", "face-hand", "--table", "t1", "--seat", "E", "--claim", "d/c1"]).unwrap();
+        let Command::FaceHand { claim, .. } = cli.command else { panic!() };
+        assert_eq!(claim.as_deref(), Some("d/c1"));
+        assert!(Cli::try_parse_from(["game", "face-hand", "--table", "t1"]).is_err(), "the defender is required");
+    }
+
+    /// The claim as the desk reads it names the defenders whose hands are faced (rubber Law 69).
+    #[test]
+    fn law_69_a_claim_names_the_defenders_faced_for_inspection() {
+        let claim = game::Claim {
+            claim_id: "d/c1".into(),
+            claimer: pb::Seat::South as i32,
+            tricks: 11,
+            tricks_remaining: 11,
+            status: game::ClaimStatus::Disputed as i32,
+            faced_for_inspection: vec![pb::Seat::West as i32],
+            ..Default::default()
+        };
+        let text = claim::claim_text(&claim);
+        assert!(text.contains("West faced his hand for inspection"), "{text}");
+    }
 }
