@@ -23,7 +23,9 @@
 //!   ([`Play::defective_trick`], Law 67B).
 //!
 //! Claims and concessions ([`Play::claim`], [`Play::respond_to_claim`], [`Play::adjudicate`],
-//! [`Play::revise_claim`]) follow each code's procedure (Laws 68-71, Club Laws 69-70). The
+//! [`Play::revise_claim`]) follow each code's procedure (Laws 68-71, Club Laws 69-70); after
+//! declarer's disputed rubber claim a defender may face his hand ([`Play::face_for_inspection`],
+//! rubber Law 69). The
 //! automatic revoke transfer of Law 64 is a pure function, [`revoke_transfer`].
 //!
 //! For per-seat views the game service uses [`Play::visible_to`] (own hand and every card face
@@ -330,8 +332,9 @@ impl Play {
         self.opening_lead_faced
     }
 
-    /// The hands lying face up on the table: dummy's once the opening lead is faced, and a
-    /// claimer's (Law 68C duplicate; Law 69 and 70B rubber).
+    /// The hands lying face up on the table: dummy's once the opening lead is faced, a
+    /// claimer's (Law 68C duplicate; Law 69 and 70B rubber), and a defender's faced for
+    /// inspection after declarer's disputed claim (rubber Law 69).
     pub fn faced_hands(&self) -> Seats {
         if self.opening_lead_faced { self.faced.with(self.dummy()) } else { self.faced }
     }

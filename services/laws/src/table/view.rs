@@ -1,7 +1,8 @@
 //! Who may see which cards of a deal in progress (hidden information).
 //!
 //! A player sees his own hand, and every card lying face up: dummy's hand once the opening lead
-//! is faced (Law 41), a claimer's faced hand (duplicate Law 68C; rubber Laws 69-70), penalty
+//! is faced (Law 41), a claimer's faced hand (duplicate Law 68C; rubber Laws 69-70), a
+//! defender's hand faced for inspection after declarer's disputed claim (rubber Law 69), penalty
 //! cards (Law 50A), a lead out of turn awaiting its decision, cards exposed during the auction
 //! (Law 24). Played cards are public through the tricks. Anyone else at or around the table
 //! (the desk, a spectator, a member not playing) sees only what lies face up (duplicate Law
