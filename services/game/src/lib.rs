@@ -85,7 +85,7 @@ pub(crate) fn table_error(error: TableError) -> ServiceError {
     match (error.kind(), error.law()) {
         (ErrorKind::Rule, Some(law)) => ServiceError::Rule { message, law },
         (ErrorKind::Rule | ErrorKind::Precondition, _) => ServiceError::FailedPrecondition(message),
-        (ErrorKind::Invalid, _) => ServiceError::InvalidArgument(message),
+        (ErrorKind::Invalid, _) => ServiceError::InvalidArgument(message.into()),
         (ErrorKind::NotFound, _) => ServiceError::NotFound(message),
         (ErrorKind::NotEntitled, _) => ServiceError::PermissionDenied(message),
     }

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use http::{HeaderName, Method};
 use platform::auth::{Principal, Role};
+use platform::error::LAW_METADATA_KEY;
 use platform::live::SharedLiveStore;
 use platform::server::{Edge, GrpcService};
 use tonic::body::Body;
@@ -40,7 +41,9 @@ impl Default for EdgeOptions {
 }
 
 /// CORS as grpc-web clients need it: POST and preflight, the gRPC request headers, and the gRPC
-/// status headers exposed to scripts.
+/// status headers exposed to scripts. A browser hides every response header CORS does not
+/// expose, so without `grpc-status-details-bin` a web client could not read an error's reason,
+/// field or retry delay (docs/errors.md), nor the Law cited in `x-bridge-law`.
 pub fn cors(allowed_origins: &[String]) -> CorsLayer {
     let origin = if allowed_origins.is_empty() {
         AllowOrigin::mirror_request()
@@ -66,6 +69,7 @@ pub fn cors(allowed_origins: &[String]) -> CorsLayer {
             header("grpc-message"),
             header("grpc-status-details-bin"),
             header(RETRY_PUSHBACK_KEY),
+            header(LAW_METADATA_KEY),
         ])
         .max_age(Duration::from_secs(24 * 60 * 60))
 }
@@ -137,13 +141,13 @@ impl Service<http::Request<Body>> for RateLimit {
                 match live.increment(&format!("gateway:rate:{{{budget}}}:{window}"), Duration::from_secs(61)).await {
                     Ok(count) if count > per_minute => {
                         let wait_ms = (window + 1) * 60_000 - u64::try_from(now.as_millis()).unwrap_or(u64::MAX);
-                        let mut status = tonic::Status::resource_exhausted(format!(
-                            "rate limit: more than {per_minute} requests a minute from {budget}; retry in {} s",
-                            wait_ms.div_ceil(1000)
-                        ));
-                        if let Ok(value) = wait_ms.to_string().parse() {
-                            status.metadata_mut().insert(RETRY_PUSHBACK_KEY, value);
-                        }
+                        let status = platform::error::rate_limited(
+                            format!(
+                                "rate limit: more than {per_minute} requests a minute from {budget}; retry in {} s",
+                                wait_ms.div_ceil(1000)
+                            ),
+                            Duration::from_millis(wait_ms),
+                        );
                         return Ok(status.into_http());
                     }
                     Ok(_) => {}

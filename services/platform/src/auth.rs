@@ -144,7 +144,10 @@ impl Principal {
     /// The principal of a request that passed [`AuthLayer`]. Handlers call this; it fails only
     /// if the layer was not installed, which is a wiring bug reported as UNAUTHENTICATED.
     pub fn of<T>(request: &tonic::Request<T>) -> Result<&Principal, Status> {
-        request.extensions().get::<Principal>().ok_or_else(|| Status::unauthenticated("no authenticated principal"))
+        request
+            .extensions()
+            .get::<Principal>()
+            .ok_or_else(|| crate::error::unauthenticated("no authenticated principal"))
     }
 }
 
@@ -366,18 +369,20 @@ impl AuthLayer {
         if is_public_path(path) {
             return Ok(None);
         }
-        let principal = self.verifier.verify_headers(headers).map_err(|e| Status::unauthenticated(e.to_string()))?;
-        let allowed =
-            (self.policy)(path).ok_or_else(|| Status::permission_denied(format!("{path} is not open to any role")))?;
+        let principal =
+            self.verifier.verify_headers(headers).map_err(|e| crate::error::unauthenticated(e.to_string()))?;
+        let allowed = (self.policy)(path).ok_or_else(|| {
+            Status::from(crate::ServiceError::PermissionDenied(format!("{path} is not open to any role")))
+        })?;
         if !principal.has_any(allowed) {
             let allowed: Vec<&str> = allowed.iter().map(|r| r.as_str()).collect();
             let mut held: Vec<&str> = principal.roles.iter().map(|r| r.as_str()).collect();
             held.sort_unstable();
-            return Err(Status::permission_denied(format!(
+            return Err(Status::from(crate::ServiceError::PermissionDenied(format!(
                 "{path} requires one of the roles [{}]; the token grants [{}]",
                 allowed.join(", "),
                 held.join(", ")
-            )));
+            ))));
         }
         Ok(Some(principal))
     }

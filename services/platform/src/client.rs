@@ -75,7 +75,7 @@ pub fn peer_error(peer: &str, what: &str, status: &tonic::Status) -> crate::Serv
     use tonic::Code;
     let message = format!("the {peer} service refused {what}: {}", status.message());
     match status.code() {
-        Code::InvalidArgument | Code::OutOfRange => ServiceError::InvalidArgument(message),
+        Code::InvalidArgument | Code::OutOfRange => ServiceError::InvalidArgument(message.into()),
         Code::NotFound => ServiceError::NotFound(format!("{what}: {}", status.message())),
         Code::FailedPrecondition | Code::AlreadyExists => ServiceError::FailedPrecondition(message),
         Code::PermissionDenied | Code::Unauthenticated => {

@@ -1,22 +1,31 @@
-//! The one mapping from service errors to gRPC status codes.
+//! The one mapping from service errors to gRPC status codes and their details.
 //!
 //! Every service returns [`ServiceError`] from its domain layer and converts it to a
 //! `tonic::Status` here and nowhere else, so that clients see the same code for the same kind
 //! of failure across the platform (the README's "Status codes" section is the contract):
 //!
-//! | error | status |
-//! |---|---|
-//! | malformed input | `INVALID_ARGUMENT` |
-//! | an action the Laws do not allow now | `FAILED_PRECONDITION`, message names the Law |
-//! | missing entity | `NOT_FOUND` |
-//! | duplicate entity | `ALREADY_EXISTS` |
-//! | principal lacks the role | `PERMISSION_DENIED` |
-//! | stale expected version | `ABORTED` |
-//! | storage down | `UNAVAILABLE` |
-//! | anything else | `INTERNAL` (details logged, not sent) |
+//! | error | status | reason ([`REASON_`](REASON_LAW_FORBIDS) constants) |
+//! |---|---|---|
+//! | malformed input | `INVALID_ARGUMENT`, with `BadRequest` naming the field | `FIELD_INVALID`, `REQUEST_INVALID` |
+//! | an action the Laws do not allow now | `FAILED_PRECONDITION`, message names the Law | `LAW_FORBIDS` |
+//! | another precondition (a closed table) | `FAILED_PRECONDITION` | `NOT_NOW` |
+//! | missing entity | `NOT_FOUND` | `NOT_FOUND` |
+//! | duplicate entity | `ALREADY_EXISTS` | `ALREADY_EXISTS` |
+//! | principal lacks the role | `PERMISSION_DENIED` | `PERMISSION_DENIED` |
+//! | stale expected version | `ABORTED`, `RetryInfo` of 0 (read again, then retry) | `STALE_VERSION` |
+//! | storage down | `UNAVAILABLE`, `RetryInfo` of a second | `DEPENDENCY_UNAVAILABLE` |
+//! | anything else | `INTERNAL` (details logged, not sent; no details at all) | none |
+//!
+//! Every status but INTERNAL carries a `google.rpc.ErrorInfo` in `grpc-status-details-bin`, so a
+//! client (a browser too: the edge's CORS exposes that header) acts on a stable reason instead of
+//! the message's words; docs/errors.md lists the reasons and what a client does about each.
+
+use std::collections::HashMap;
+use std::time::Duration;
 
 use laws::{CitesLaw, Law};
 use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
 
 /// Metadata key carrying the Law citation of a `FAILED_PRECONDITION`, so that clients can show
 /// it without parsing the message.
@@ -27,7 +36,7 @@ pub const LAW_METADATA_KEY: &str = "x-bridge-law";
 pub enum ServiceError {
     /// The request is malformed: a field is missing, out of range or unparsable.
     #[error("{0}")]
-    InvalidArgument(String),
+    InvalidArgument(Invalid),
     /// The Laws (or a club rule) do not allow this action in the current state.
     #[error("{message}")]
     Rule {
@@ -59,6 +68,34 @@ pub enum ServiceError {
     Internal(String),
 }
 
+/// What is wrong with a malformed request: the field at fault, when the code that refused it
+/// knows it, and the problem. Kept apart (not only in the message) so that the status can name
+/// the field in a `BadRequest` a client reads without parsing text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid {
+    /// The request field, as a path of proto field names (`deals[2].tricks`), if known.
+    pub field: Option<String>,
+    /// What is wrong with it, in words for people.
+    pub problem: String,
+}
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.field {
+            Some(field) => write!(f, "{field}: {}", self.problem),
+            None => f.write_str(&self.problem),
+        }
+    }
+}
+
+/// A problem with the request as a whole, or with a field the refusing code cannot name (a
+/// peer's refusal, a value the database would not store).
+impl From<String> for Invalid {
+    fn from(problem: String) -> Self {
+        Invalid { field: None, problem }
+    }
+}
+
 impl ServiceError {
     /// A refusal under the Laws, from any rule error of the `laws` crate. The message is the
     /// error's own, which already names the Law.
@@ -66,9 +103,10 @@ impl ServiceError {
         ServiceError::Rule { message: error.to_string(), law: error.law() }
     }
 
-    /// Shorthand for [`ServiceError::InvalidArgument`] naming the field at fault.
+    /// Shorthand for [`ServiceError::InvalidArgument`] naming the field at fault, which the
+    /// client also gets as a `BadRequest` field violation.
     pub fn invalid(field: &str, problem: impl std::fmt::Display) -> Self {
-        ServiceError::InvalidArgument(format!("{field}: {problem}"))
+        ServiceError::InvalidArgument(Invalid { field: Some(field.to_owned()), problem: problem.to_string() })
     }
 
     /// Shorthand for [`ServiceError::NotFound`].
@@ -96,24 +134,127 @@ impl ServiceError {
     }
 }
 
+/// The `ErrorInfo` domain of every reason here: the reasons are the platform's, the same whichever
+/// service answers (a service name would make a client match on the routing).
+pub const ERROR_DOMAIN: &str = "bridgeclub.org";
+
+/// A request field was malformed (`BadRequest` names it).
+pub const REASON_FIELD_INVALID: &str = "FIELD_INVALID";
+/// The request was malformed as a whole, or the refusing code could not name the field.
+pub const REASON_REQUEST_INVALID: &str = "REQUEST_INVALID";
+/// The Laws (or a club rule citing one) forbid this now; metadata `law` cites it.
+pub const REASON_LAW_FORBIDS: &str = "LAW_FORBIDS";
+/// A precondition that is no bridge rule does not hold now (a table closed, a deal finished).
+pub const REASON_NOT_NOW: &str = "NOT_NOW";
+/// What the request names does not exist.
+pub const REASON_NOT_FOUND: &str = "NOT_FOUND";
+/// What the request would create exists already.
+pub const REASON_ALREADY_EXISTS: &str = "ALREADY_EXISTS";
+/// The caller's role or seat does not allow this.
+pub const REASON_PERMISSION_DENIED: &str = "PERMISSION_DENIED";
+/// Someone else changed the state first: read it again, then decide again.
+pub const REASON_STALE_VERSION: &str = "STALE_VERSION";
+/// A dependency (database, Redis, another service) is away: retry with the same idempotency key.
+pub const REASON_DEPENDENCY_UNAVAILABLE: &str = "DEPENDENCY_UNAVAILABLE";
+/// No token, or one that is bad or expired (UNAUTHENTICATED, from the edge's auth).
+pub const REASON_UNAUTHENTICATED: &str = "UNAUTHENTICATED";
+/// The caller spent its budget of calls (RESOURCE_EXHAUSTED, from the edge's rate limit).
+pub const REASON_RATE_LIMITED: &str = "RATE_LIMITED";
+
+/// `ErrorInfo` metadata keys of a refusal under the Laws: the citation as people read it, and its
+/// parts as the contract's `bridgeclub.common.v1.Law` has them (`law_code` is a `LawCode` name).
+pub const LAW_KEY: &str = "law";
+/// See [`LAW_KEY`].
+pub const LAW_CODE_KEY: &str = "law_code";
+/// See [`LAW_KEY`].
+pub const LAW_NUMBER_KEY: &str = "law_number";
+/// See [`LAW_KEY`]; absent when the Law is cited without a section.
+pub const LAW_SECTION_KEY: &str = "law_section";
+/// `ErrorInfo` metadata of a stale version: the version the state is at, and the one the client
+/// expected, when the refusal says them (the command runtime's does).
+pub const CURRENT_VERSION_KEY: &str = "current_version";
+/// See [`CURRENT_VERSION_KEY`].
+pub const EXPECTED_VERSION_KEY: &str = "expected_version";
+
+impl ServiceError {
+    /// The stable `ErrorInfo` reason of this error, or `None` for INTERNAL, which says nothing.
+    pub fn reason(&self) -> Option<&'static str> {
+        Some(match self {
+            ServiceError::InvalidArgument(Invalid { field: Some(_), .. }) => REASON_FIELD_INVALID,
+            ServiceError::InvalidArgument(Invalid { field: None, .. }) => REASON_REQUEST_INVALID,
+            ServiceError::Rule { .. } => REASON_LAW_FORBIDS,
+            ServiceError::FailedPrecondition(_) => REASON_NOT_NOW,
+            ServiceError::NotFound(_) => REASON_NOT_FOUND,
+            ServiceError::AlreadyExists(_) => REASON_ALREADY_EXISTS,
+            ServiceError::PermissionDenied(_) => REASON_PERMISSION_DENIED,
+            ServiceError::Conflict(_) => REASON_STALE_VERSION,
+            ServiceError::Unavailable(_) => REASON_DEPENDENCY_UNAVAILABLE,
+            ServiceError::Internal(_) => return None,
+        })
+    }
+}
+
 impl From<ServiceError> for Status {
     fn from(error: ServiceError) -> Status {
-        match error {
-            ServiceError::Internal(detail) => {
+        let Some(reason) = error.reason() else {
+            if let ServiceError::Internal(detail) = &error {
                 tracing::error!(%detail, "internal error");
-                Status::internal("internal error; the incident was logged")
             }
-            ServiceError::Rule { message, law } => {
-                let mut status = Status::failed_precondition(bounded(message));
-                if let Ok(value) = law.to_string().parse() {
-                    status.metadata_mut().insert(LAW_METADATA_KEY, value);
+            return Status::internal("internal error; the incident was logged");
+        };
+        let code = error.code();
+        let message = bounded(error.to_string());
+        let mut metadata = HashMap::new();
+        let mut details = ErrorDetails::new();
+        let mut law_header = None;
+        match &error {
+            ServiceError::Rule { law, .. } => {
+                let text = law.to_string();
+                metadata
+                    .insert(LAW_CODE_KEY.to_owned(), api::common::v1::LawCode::from(law.code).as_str_name().to_owned());
+                metadata.insert(LAW_NUMBER_KEY.to_owned(), law.number.to_string());
+                if !law.section.is_empty() {
+                    metadata.insert(LAW_SECTION_KEY.to_owned(), law.section.to_owned());
                 }
-                status
+                law_header = text.parse().ok();
+                metadata.insert(LAW_KEY.to_owned(), text);
             }
-            ServiceError::Unavailable(message) => unavailable(bounded(message)),
-            other => Status::new(other.code(), bounded(other.to_string())),
+            ServiceError::InvalidArgument(Invalid { field: Some(field), problem }) => {
+                details.add_bad_request_violation(bounded(field.clone()), bounded(problem.clone()));
+            }
+            ServiceError::Conflict(message) => {
+                if let Some((current, expected)) = stale_versions(message) {
+                    metadata.insert(CURRENT_VERSION_KEY.to_owned(), current.to_string());
+                    metadata.insert(EXPECTED_VERSION_KEY.to_owned(), expected.to_string());
+                }
+                // Retrying as it was is useless; reading again and deciding again is not.
+                details.set_retry_info(Some(Duration::ZERO));
+            }
+            ServiceError::Unavailable(_) => {
+                details.set_retry_info(Some(Duration::from_millis(UNAVAILABLE_RETRY_AFTER_MS)));
+            }
+            _ => {}
         }
+        details.set_error_info(reason, ERROR_DOMAIN, metadata);
+        let mut status = Status::with_error_details(code, message, details);
+        if let Some(law) = law_header {
+            status.metadata_mut().insert(LAW_METADATA_KEY, law);
+        }
+        if code == Code::Unavailable {
+            status.metadata_mut().insert(RETRY_PUSHBACK_KEY, UNAVAILABLE_RETRY_AFTER_MS.into());
+        }
+        status
     }
+}
+
+/// The versions a stale-version refusal names, read from its words ("... is at version 7, not
+/// 5: ..."), the command runtime's `stale`; `None` for a conflict that names none (a database
+/// serialization failure, a service's own wording).
+fn stale_versions(message: &str) -> Option<(u64, u64)> {
+    let (_, rest) = message.split_once(" is at version ")?;
+    let (current, rest) = rest.split_once(", not ")?;
+    let expected: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((current.parse().ok()?, expected.parse().ok()?))
 }
 
 /// The metadata key that tells a client how long to wait before retrying (gRPC's own name for it).
@@ -126,8 +267,26 @@ pub const UNAVAILABLE_RETRY_AFTER_MS: u64 = 1000;
 /// UNAVAILABLE with `message`, carrying the retry delay: a dependency is away, and the client
 /// retries with the same idempotency key after [`UNAVAILABLE_RETRY_AFTER_MS`].
 pub fn unavailable(message: impl Into<String>) -> Status {
-    let mut status = Status::unavailable(message);
-    status.metadata_mut().insert(RETRY_PUSHBACK_KEY, UNAVAILABLE_RETRY_AFTER_MS.into());
+    Status::from(ServiceError::Unavailable(message.into()))
+}
+
+/// UNAUTHENTICATED with `message`, for the edge's auth, which answers before any service (and so
+/// before [`ServiceError`]): the client signs in again.
+pub fn unauthenticated(message: impl Into<String>) -> Status {
+    let details = ErrorDetails::with_error_info(REASON_UNAUTHENTICATED, ERROR_DOMAIN, HashMap::new());
+    Status::with_error_details(Code::Unauthenticated, bounded(message.into()), details)
+}
+
+/// RESOURCE_EXHAUSTED with `message` for a caller past its rate limit, who may call again after
+/// `retry_after`: said in `RetryInfo` and, for clients that read only headers, in
+/// [`RETRY_PUSHBACK_KEY`].
+pub fn rate_limited(message: impl Into<String>, retry_after: Duration) -> Status {
+    let mut details = ErrorDetails::with_error_info(REASON_RATE_LIMITED, ERROR_DOMAIN, HashMap::new());
+    details.set_retry_info(Some(retry_after));
+    let mut status = Status::with_error_details(Code::ResourceExhausted, bounded(message.into()), details);
+    if let Ok(value) = retry_after.as_millis().to_string().parse() {
+        status.metadata_mut().insert(RETRY_PUSHBACK_KEY, value);
+    }
     status
 }
 
@@ -143,10 +302,13 @@ impl From<sea_orm::DbErr> for ServiceError {
             DbFailure::Conflict => ServiceError::Conflict(
                 "another change made at the same moment conflicted with this one; try again".to_owned(),
             ),
-            DbFailure::BadValue => ServiceError::InvalidArgument(format!(
-                "a value in the request cannot be stored: {}",
-                database_message(&error).unwrap_or("it has characters the database refuses, or is too long")
-            )),
+            DbFailure::BadValue => ServiceError::InvalidArgument(
+                format!(
+                    "a value in the request cannot be stored: {}",
+                    database_message(&error).unwrap_or("it has characters the database refuses, or is too long")
+                )
+                .into(),
+            ),
             DbFailure::NotFound => match error {
                 sea_orm::DbErr::RecordNotFound(what) => ServiceError::NotFound(what),
                 other => ServiceError::NotFound(other.to_string()),
@@ -252,7 +414,8 @@ impl From<crate::live::LiveError> for ServiceError {
 
 impl From<api::convert::ConversionError> for ServiceError {
     fn from(error: api::convert::ConversionError) -> Self {
-        ServiceError::InvalidArgument(error.to_string())
+        let field = Some(error.field()).filter(|f| !f.is_empty()).map(str::to_owned);
+        ServiceError::InvalidArgument(Invalid { field, problem: error.problem().to_string() })
     }
 }
 
@@ -279,6 +442,8 @@ pub type ServiceResult<T> = Result<T, ServiceError>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    mod details;
 
     #[derive(Debug)]
     struct Insufficient;

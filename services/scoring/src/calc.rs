@@ -11,6 +11,7 @@ use laws::score::imps::imps;
 use laws::score::matchpoints::{matchpoints, percentage, top};
 use laws::{Contract, Seat, Vulnerability};
 use platform::ServiceError;
+use platform::error::Invalid;
 
 use crate::pad::{Header, Operation, Pad};
 
@@ -103,9 +104,10 @@ fn calculator_version(pad: &Pad, cause: spb::ScoreVersionCause, deal_id: &str) -
 /// `result`, which here is the request's `deals[i]`.
 fn within(error: ServiceError, field: &str) -> ServiceError {
     match error {
-        ServiceError::InvalidArgument(message) => match message.strip_prefix("result") {
-            Some(rest) => ServiceError::InvalidArgument(format!("{field}{rest}")),
-            None => ServiceError::InvalidArgument(format!("{field}: {message}")),
+        ServiceError::InvalidArgument(invalid) => match invalid.field.as_deref().and_then(|f| f.strip_prefix("result"))
+        {
+            Some(rest) => ServiceError::InvalidArgument(Invalid { field: Some(format!("{field}{rest}")), ..invalid }),
+            None => ServiceError::invalid(field, invalid),
         },
         ServiceError::Rule { message, law } => ServiceError::Rule { message: format!("{field}: {message}"), law },
         other => other,

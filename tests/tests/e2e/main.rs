@@ -5,6 +5,7 @@ mod appeals;
 mod append;
 mod board_secrecy;
 mod crash;
+mod errors;
 mod faults;
 mod foundation;
 mod fuzz;
