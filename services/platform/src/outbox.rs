@@ -339,8 +339,10 @@ impl<C: Courier> Outbox<C> {
             if owner.strong_count() == 0 {
                 return;
             }
+            // Claims wait until half the batch is free: under a backlog, a claim per ended call
+            // would double the worker's statements just when the database is busiest.
             let room = batch.saturating_sub(in_flight.held());
-            if look && room > 0 {
+            if look && room >= batch.div_ceil(2) {
                 // The span each delivery of this claim links (the trace it continues is the
                 // request's that owed the call).
                 let claim = tracing::info_span!("outbox.claim", source);
