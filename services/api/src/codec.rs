@@ -10,9 +10,10 @@ use std::marker::PhantomData;
 
 use bytes::Buf;
 use prost::{Message, Name};
-use tonic::Status;
 use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder};
+use tonic::{Code, Status};
 use tonic_prost::ProstEncoder;
+use tonic_types::{ErrorDetails, StatusExt};
 
 /// prost's codec with checked requests (see the module docs). `T` is what this side encodes, `U`
 /// what it decodes.
@@ -59,9 +60,22 @@ impl<U: Message + Name + Default> Decoder for CheckedDecoder<U> {
         }
         let bytes = buf.copy_to_bytes(buf.remaining());
         crate::limits::check_request(&name, &bytes)
-            .map_err(|violation| Status::invalid_argument(violation.to_string()))?;
+            .map_err(|violation| invalid_argument(&violation.field, &violation.problem))?;
         U::decode(bytes)
             .map(Some)
             .map_err(|e| Status::invalid_argument(format!("the request is not a valid {name} message: {e}")))
     }
+}
+
+/// INVALID_ARGUMENT saying what is wrong with `field` (a path such as `setup.deal_pbn`; empty for
+/// the request as a whole), which a `BadRequest` names too. What is refused before a handler runs has no
+/// `platform::ServiceError`; the field travels in the status, so that the platform's status
+/// contract layer gives the answer the same details as a handler's (`platform::contract`).
+pub fn invalid_argument(field: &str, problem: impl std::fmt::Display) -> Status {
+    if field.is_empty() {
+        return Status::invalid_argument(problem.to_string());
+    }
+    let problem = problem.to_string();
+    let message = format!("{field}: {problem}");
+    Status::with_error_details(Code::InvalidArgument, message, ErrorDetails::with_bad_request_violation(field, problem))
 }

@@ -128,9 +128,10 @@ impl fmt::Display for FieldPrefix<'_> {
 }
 
 impl From<ConversionError> for tonic::Status {
-    /// Malformed input is INVALID_ARGUMENT (docs/status-codes.md); the message names the field.
+    /// Malformed input is INVALID_ARGUMENT (docs/status-codes.md); the message and a `BadRequest`
+    /// name the field (docs/errors.md).
     fn from(error: ConversionError) -> tonic::Status {
-        tonic::Status::invalid_argument(error.to_string())
+        crate::codec::invalid_argument(error.field(), error.problem())
     }
 }
 

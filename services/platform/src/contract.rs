@@ -9,7 +9,9 @@
 //!
 //! A well-framed message that does not decode, or breaks the contract's limits, is refused by the
 //! request codec ([`api::codec`]) with `INVALID_ARGUMENT` already; everything a handler returns is
-//! mapped by [`crate::error`]. The gRPC specification asks for `INTERNAL` on a compressed flag
+//! mapped by [`crate::error`]. An `INVALID_ARGUMENT` answered without the platform's error details
+//! (by the codec, or here) is given them by that same mapping, with the field the codec named, so
+//! that a client reads one shape of error whoever refused the request (docs/errors.md). The gRPC specification asks for `INTERNAL` on a compressed flag
 //! without an encoding; the club treats every unreadable request alike, as the client's mistake, so
 //! that no client input is ever answered as if the service were broken.
 
@@ -21,6 +23,9 @@ use futures::FutureExt;
 use futures::future::BoxFuture;
 use tonic::body::Body;
 use tonic::{Code, Status};
+use tonic_types::StatusExt;
+
+use crate::error::{Invalid, ServiceError};
 
 /// What tonic's decoder says when the request's framing is broken (its messages, which are stable
 /// across tonic releases; see the unit tests, which send such bodies).
@@ -89,15 +94,25 @@ where
     }
 }
 
-/// An error tonic answered because the request could not be read, as `INVALID_ARGUMENT`.
+/// An error tonic answered because the request could not be read, as `INVALID_ARGUMENT`; and an
+/// `INVALID_ARGUMENT` from before any handler ran, with the platform's details.
 fn rewrite_unreadable(response: http::Response<Body>) -> http::Response<Body> {
     let Some(status) = Status::from_header_map(response.headers()) else { return response };
     let client_side = matches!(status.code(), Code::Internal | Code::OutOfRange | Code::ResourceExhausted)
         && FRAMING_ERRORS.iter().any(|prefix| status.message().starts_with(prefix));
-    if !client_side {
+    if client_side {
+        let problem = format!("the request could not be read: {}", status.message());
+        return Status::from(ServiceError::InvalidArgument(problem.into())).into_http();
+    }
+    if status.code() != Code::InvalidArgument || status.get_details_error_info().is_some() {
         return response;
     }
-    Status::invalid_argument(format!("the request could not be read: {}", status.message())).into_http()
+    let violation = status.get_details_bad_request().and_then(|b| b.field_violations.into_iter().next());
+    let invalid = match violation {
+        Some(violation) => Invalid { field: Some(violation.field), problem: violation.description },
+        None => status.message().to_owned().into(),
+    };
+    Status::from(ServiceError::InvalidArgument(invalid)).into_http()
 }
 
 #[cfg(test)]
@@ -122,6 +137,24 @@ mod tests {
         }
         let status = answered(Status::out_of_range("Error, decoded message length too large: found 5000000 bytes"));
         assert_eq!(status.code(), Code::InvalidArgument);
+    }
+
+    #[test]
+    fn a_refusal_before_any_handler_has_the_platforms_details() {
+        let status = answered(api::codec::invalid_argument("setup.deal_pbn", "holds a NUL character"));
+        assert_eq!(status.message(), "setup.deal_pbn: holds a NUL character");
+        assert_eq!(status.get_details_error_info().unwrap().reason, crate::error::REASON_FIELD_INVALID);
+        let violations = status.get_details_bad_request().unwrap().field_violations;
+        assert_eq!(
+            (violations[0].field.as_str(), violations[0].description.as_str()),
+            ("setup.deal_pbn", "holds a NUL character")
+        );
+
+        let status = answered(Status::invalid_argument("the request is not a valid X message: bad wire type"));
+        assert_eq!(status.get_details_error_info().unwrap().reason, crate::error::REASON_REQUEST_INVALID);
+        assert_eq!(status.message(), "the request is not a valid X message: bad wire type");
+        let status = answered(Status::internal("Missing request message."));
+        assert_eq!(status.get_details_error_info().unwrap().reason, crate::error::REASON_REQUEST_INVALID);
     }
 
     #[test]

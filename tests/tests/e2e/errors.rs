@@ -126,6 +126,14 @@ async fn a_malformed_request_names_the_field_at_fault() {
     assert_eq!(violations.field_violations.len(), 1, "{violations:?}");
     assert_eq!(violations.field_violations[0].field, "call");
     assert!(!violations.field_violations[0].description.is_empty());
+
+    // Refused before any handler runs, by the contract's size limits: the same shape of error.
+    let request = game::GetTableStateRequest { table_id: "t".repeat(300) };
+    let status = north.get_table_state(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    assert_eq!(status.get_details_error_info().unwrap().reason, REASON_FIELD_INVALID);
+    let violations = status.get_details_bad_request().unwrap_or_else(|| panic!("no BadRequest: {status:?}"));
+    assert_eq!(violations.field_violations[0].field, "table_id", "{violations:?}");
 }
 
 /// A browser's grpc-web call refused under the Laws: CORS exposes the details header and the
