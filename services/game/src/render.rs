@@ -399,13 +399,11 @@ impl DealContext<'_> {
     }
 
     /// The Law an official applies to a disputed claim when his ruling cites none: duplicate
-    /// Law 70; Club Law 69 for declarer's claim, Club Law 70 for a defender's.
+    /// Law 70A; Club Law 69 for declarer's claim, Club Law 70 for a defender's (the Laws
+    /// crate's [`laws::play::adjudication_law`], which its own refusals cite too).
     fn adjudication_law(&self, record: &ClaimRecord) -> Law {
-        match self.state.code() {
-            Code::Duplicate => Law::duplicate(70, ""),
-            _ if self.state.contract().is_some_and(|c| c.declarer == record.claim.claimer) => Law::club(69, ""),
-            _ => Law::club(70, ""),
-        }
+        let declarers_claim = self.state.contract().is_some_and(|c| c.declarer == record.claim.claimer);
+        laws::play::adjudication_law(self.state.code(), declarers_claim)
     }
 
     /// The outcome as the contract has it.

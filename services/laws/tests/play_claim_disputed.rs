@@ -74,6 +74,24 @@ fn law_69a_declarer_may_not_take_a_finesse_he_did_not_state() {
     assert!(play.card(card("HA")).is_ok());
 }
 
+/// Law 69A at a table recording its cards: the queen "finesse[d] in [a] suit" waits for the
+/// defenders, and their decision cites Law 69A, the section the card breaks; the choice itself is
+/// Law 69's closing paragraph: "If declarer attempts to make a play prohibited under this Law,
+/// either defender may accept the play or ... require declarer to withdraw the card".
+#[test]
+fn law_69a_a_finesse_recorded_against_the_claim_waits_citing_law_69a() {
+    let play = disputed(StatedLine { trumps: TrumpIntent::Leave, ..StatedLine::default() });
+    let play = cards(&play, &["H5", "H6"]);
+    let held = recorded(&play, Seat::North, "HQ").play;
+    let decision = held.decision().unwrap_or_else(|| panic!("the defenders decide"));
+    assert!(matches!(
+        decision.situation,
+        Situation::ClaimLineBreach { duty: ClaimDuty::NoFinesse(Suit::Hearts), law, .. } if law == Law::rubber(69, "A")
+    ));
+    assert_eq!(decision.law, Law::rubber(69, "A"));
+    assert!(decision.offers.iter().all(|o| o.law == Law::rubber(69, "")), "the closing paragraph of Law 69");
+}
+
 /// Law 69A applies to a finesse "in any suit" declarer did not state: one he stated he may take.
 #[test]
 fn law_69a_a_finesse_he_stated_may_be_taken() {
@@ -184,7 +202,10 @@ fn law_69_the_defenders_accept_or_require_withdrawal_of_a_play_recorded_against_
     let held = recorded(&play, Seat::South, "S2").play;
     let decision = held.decision().unwrap_or_else(|| panic!("the defenders decide"));
     assert!(matches!(decision.situation, Situation::ClaimLineBreach { seat: Seat::South, .. }));
-    assert_eq!(decision.law, Law::rubber(69, ""));
+    // The spade two breaks Law 69D ("it may be assumed from the top down"); the defenders'
+    // choice is the paragraph quoted above, which the options cite.
+    assert_eq!(decision.law, Law::rubber(69, "D"));
+    assert!(decision.offers.iter().all(|o| o.law == Law::rubber(69, "")));
     assert_eq!(decision.chooser, Chooser::NonOffendingSide);
     assert!(held.hand(Seat::South).contains(card("S2")), "the card waits for the decision");
     // No defender may play meanwhile.

@@ -201,11 +201,14 @@ impl OutstandingTrumpTest {
 }
 
 impl Play {
-    fn claim_law(&self, rubber_declarer: (u8, &'static str), duplicate: (u8, &'static str), claimer: Seat) -> Law {
+    /// The Law that governs a step of `claimer`'s claim: in rubber bridge (the Club Laws keep
+    /// the regular Laws 69 and 70 here) Law 69 or 68 for declarer's claim and Law 70 or one of
+    /// its sections for a defender's; in duplicate one Law for both.
+    fn claim_law(&self, rubber: RubberClaimLaws, duplicate: (u8, &'static str), claimer: Seat) -> Law {
         match self.code {
             Code::Duplicate => Law::duplicate(duplicate.0, duplicate.1),
-            _ if claimer == self.declarer() => Law::rubber(rubber_declarer.0, rubber_declarer.1),
-            _ => Law::rubber(70, ""),
+            _ if claimer == self.declarer() => Law::rubber(rubber.declarer.0, rubber.declarer.1),
+            _ => Law::rubber(70, rubber.defender),
         }
     }
 
@@ -223,14 +226,16 @@ impl Play {
             });
         }
         let remaining = self.remaining_tricks();
-        let law = self.claim_law((68, ""), (68, ""), claimer);
+        let law = self.claim_law(RubberClaimLaws { declarer: (68, ""), defender: "" }, (68, ""), claimer);
         if claim.tricks > remaining {
             return Err(PlayError::TooManyTricks { tricks: claim.tricks, remaining, law });
         }
         if remaining == 1 && self.current_trick().is_some_and(|t| !t.is_empty()) {
             return Err(PlayError::CannotRecord {
                 what: "a claim about only the trick in progress (play proceeds normally)",
-                law: self.claim_law((70, "A"), (68, ""), claimer),
+                // Rubber Law 70A for a defender; declarer's claim is of "the remaining tricks"
+                // (Law 68), read the same way.
+                law: self.claim_law(RubberClaimLaws { declarer: (70, "A"), defender: "A" }, (68, ""), claimer),
             });
         }
         let mut next = self.successor();
@@ -280,7 +285,7 @@ impl Play {
         let last = next.claims.len() - 1;
         match response {
             ClaimResponse::Agree(seat) => {
-                let law = self.claim_law((69, ""), (69, "A"), claimer);
+                let law = self.claim_law(RubberClaimLaws { declarer: (69, ""), defender: "B" }, (69, "A"), claimer);
                 let may = pending && seat.is_opponent(claimer) && (declarers_claim || seat == self.declarer());
                 if !may {
                     return refuse(seat, "agree to this claim", law);
@@ -293,7 +298,7 @@ impl Play {
                 }
             }
             ClaimResponse::Dispute(seat) => {
-                let law = self.claim_law((69, ""), (68, "D2"), claimer);
+                let law = self.claim_law(RubberClaimLaws { declarer: (69, ""), defender: "B" }, (68, "D2"), claimer);
                 let may = pending
                     && if duplicate {
                         seat != claimer
@@ -375,11 +380,7 @@ impl Play {
             };
             return Err(PlayError::NothingToAdjudicate { law });
         };
-        let law = match self.code {
-            Code::Duplicate => Law::duplicate(70, "A"),
-            _ if record.claim.claimer == self.declarer() => Law::club(69, ""),
-            _ => Law::club(70, ""),
-        };
+        let law = adjudication_law(self.code, record.claim.claimer == self.declarer());
         if tricks > record.remaining {
             return Err(PlayError::TooManyTricks { tricks, remaining: record.remaining, law });
         }
@@ -467,6 +468,27 @@ impl Play {
         let trumps = self.trumps()?;
         solver::trump_can_win(self.hands, *trick, trumps, claimer.side().opponents())
     }
+}
+
+/// The Law under which an official adjudicates a disputed claim, when his ruling cites none of
+/// its own: duplicate Law 70A ("the Director adjudicates the result of the board as equitably as
+/// possible to both sides"); for declarer's claim Club Law 69 and for a defender's Club Law 70,
+/// whose additions calling the Arbiter to adjudicate carry no letter. The sections an official
+/// applies beyond that (the outstanding trump, Club Law 69B and duplicate Law 70C; an unstated
+/// line, Club Law 69C and duplicate Law 70D-E) are his judgement, and his ruling cites them.
+pub const fn adjudication_law(code: Code, declarers_claim: bool) -> Law {
+    match code {
+        Code::Duplicate => Law::duplicate(70, "A"),
+        _ if declarers_claim => Law::club(69, ""),
+        _ => Law::club(70, ""),
+    }
+}
+
+/// The rubber Laws `Play::claim_law` cites for a step of a claim: the Law and section for
+/// declarer's claim, and the section of Law 70 for a defender's.
+struct RubberClaimLaws {
+    declarer: (u8, &'static str),
+    defender: &'static str,
 }
 
 /// The most tricks remaining for which [`Play::tricks_certain`] and

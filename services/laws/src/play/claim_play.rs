@@ -367,8 +367,8 @@ impl Play {
             Some(ClaimBreach { duty, law }) if law.number == 70 => {
                 Err(PlayError::ClaimObligation { seat, card, duty, law })
             }
-            Some(ClaimBreach { duty, .. }) => {
-                self.pending = Some(Situation::ClaimLineBreach { seat, card, duty });
+            Some(ClaimBreach { duty, law }) => {
+                self.pending = Some(Situation::ClaimLineBreach { seat, card, duty, law });
                 Ok(true)
             }
             None => Ok(false),
@@ -382,11 +382,14 @@ impl Play {
         let offer = |option, law, effects| Offer { option, law, effects };
         let law69 = Law::rubber(69, "");
         match *situation {
-            Situation::ClaimLineBreach { seat, card, .. } => Decision {
+            // The decision cites the section the card breaks (69A, 69B, 69D, or Law 69's
+            // statement); the choice itself is the closing paragraph of Law 69, which its options
+            // cite: "either defender may accept the play or ... require declarer to withdraw".
+            Situation::ClaimLineBreach { seat, card, law, .. } => Decision {
                 situation: situation.clone(),
                 chooser: Chooser::NonOffendingSide,
                 seats: defenders,
-                law: law69,
+                law,
                 offers: vec![
                     offer(PlayOption::AcceptClaimPlay, law69, vec![Effect::PlayStands { seat, card }]),
                     offer(

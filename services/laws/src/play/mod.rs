@@ -88,6 +88,7 @@ mod trusted;
 
 pub use claim::{
     Claim, ClaimRecord, ClaimResponse, ClaimRevision, ClaimStatus, OutstandingTrumpTest, RevisionGround, SEARCH_LIMIT,
+    adjudication_law,
 };
 pub use claim_play::{ClaimBreach, ClaimConduct, ClaimDuty};
 pub use defective::NOT_COMPUTED as DEFECT_NOT_COMPUTED;

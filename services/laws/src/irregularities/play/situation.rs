@@ -144,6 +144,9 @@ pub enum Situation {
         card: Card,
         /// The obligation it breaks.
         duty: ClaimDuty,
+        /// The Law that imposes it (Law 69 for the statement itself, 69A for a finesse, 69B for
+        /// the trumps the defenders required, 69D for the order of a suit).
+        law: Law,
     },
     /// Declarer's claim is disputed while a defender holds a trump his statement did not
     /// mention: the defenders may require him to draw it or not to draw it (rubber Law 69B).
@@ -225,7 +228,7 @@ impl fmt::Display for Situation {
             Situation::IncompleteDesignation { designation } => {
                 write!(f, "declarer's call of {designation} from dummy does not designate one card")
             }
-            Situation::ClaimLineBreach { seat, card, duty } => {
+            Situation::ClaimLineBreach { seat, card, duty, .. } => {
                 write!(f, "after his disputed claim declarer played the {card} from {seat}'s hand, but {duty}")
             }
             Situation::ClaimTrumps { declarer } => {
