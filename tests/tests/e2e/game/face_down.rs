@@ -1,20 +1,31 @@
 //! The opening lead made face down (duplicate Law 41A; rubber bridge by agreement under
-//! Appendix 3 of the Laws of Rubber Bridge) through the game service: a face-down lead out of
-//! turn goes back to the hand without penalty, and one in turn lies hidden until it is faced.
+//! Appendix 3 of the Laws of Rubber Bridge) through the game service: at a recording table a
+//! face-down lead out of turn goes back to the hand without penalty; at a digital table it is
+//! refused; in turn it lies hidden from all but the leader until it is faced.
 
 use api::convert::ProtoEnum;
 use api::game::v1 as game;
-use e2e::TestApp;
+use e2e::{GameClient, TestApp};
 use futures::StreamExt;
 use laws::Seat;
 use platform::auth::Role;
 use tonic::Code;
 
-use super::{Table, hand, key, pcard, rubber_four_spades, seat_of};
+use super::{Table, board, hand, key, pcard, rubber_four_spades, seat_of, session};
 
 impl Table<'_> {
     /// The desk records `seat` leading `card` face down.
     async fn lead_face_down(&self, seat: Seat, card: &str) -> Result<game::TableView, tonic::Status> {
+        self.lead_face_down_as(&mut self.desk(), seat, card).await
+    }
+
+    /// `client` leads `card` face down from `seat`.
+    async fn lead_face_down_as(
+        &self,
+        client: &mut GameClient,
+        seat: Seat,
+        card: &str,
+    ) -> Result<game::TableView, tonic::Status> {
         let request = game::PlayCardRequest {
             table_id: self.id.clone(),
             expected_version: self.version().await,
@@ -23,7 +34,7 @@ impl Table<'_> {
             card: Some(pcard(card)),
             face_down: true,
         };
-        Ok(self.desk().play_card(request).await?.into_inner().view.unwrap())
+        Ok(client.play_card(request).await?.into_inner().view.unwrap())
     }
 }
 
@@ -108,4 +119,110 @@ async fn appendix_3_a_face_down_lead_out_of_turn_goes_back_and_one_in_turn_is_fa
     assert_eq!(face_down.len(), 1, "{told:?}");
     assert_eq!((seat_of(face_down[0].seat), face_down[0].returned), (East, false));
     assert!(told.iter().any(|e| matches!(e, game::table_event::Event::IrregularityRecorded(_))));
+}
+
+/// The same at a digital table, where the device deals and no card leaves a hand by mistake.
+/// Duplicate Law 41A: "the defender on presumed declarer's left makes the opening lead face
+/// down"; rubber Appendix 3, by agreement: "When the face-down lead will be legal, dummy delays
+/// spreading his hand. ... Then, the lead is faced". A face-down lead out of turn is refused, as
+/// any lead out of turn is at a digital table, naming Law 41: nothing lies on the table, nothing
+/// is recorded, and the card stays in the hand. In turn it lies face down: the leader alone sees
+/// the card, in his hand; declarer, dummy, his partner, a kibitzer and their streams learn only
+/// that he led face down, until he faces it.
+#[tokio::test]
+async fn law_41a_a_face_down_lead_at_a_digital_table_is_hidden_until_faced() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    for duplicate in [false, true] {
+        let table = if duplicate { Table::new(&app) } else { Table::seated(&app).await };
+        let setup = if duplicate {
+            board(&table.players, game::PlayMode::Digital, &session(&app, &[(1, None)]).await, 1)
+        } else {
+            table.rubber(game::PlayMode::Digital, false)
+        };
+        table.start(setup, None).await;
+        // Each player calls from his own device (a digital table takes no call from the desk).
+        let calls = [(North, "1S"), (East, "Pass"), (South, "2S"), (West, "Pass"), (North, "4S")];
+        for (seat, call) in calls.into_iter().chain([(East, "Pass"), (South, "Pass"), (West, "Pass")]) {
+            table.call_as(&mut table.player(seat), seat, call).await.unwrap();
+        }
+        let all = table.view().await;
+        let (east_hand, west_hand) = (hand(&all, East).unwrap(), hand(&all, West).unwrap());
+        let west_card = west_hand.iter().next().unwrap();
+
+        // West leads face down out of turn: refused, naming Law 41; nothing changes.
+        let status = table.lead_face_down_as(&mut table.player(West), West, &west_card.to_string()).await.unwrap_err();
+        assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
+        assert!(status.message().contains("Law 41"), "{}", status.message());
+        let view = table.view().await;
+        assert_eq!(view.face_down_lead, 0, "nothing lies face down");
+        assert_eq!(seat_of(view.next_to_act), East);
+        assert!(hand(&view, West).unwrap().contains(west_card), "the card stays in his hand");
+        let record = table
+            .arbiter()
+            .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
+            .await
+            .unwrap()
+            .into_inner()
+            .record
+            .unwrap();
+        assert!(record.irregularities.is_empty(), "no irregularity: {:?}", record.irregularities);
+
+        // The other three watch from before the lead; each stream is checked below.
+        let mut watchers = Vec::new();
+        for seat in [North, South, West] {
+            let request = game::WatchTableRequest { table_id: table.id.clone(), after_sequence: None };
+            watchers.push((seat, table.player(seat).watch_table(request).await.unwrap().into_inner()));
+        }
+
+        // East leads face down from his own device: it lies hidden from everyone but him.
+        let led = east_hand.iter().next().unwrap();
+        let view = table.lead_face_down_as(&mut table.player(East), East, &led.to_string()).await.unwrap();
+        assert_eq!(seat_of(view.face_down_lead), East);
+        assert!(hand(&view, East).unwrap().contains(led), "the leader sees it, still in his hand");
+        let mut others: Vec<(Option<Seat>, game::TableView)> = Vec::new();
+        for seat in [North, South, West] {
+            others.push((Some(seat), table.view_as(&mut table.player(seat)).await));
+        }
+        // A kibitzer sees a rubber table; a duplicate board not at all until it is released.
+        let request = game::GetTableStateRequest { table_id: table.id.clone() };
+        match app.game("kibitzer", &[Role::Player]).get_table_state(request).await {
+            Ok(response) => others.push((None, response.into_inner().view.unwrap())),
+            Err(status) => assert!(duplicate && status.code() == Code::PermissionDenied, "{status:?}"),
+        }
+        for (who, view) in &others {
+            assert_eq!(seat_of(view.face_down_lead), East, "{who:?} knows a lead lies face down");
+            assert!(view.tricks.is_empty(), "{who:?}: not yet played");
+            assert!(hand(view, East).is_none_or(|h| !h.contains(led)), "{who:?} sees the face-down card");
+            assert!(hand(view, South).is_none() || *who == Some(South), "{who:?}: dummy is not spread");
+        }
+        let another = east_hand.iter().nth(1).unwrap().to_string();
+        let status = table.play_as(&mut table.player(East), East, &another).await.unwrap_err();
+        assert_eq!(status.code(), Code::FailedPrecondition, "he may not lead another: {status:?}");
+
+        // East faces it: played for all to see, and dummy is spread.
+        let view = table.play_as(&mut table.player(East), East, &led.to_string()).await.unwrap();
+        assert_eq!(view.face_down_lead, 0);
+        let west = table.view_as(&mut table.player(West)).await;
+        assert_eq!(seat_of(west.tricks[0].leader), East);
+        assert!(hand(&west, South).is_some(), "dummy is spread once the lead is faced");
+
+        // Each stream told of the face-down lead without the card, and named it only once faced.
+        for (seat, mut stream) in watchers {
+            let mut told = Vec::new();
+            while let Ok(Some(item)) = tokio::time::timeout(std::time::Duration::from_secs(5), stream.next()).await {
+                let Some(event) = item.unwrap().event.and_then(|e| e.event) else { continue };
+                let done = matches!(event, game::table_event::Event::DummyFaced(_));
+                told.push(event);
+                if done {
+                    break;
+                }
+            }
+            let face_down = told.iter().position(
+                |e| matches!(e, game::table_event::Event::FaceDownLead(f) if !f.returned && seat_of(f.seat) == East),
+            );
+            let played = told.iter().position(|e| matches!(e, game::table_event::Event::CardPlayed(_)));
+            assert!(face_down.is_some() && face_down < played, "{seat}: {told:?}");
+        }
+    }
 }
