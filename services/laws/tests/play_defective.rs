@@ -5,8 +5,8 @@
 mod play_common;
 
 use laws::penalty::PenaltyCardKind;
-use laws::play::{DEFECT_NOT_COMPUTED, Play, PlayError, PlayEvent, RevokeStatus};
-use laws::{CitesLaw, Code, Law, Seat, Side};
+use laws::play::{Play, PlayError, PlayEvent, RevokeStatus};
+use laws::{Code, Law, Seat, Side, Suit};
 use play_common::{DEAL, Refused, card, record, recorded, start};
 
 /// As [`DEAL`], but North holds five spades, four diamonds and a single club (the two), East six
@@ -211,9 +211,7 @@ fn rubber_law_67b2_the_highest_legal_card_stays_and_the_other_is_withdrawn() {
 /// Rubber Law 67B2, "the highest card he could legally have played": West, void in diamonds,
 /// discarded the club five and the heart ace together on East's diamond; the ace is the higher,
 /// so it stays, and the five goes back as a minor penalty card (Law 50). The trick stays South's
-/// ("the ownership of the defective trick cannot be changed"). Only when the offender led to the
-/// trick would the card to stay change the suit led: the engine refuses that one, and the table
-/// records the fact for the players or the Arbiter.
+/// ("the ownership of the defective trick cannot be changed").
 #[test]
 fn rubber_law_67b2_the_higher_discard_of_another_suit_stays() {
     use Seat::*;
@@ -233,7 +231,17 @@ fn rubber_law_67b2_the_higher_discard_of_another_suit_stays() {
     let after = defective(&after_trick("HA"), West, 0, Some("C9"));
     assert_eq!(after.tricks()[0].card(West), Some(card("HA")));
     assert!(after.hand(West).contains(card("C9")));
-    // East led the two of diamonds and the club ace with it: the ace would be another lead.
+}
+
+/// Rubber Law 67B2 when the offender led: "he withdraws all but one card, leaving the highest
+/// card he could legally have played to that trick", and "the ownership of the defective trick
+/// cannot be changed". East led the two of diamonds with the club ace; any card was a legal lead,
+/// so the ace, the higher, stays and the two goes back, a minor penalty card (Law 50). The others
+/// followed the diamond they saw: the trick's suit led stays diamonds, so South and North
+/// followed suit, West (void) showed out of diamonds, not clubs, and the trick stays South's.
+#[test]
+fn rubber_law_67b2_a_lead_replaced_by_a_higher_card_of_another_suit() {
+    use Seat::*;
     let led = record(
         &start(WEST_VOID, "4S", North, Code::Rubber),
         &[
@@ -247,9 +255,18 @@ fn rubber_law_67b2_the_higher_discard_of_another_suit_stays() {
             (East, "D3"),
         ],
     );
-    let err = led.defective_trick(East, 0, Some(card("CA"))).refused();
-    assert!(matches!(err, PlayError::CannotRecord { what, .. } if what == DEFECT_NOT_COMPUTED), "{err}");
-    assert_eq!(err.law(), Law::rubber(67, "B2"));
+    let done = led.defective_trick(East, 0, Some(card("CA"))).unwrap_or_else(|e| panic!("{e}"));
+    let law = Law::rubber(67, "B2");
+    assert!(done.events.contains(&PlayEvent::CardWithdrawn { seat: East, card: card("D2"), trick: 0, law }));
+    let after = done.play;
+    let first = after.tricks()[0];
+    assert_eq!((first.leader(), first.card(East)), (East, Some(card("CA"))));
+    assert_eq!(first.suit_led(), Some(Suit::Diamonds), "the suit the others followed");
+    assert_eq!(first.winner(), Some(South));
+    assert!(after.hand(East).contains(card("D2")) && !after.hand(East).contains(card("CA")));
+    let pc: Vec<_> = after.penalty_cards().map(|pc| (pc.card, pc.kind, pc.law)).collect();
+    assert_eq!(pc, vec![(card("D2"), PenaltyCardKind::Minor, law)]);
+    assert!(after.revokes().is_empty(), "a lead is no revoke, and the others followed the lead they saw");
 }
 
 /// Rubber Law 67B2: "leaving the highest card he could legally have played to that trick".

@@ -247,9 +247,12 @@ impl Play {
             .any(|defender| self.shown_out(defender, suit) || !self.hands[defender.index()].has_suit(suit))
     }
 
-    /// Whether `seat` failed to follow to `suit` at a trick played so far.
+    /// Whether `seat` failed to follow to `suit` at a trick played so far. The leader's own card
+    /// shows nothing: it may differ from the suit led only after a rubber Law 67B2 replacement.
     fn shown_out(&self, seat: Seat, suit: Suit) -> bool {
-        self.tricks().iter().any(|t| t.suit_led() == Some(suit) && t.card(seat).is_some_and(|c| c.suit != suit))
+        self.tricks()
+            .iter()
+            .any(|t| t.leader() != seat && t.suit_led() == Some(suit) && t.card(seat).is_some_and(|c| c.suit != suit))
     }
 
     /// Whether `card`, played now from `seat`'s hand (declarer's or dummy's), is a finesse in the

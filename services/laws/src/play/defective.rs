@@ -20,11 +20,6 @@ use crate::seat::{Seat, Side};
 use super::record::{Events, PlayEvent, Recorded};
 use super::{Attention, Failure, Play, PlayError, Revoke, RevokeStatus};
 
-/// The refusal's text when the card the Law leaves on the trick would be another card led by the
-/// offender, of another suit than his lead: every card played to the trick would follow a suit
-/// never led, and the table records the defect as a fact for the official (rubber Law 67B2).
-pub const NOT_COMPUTED: &str = "a card to leave on a defective trick of another suit than the card recorded";
-
 /// A trick found defective late, a card missing, while the offenders have still to add theirs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Defective {
@@ -122,9 +117,13 @@ impl Play {
     ///
     /// Refused while a decision is pending, a claim is considered or play is over; for a card
     /// not held; for a trick the offender did not play to (a card too many) or one that is not
-    /// the trick in progress lacking only his card (a card missing). When the card to leave on
-    /// the trick is of another suit than the one recorded the refusal is a
-    /// [`PlayError::CannotRecord`] whose text is [`NOT_COMPUTED`].
+    /// the trick in progress lacking only his card (a card missing).
+    ///
+    /// Rubber: when the offender led to the trick and the card left is of another suit than his
+    /// lead, the other three followed the lead they saw; the Law rules on the offender's cards
+    /// alone ("he withdraws all but one card"), so the trick keeps that suit as the suit led
+    /// ([`Trick::suit_led`](super::Trick::suit_led)) and nobody else's play to it is judged
+    /// again. A lead cannot be a revoke, so none of his is added or dropped on it.
     pub fn defective_trick(&self, offender: Seat, trick: u8, extra: Option<Card>) -> Result<Recorded, PlayError> {
         self.ensure_can_play()?;
         match extra {
@@ -247,12 +246,17 @@ impl Play {
         if self.defect_in_time(offender, t) {
             return self.record_extra_card(offender, extra, trick);
         }
-        let stays_extra = self.code != Code::Duplicate && self.leaves_extra(offender, t, on_trick, extra)?;
+        let stays_extra = self.code != Code::Duplicate && self.leaves_extra(offender, t, on_trick, extra);
         let mut next = self.successor();
         let mut events = Events::keep();
         let restored = if stays_extra {
             let winner = self.tricks[t].winner();
             let position = self.tricks[t].position(offender).unwrap_or(0);
+            if self.tricks[t].leader() == offender {
+                // His lead replaced by a card of another suit: the others followed the lead they
+                // saw, and the Law rules on his cards alone, so the trick keeps that suit led.
+                next.tricks[t].keep_suit_led();
+            }
             next.tricks[t].put_at(offender, extra, position);
             if let Some(winner) = winner {
                 next.tricks[t].award(winner);
@@ -296,9 +300,9 @@ impl Play {
     /// legally have played to that trick". A card that follows suit is the one he could legally
     /// play when the other does not; of two legal cards of one suit, the higher rank; of two legal
     /// discards of different suits, a trump above a plain card, and otherwise the higher rank (an
-    /// equal rank leaves the card recorded). Refused ([`NOT_COMPUTED`]) only when the offender led
-    /// to the trick and the card to stay would be a lead of another suit.
-    fn leaves_extra(&self, offender: Seat, t: usize, on_trick: Card, extra: Card) -> Result<bool, PlayError> {
+    /// equal rank leaves the card recorded). When he led to the trick every card was a legal lead,
+    /// so the higher of the two stays, of whichever suit.
+    fn leaves_extra(&self, offender: Seat, t: usize, on_trick: Card, extra: Card) -> bool {
         // His hand as it was at that trick: what he holds now and what he played from it since.
         let mut then: CardSet = self.hands[offender.index()];
         for played in &self.tricks[t..=self.cur().min(12)] {
@@ -309,18 +313,13 @@ impl Play {
         let trick = self.tricks[t];
         let led = trick.suit_led().filter(|_| trick.leader() != offender);
         let legal = |card: Card| led.is_none_or(|suit| !then.has_suit(suit) || card.suit == suit);
-        let not_computed = || PlayError::CannotRecord { what: NOT_COMPUTED, law: self.defective_law("B2") };
         let height = |card: Card| (Some(card.suit) == self.trumps(), card.rank);
-        let stays_extra = match (legal(on_trick), legal(extra)) {
+        match (legal(on_trick), legal(extra)) {
             (_, false) => false,
             (false, true) => true,
             (true, true) if on_trick.suit == extra.suit => extra.rank > on_trick.rank,
             (true, true) => height(extra) > height(on_trick),
-        };
-        if stays_extra && trick.leader() == offender && extra.suit != on_trick.suit {
-            return Err(not_computed());
         }
-        Ok(stays_extra)
     }
 
     /// After a card of another suit took the place of `offender`'s card on trick `t` (rubber Law

@@ -190,8 +190,11 @@ impl Play {
             let led = played.suit_led();
             for (player, card) in played.in_order() {
                 seen.insert(card);
+                // The leader shows no void: his card differs from the suit led only after a
+                // rubber Law 67B2 replacement.
                 if let Some(led) = led
                     && card.suit != led
+                    && player != played.leader()
                 {
                     voids[player.index()].push(led);
                 }

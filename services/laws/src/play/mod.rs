@@ -91,7 +91,6 @@ pub use claim::{
     adjudication_law,
 };
 pub use claim_play::{ClaimBreach, ClaimConduct, ClaimDuty};
-pub use defective::NOT_COMPUTED as DEFECT_NOT_COMPUTED;
 pub use designate::{DesignationOutcome, DesignationRuling};
 pub use error::PlayError;
 pub use record::{DrawnBy, Exposure, PlayEvent, Recorded};

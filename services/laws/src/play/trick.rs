@@ -15,12 +15,17 @@ pub struct Trick {
     cards: [Option<Card>; 4],
     order: [Option<Seat>; 4],
     winner: Option<Seat>,
+    /// The suit the other hands followed, kept when the leader's card is later replaced by one
+    /// of another suit (rubber Law 67B2, a defective trick found late): they followed the card
+    /// faced as the lead, so that suit stays the suit led for every rule that looks back at the
+    /// trick (following suit, showing out, revokes).
+    followed: Option<Suit>,
 }
 
 impl Trick {
     /// An empty trick to be led by `leader`.
     pub(crate) const fn new(leader: Seat) -> Trick {
-        Trick { leader, cards: [None; 4], order: [None; 4], winner: None }
+        Trick { leader, cards: [None; 4], order: [None; 4], winner: None, followed: None }
     }
 
     /// The hand that led (or is to lead) to this trick (Law 44A, 44G).
@@ -58,9 +63,15 @@ impl Trick {
         self.cards.iter().all(Option::is_some)
     }
 
-    /// The suit of the card led, once the leader has played.
+    /// The suit of the card led, once the leader has played; after his lead was replaced by a
+    /// card of another suit under rubber Law 67B2, the suit of the lead the others followed.
     pub fn suit_led(&self) -> Option<Suit> {
-        self.card(self.leader).map(|card| card.suit)
+        self.followed.or_else(|| self.card(self.leader).map(|card| card.suit))
+    }
+
+    /// Keeps the suit led as it is before the leader's card is replaced (rubber Law 67B2).
+    pub(crate) fn keep_suit_led(&mut self) {
+        self.followed = self.suit_led();
     }
 
     /// The winner, once the trick is complete (Law 44E: the highest trump; Law 44F: otherwise

@@ -148,10 +148,9 @@ impl DealInProgress {
 
     /// A defective trick (Law 67). At a table recording its play, found late: a card missing
     /// or a card too many, put right under Law 67B ([`Play::defective_trick`](crate::play::Play::defective_trick));
-    /// found in time, an extra card is Law 67A's. A digital table, a table without the hands,
-    /// and a card too many the engine does not put right (rubber Law 67B2, the offender's lead
-    /// replaced by one of another suit) record the fact for the official, as told; a card
-    /// already among his played cards is duplicate Law 67B3's.
+    /// found in time, an extra card is Law 67A's. A digital table and a table without the hands
+    /// record the fact for the official, as told; a card already among his played cards is
+    /// duplicate Law 67B3's.
     pub(super) fn apply_defective_trick(&mut self, fact: &Fact) -> Result<Judged, TableError> {
         let trick = fact.trick.filter(|t| (1..=13).contains(t)).ok_or_else(|| fact.missing("the trick, 1 to 13"))?;
         let as_told = Judged::as_told(fact, self.cite(67, "", ""));
@@ -159,13 +158,7 @@ impl DealInProgress {
             Some(play) if self.setup.mode == Mode::Recorded => play,
             _ => return Ok(as_told),
         };
-        let recorded = match play.defective_trick(fact.offender, trick - 1, fact.card) {
-            Ok(recorded) => recorded,
-            Err(PlayError::CannotRecord { what, .. }) if what == crate::play::DEFECT_NOT_COMPUTED => {
-                return Ok(Judged::as_told(fact, self.cite(67, "B2", "B2")));
-            }
-            Err(e) => return Err(e.into()),
-        };
+        let recorded = play.defective_trick(fact.offender, trick - 1, fact.card)?;
         let law = match fact.card {
             None => self.cite(67, "B1", "B1"),
             Some(card) if play.card_found_among_played(fact.offender, trick - 1, card) => {
