@@ -52,14 +52,20 @@ fn law_70a_a_defenders_claim_of_the_trick_in_progress_is_no_claim() {
     }
 }
 
-/// Rubber Law 70B: "The claim is allowed and the deal scored accordingly if declarer agrees to
-/// it. If declarer disputes the claim, the defenders must play on with the claimer's hand face up
-/// on the table." Only declarer answers a defender's claim: the claimer's partner and dummy are
-/// refused under Law 70B.
+/// Rubber Law 70B: "the claim pertains to subsequent tricks, play is temporarily suspended ...
+/// The claim is allowed and the deal scored accordingly if declarer agrees to it. If declarer
+/// disputes the claim, the defenders must play on with the claimer's hand face up on the table."
+/// While it is considered a card is refused under Law 70B (under Law 69 after declarer's claim),
+/// and only declarer answers it: the claimer's partner and dummy are refused under Law 70B.
 #[test]
 fn law_70b_only_declarer_answers_a_defenders_claim() {
     let claimed =
         after(Code::Rubber, 1).claim(Claim::new(Seat::East, 0, "I take none")).unwrap_or_else(|e| panic!("{e}"));
+    let err = claimed.card(card("S3")).refused();
+    assert!(matches!(err, PlayError::PlaySuspended { .. }), "{err}");
+    assert_eq!(err.law(), Law::rubber(70, "B"));
+    let declarers = after(Code::Rubber, 1).claim(Claim::new(Seat::North, 12, "all")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(declarers.card(card("S3")).refused().law(), Law::rubber(69, ""));
     for response in [
         ClaimResponse::Agree(Seat::West),
         ClaimResponse::Agree(Seat::South),

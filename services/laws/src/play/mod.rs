@@ -523,10 +523,12 @@ impl Play {
         }
     }
 
-    /// The Law that suspends play after a claim: Law 68D duplicate, Law 69 rubber.
+    /// The Law that suspends play after a claim: Law 68D duplicate; rubber Law 69 for
+    /// declarer's claim and Law 70B for a defender's ("play is temporarily suspended").
     pub(crate) fn suspended_law(&self) -> Law {
         match self.code {
             Code::Duplicate => Law::duplicate(68, "D"),
+            _ if self.claims.last().is_some_and(|c| self.is_defender(c.claim.claimer)) => Law::rubber(70, "B"),
             _ => Law::rubber(69, ""),
         }
     }
