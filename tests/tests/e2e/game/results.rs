@@ -193,3 +193,40 @@ async fn a_finished_deal_exports_as_pbn_and_an_abandoned_one_has_no_result() {
     assert_eq!(view.phase, game::DealPhase::Abandoned as i32);
     assert_eq!(outcome(&view), (game::DealEnding::Abandoned, None));
 }
+
+/// A ruling that cites no Law is shown under the one that makes the official adjudicate:
+/// duplicate Law 70A ("In ruling on a contested claim or concession, the Director adjudicates the
+/// result of the board as equitably as possible to both sides"), and Club Law 69 for declarer's
+/// claim ("If either defender disputes declarer's claim or concession, the Arbiter must be called
+/// to adjudicate the result of the deal"), an addition without a letter.
+#[tokio::test]
+async fn law_70a_and_club_law_69_an_adjudication_citing_no_law() {
+    use Seat::*;
+    let app = TestApp::spawn().await;
+    for duplicate in [true, false] {
+        let table = if duplicate { Table::new(&app) } else { Table::seated(&app).await };
+        let setup = if duplicate {
+            board(&table.players, game::PlayMode::Recorded, &session(&app, &[(1, None)]).await, 1)
+        } else {
+            table.rubber(game::PlayMode::Recorded, true)
+        };
+        table.start(setup, Some(PBN)).await;
+        bid_four_spades(&table).await;
+        table.play(East, "CA").await;
+        let claim = claim(&table, North, 13).await.claim.unwrap();
+        answer(&table, &claim.claim_id, East, game::ClaimReply::Dispute).await;
+        let request = game::AdjudicateClaimRequest {
+            table_id: table.id.clone(),
+            expected_version: table.version().await,
+            idempotency_key: key(),
+            claim_id: claim.claim_id.clone(),
+            tricks: 12,
+            reasons: "a club to lose".into(),
+            law: None,
+        };
+        let decided = table.arbiter().adjudicate_claim(request).await.unwrap().into_inner();
+        let law = decided.claim.unwrap().adjudication.unwrap().law.unwrap();
+        let expected = if duplicate { laws::Law::duplicate(70, "A") } else { laws::Law::club(69, "") };
+        assert_eq!(law, expected.into(), "duplicate: {duplicate}");
+    }
+}
