@@ -4,7 +4,7 @@
 //! `tonic::Status` here and nowhere else, so that clients see the same code for the same kind
 //! of failure across the platform (the README's "Status codes" section is the contract):
 //!
-//! | error | status | reason ([`REASON_`](REASON_LAW_FORBIDS) constants) |
+//! | error | status | reason (the `REASON_*` constants) |
 //! |---|---|---|
 //! | malformed input | `INVALID_ARGUMENT`, with `BadRequest` naming the field | `FIELD_INVALID`, `REQUEST_INVALID` |
 //! | an action the Laws do not allow now | `FAILED_PRECONDITION`, message names the Law | `LAW_FORBIDS` |
