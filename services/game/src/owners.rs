@@ -34,23 +34,30 @@ pub struct RubberOwners {
     pub pad: scoring::Scorepad,
 }
 
-/// Asks membership for the rubber and scoring for its pad.
+/// Asks membership for the rubber and scoring for its pad, both at once (neither question
+/// depends on the other's answer, and a deal's start waits for both). Membership's refusal, if
+/// both refuse, is the one reported.
 pub async fn rubber_owners(peers: &Peers, deal: &game::RubberDeal) -> Result<RubberOwners, ServiceError> {
-    let what = format!("rubber {}", deal.rubber_id);
-    let request = membership::GetRubberRequest { rubber_id: deal.rubber_id.clone() };
-    let rubber = ask("membership", &what, MembershipServiceClient::new(peers.membership()?).get_rubber(request))
-        .await
-        .map_err(|e| unknown_reference("setup.rubber.rubber_id", "", e))?
-        .rubber
-        .ok_or_else(|| ServiceError::internal("GetRubber answered without a rubber"))?;
-    let what = format!("scorepad {}", deal.scorepad_id);
-    let request = scoring::GetScorepadRequest { scorepad_id: deal.scorepad_id.clone() };
-    let pad = ask("scoring", &what, ScoringServiceClient::new(peers.scoring()?).get_scorepad(request))
-        .await
-        .map_err(|e| unknown_reference("setup.rubber.scorepad_id", "", e))?
-        .scorepad
-        .ok_or_else(|| ServiceError::internal("GetScorepad answered without a scorepad"))?;
-    Ok(RubberOwners { rubber, pad })
+    let rubber = async {
+        let what = format!("rubber {}", deal.rubber_id);
+        let request = membership::GetRubberRequest { rubber_id: deal.rubber_id.clone() };
+        ask("membership", &what, MembershipServiceClient::new(peers.membership()?).get_rubber(request))
+            .await
+            .map_err(|e| unknown_reference("setup.rubber.rubber_id", "", e))?
+            .rubber
+            .ok_or_else(|| ServiceError::internal("GetRubber answered without a rubber"))
+    };
+    let pad = async {
+        let what = format!("scorepad {}", deal.scorepad_id);
+        let request = scoring::GetScorepadRequest { scorepad_id: deal.scorepad_id.clone() };
+        ask("scoring", &what, ScoringServiceClient::new(peers.scoring()?).get_scorepad(request))
+            .await
+            .map_err(|e| unknown_reference("setup.rubber.scorepad_id", "", e))?
+            .scorepad
+            .ok_or_else(|| ServiceError::internal("GetScorepad answered without a scorepad"))
+    };
+    let (rubber, pad) = tokio::join!(rubber, pad);
+    Ok(RubberOwners { rubber: rubber?, pad: pad? })
 }
 
 impl RubberOwners {
