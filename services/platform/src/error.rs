@@ -60,6 +60,18 @@ pub enum ServiceError {
     /// The caller's expected version is stale: someone else changed the state first.
     #[error("{0}")]
     Conflict(String),
+    /// The caller's expected version is stale, and the versions are known: the client reads the
+    /// state again (it is at `current`) before deciding again. Kept as numbers, not only in the
+    /// message, so that the status can carry them for a client to read.
+    #[error("{message}")]
+    Stale {
+        /// What was refused, with both versions in words.
+        message: String,
+        /// The version the state is at.
+        current: u64,
+        /// The version the caller expected.
+        expected: u64,
+    },
     /// A dependency (database, Redis, another service) is unreachable; the call may be retried.
     #[error("{0}")]
     Unavailable(String),
@@ -127,7 +139,7 @@ impl ServiceError {
             ServiceError::NotFound(_) => Code::NotFound,
             ServiceError::AlreadyExists(_) => Code::AlreadyExists,
             ServiceError::PermissionDenied(_) => Code::PermissionDenied,
-            ServiceError::Conflict(_) => Code::Aborted,
+            ServiceError::Conflict(_) | ServiceError::Stale { .. } => Code::Aborted,
             ServiceError::Unavailable(_) => Code::Unavailable,
             ServiceError::Internal(_) => Code::Internal,
         }
@@ -187,7 +199,7 @@ impl ServiceError {
             ServiceError::NotFound(_) => REASON_NOT_FOUND,
             ServiceError::AlreadyExists(_) => REASON_ALREADY_EXISTS,
             ServiceError::PermissionDenied(_) => REASON_PERMISSION_DENIED,
-            ServiceError::Conflict(_) => REASON_STALE_VERSION,
+            ServiceError::Conflict(_) | ServiceError::Stale { .. } => REASON_STALE_VERSION,
             ServiceError::Unavailable(_) => REASON_DEPENDENCY_UNAVAILABLE,
             ServiceError::Internal(_) => return None,
         })
@@ -222,12 +234,13 @@ impl From<ServiceError> for Status {
             ServiceError::InvalidArgument(Invalid { field: Some(field), problem }) => {
                 details.add_bad_request_violation(bounded(field.clone()), bounded(problem.clone()));
             }
-            ServiceError::Conflict(message) => {
-                if let Some((current, expected)) = stale_versions(message) {
-                    metadata.insert(CURRENT_VERSION_KEY.to_owned(), current.to_string());
-                    metadata.insert(EXPECTED_VERSION_KEY.to_owned(), expected.to_string());
-                }
+            ServiceError::Stale { current, expected, .. } => {
+                metadata.insert(CURRENT_VERSION_KEY.to_owned(), current.to_string());
+                metadata.insert(EXPECTED_VERSION_KEY.to_owned(), expected.to_string());
                 // Retrying as it was is useless; reading again and deciding again is not.
+                details.set_retry_info(Some(Duration::ZERO));
+            }
+            ServiceError::Conflict(_) => {
                 details.set_retry_info(Some(Duration::ZERO));
             }
             ServiceError::Unavailable(_) => {
@@ -245,16 +258,6 @@ impl From<ServiceError> for Status {
         }
         status
     }
-}
-
-/// The versions a stale-version refusal names, read from its words ("... is at version 7, not
-/// 5: ..."), the command runtime's `stale`; `None` for a conflict that names none (a database
-/// serialization failure, a service's own wording).
-fn stale_versions(message: &str) -> Option<(u64, u64)> {
-    let (_, rest) = message.split_once(" is at version ")?;
-    let (current, rest) = rest.split_once(", not ")?;
-    let expected: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    Some((current.parse().ok()?, expected.parse().ok()?))
 }
 
 /// The metadata key that tells a client how long to wait before retrying (gRPC's own name for it).

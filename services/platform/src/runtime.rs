@@ -618,11 +618,15 @@ enum Attempt<R> {
 
 /// The refusal of a command whose client saw an older version.
 pub fn stale<A: Aggregate>(id: &str, current: u64, expected: u64) -> ServiceError {
-    ServiceError::Conflict(format!(
-        "{} {id} is at version {current}, not {expected}: another command came first; read the {} and try again",
-        A::NAME,
-        A::NAME
-    ))
+    ServiceError::Stale {
+        message: format!(
+            "{} {id} is at version {current}, not {expected}: another command came first; read the {} and try again",
+            A::NAME,
+            A::NAME
+        ),
+        current,
+        expected,
+    }
 }
 
 #[cfg(test)]

@@ -185,7 +185,10 @@ async fn a_client_behind_is_told_the_current_version() {
     runtime.execute::<Total, _>("a", Expected::Version(0), Some(&key("k1", 1)), add("a", 1)).await.unwrap();
     let stale = runtime.execute::<Total, _>("a", Expected::Version(0), Some(&key("k2", 1)), add("a", 1)).await;
     match stale {
-        Err(ServiceError::Conflict(message)) => assert!(message.contains("is at version 1, not 0"), "{message}"),
+        Err(ServiceError::Stale { message, current, expected }) => {
+            assert!(message.contains("is at version 1, not 0"), "{message}");
+            assert_eq!((current, expected), (1, 0));
+        }
         other => panic!("expected a conflict, got {other:?}"),
     }
 }

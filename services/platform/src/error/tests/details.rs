@@ -37,6 +37,7 @@ fn every_kind_but_internal_has_its_reason() {
         (ServiceError::AlreadyExists("player p".into()), Code::AlreadyExists, REASON_ALREADY_EXISTS),
         (ServiceError::PermissionDenied("no".into()), Code::PermissionDenied, REASON_PERMISSION_DENIED),
         (ServiceError::Conflict("stale".into()), Code::Aborted, REASON_STALE_VERSION),
+        (ServiceError::Stale { message: "stale".into(), current: 2, expected: 1 }, Code::Aborted, REASON_STALE_VERSION),
         (ServiceError::Unavailable("redis".into()), Code::Unavailable, REASON_DEPENDENCY_UNAVAILABLE),
     ];
     for (error, code, reason) in cases {
@@ -107,8 +108,9 @@ fn a_malformed_field_is_a_bad_request_violation() {
 
 #[test]
 fn a_stale_version_says_to_read_again_at_once() {
-    let stale = "game table t-1 is at version 7, not 5: another command came first; read the game table and try again";
-    let (status, _, metadata) = decoded(ServiceError::Conflict(stale.into()));
+    let message = "game table t-1 is at version 7, not 5: another command came first; read it and try again";
+    let (status, _, metadata) = decoded(ServiceError::Stale { message: message.into(), current: 7, expected: 5 });
+    assert_eq!(status.message(), message);
     assert_eq!(status.get_details_retry_info().unwrap().retry_delay, Some(Duration::ZERO));
     assert_eq!(metadata.get(CURRENT_VERSION_KEY).map(String::as_str), Some("7"));
     assert_eq!(metadata.get(EXPECTED_VERSION_KEY).map(String::as_str), Some("5"));
