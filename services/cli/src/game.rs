@@ -16,6 +16,10 @@
 //! bridgectl game claim --table T --seat S --tricks 9 --statement "..." [--order SA,SK]
 //!     [--suits D,C] [--trumps draw|not-draw] [--finesse H] [--line]  # rubber Law 69 as data
 //! bridgectl game face-hand --table T --seat W [--claim <id>]   # a defender's hand faced (Law 69)
+//! bridgectl game start --table T --rubber R --scorepad P [--deal-number N] [--digital|--recorded]
+//! bridgectl game call --table T [--seat N] 1NT [Pass 3NT ...]  # see `deal`
+//! bridgectl game play --table T [--seat E] SA [S2 S5 SK ...]
+//! bridgectl game answer --table T --seat W --accept|--dispute  # an answer to the claim
 //! ```
 
 use std::fmt::Write;
@@ -29,6 +33,7 @@ use api::game::v1::game_service_client::GameServiceClient;
 use platform::app::PeerChannel;
 
 mod claim;
+mod deal;
 mod irregularity;
 mod views;
 
@@ -37,6 +42,17 @@ use irregularity::parse_artificial;
 /// The game service's commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Starts a rubber's deal: the players, seats, dealer and vulnerability come from the rubber
+    /// and its scorepad (Laws 3, 9, 77); recorded (physical cards) unless --digital.
+    Start(deal::Start),
+    /// Makes a call, or several in order, for the seat next to act unless --seat names it; prints
+    /// the table after.
+    Call(deal::Call),
+    /// Plays a card, or several in order (a trick: SA S2 S5 SK), from the hand next to act unless
+    /// --seat names it; prints the table after.
+    Play(deal::Play),
+    /// Answers the claim or concession pending: an opponent accepts or disputes it (Laws 68-71).
+    Answer(deal::Answer),
     /// Records an irregularity as the table tells it (a call or lead out of turn, an
     /// insufficient bid, a revoke, an exposed card...): shows its Law, the arbiter call it
     /// opened, and the choice the Laws give, to whom.
@@ -168,6 +184,10 @@ pub async fn run(server: &str, token: Option<&str>, command: Command) -> anyhow:
     let mut client = client(server, token)?;
     match command {
         Command::Kinds => {}
+        Command::Start(args) => deal::start(&mut client, server, token.unwrap_or_default(), args).await?,
+        Command::Call(args) => deal::call(&mut client, args).await?,
+        Command::Play(args) => deal::play(&mut client, args).await?,
+        Command::Answer(args) => deal::answer(&mut client, args).await?,
         Command::Irregularity(args) => {
             let view = state(&mut client, &args.table).await?;
             let request = args.request(view.version, key());
@@ -180,6 +200,9 @@ pub async fn run(server: &str, token: Option<&str>, command: Command) -> anyhow:
             let answer = client.claim(request).await.map_err(refused)?.into_inner();
             if let Some(claim) = &answer.claim {
                 print!("{}", claim::claim_text(claim));
+            }
+            if let Some(view) = &answer.view {
+                print!("{}", views::table_text(view));
             }
         }
         Command::Table { table } => {

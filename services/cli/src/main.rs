@@ -10,6 +10,7 @@
 //! bridgectl ruling show <ruling>
 //! bridgectl audit score --scorepad <pad> --deal <deal>
 //! bridgectl score contract 4SX --declarer N --vulnerable ns --tricks 9
+//! bridgectl scorepad create --rubber <rubber-id>       # the rubber's pad (game start names it)
 //! bridgectl scorepad show <scorepad-id>                # the classic pad, we/they, above/below the line
 //! bridgectl session show <session-id>                  # standings
 //! bridgectl session export <session-id> --pbn          # or --usebio

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! bridgectl score contract 4SX --declarer N --vulnerable ns --tricks 9
+//! bridgectl scorepad create --rubber <rubber-id>         # the rubber's pad, from its line-up
 //! bridgectl scorepad show <scorepad-id> [--we ns|ew]      # the classic pad: we/they, above/below the line
 //! bridgectl session show <session-id>                     # standings
 //! bridgectl session export <session-id> --pbn [--out f]   # or --usebio
@@ -39,6 +40,19 @@ pub enum Score {
 /// The scorepad commands.
 #[derive(Debug, Subcommand)]
 pub enum Scorepad {
+    /// Creates the scorepad of a rubber the desk started (`rubber start`): its table, kind,
+    /// players and first dealer come from the rubber (Law 3). Creating again returns the same pad.
+    Create {
+        /// The rubber.
+        #[arg(long)]
+        rubber: String,
+        /// Translate the net score into even hundreds (Appendix 4 H2).
+        #[arg(long)]
+        round_to_hundreds: bool,
+        /// Chicago: switch the vulnerability of the second and third deals (Appendix 4 C).
+        #[arg(long)]
+        chicago_swap_vulnerability: bool,
+    },
     /// Draws a rubber or Chicago pad as players keep it: we and they, above and below the line.
     Show {
         /// The scorepad.
@@ -240,6 +254,17 @@ pub fn contract_score(contract: &str, response: &spb::ScoreDuplicateContractResp
 /// Runs `scorepad`.
 pub async fn scorepad(client: &mut Client, command: Scorepad) -> anyhow::Result<()> {
     match command {
+        Scorepad::Create { rubber, round_to_hundreds, chicago_swap_vulnerability } => {
+            let request = spb::CreateScorepadRequest {
+                rubber_id: rubber,
+                options: Some(spb::ScorepadOptions { round_to_hundreds, chicago_swap_vulnerability }),
+                ..Default::default()
+            };
+            let pad =
+                client.create_scorepad(request).await?.into_inner().scorepad.context("the server sent no scorepad")?;
+            println!("scorepad {} for rubber {} at {}", pad.scorepad_id, pad.rubber_id, pad.table_id);
+            print!("{}", draw_pad(&pad, WeSide::Ns));
+        }
         Scorepad::Show { scorepad_id, we } => {
             let pad = client
                 .get_scorepad(spb::GetScorepadRequest { scorepad_id })
@@ -329,6 +354,7 @@ pub fn draw_pad(pad: &spb::Scorepad, we: WeSide) -> String {
             let _ = writeln!(out, "net: {winner} by {}", net.margin);
         }
     }
+    out.push_str(&deals_text(pad));
     if let Some(next) = pad.next_deal {
         let dealer = pb::Seat::try_from(next.dealer).map_or("?", |s| match s {
             pb::Seat::North => "North",
@@ -351,6 +377,34 @@ pub fn draw_pad(pad: &spb::Scorepad, we: WeSide) -> String {
     }
     if pad.entries.iter().any(|e| e.struck) {
         let _ = writeln!(out, "(~n~: struck by a correction or an appeal, kept on the pad)");
+    }
+    out
+}
+
+/// Each deal on the pad: its result, where it came from, and the entries it made, side, line
+/// and item (Law 77), struck ones marked.
+fn deals_text(pad: &spb::Scorepad) -> String {
+    let mut out = String::new();
+    for deal in &pad.deals {
+        let result = match deal.result.as_ref().and_then(|r| r.outcome.as_ref()) {
+            Some(pb::deal_result::Outcome::Played(played)) => {
+                match played.contract.and_then(|c| laws::DeclaredContract::try_from(c).ok()) {
+                    Some(contract) => format!("{contract}, {} tricks", played.tricks),
+                    None => format!("{} tricks", played.tricks),
+                }
+            }
+            Some(pb::deal_result::Outcome::PassedOut(_)) => "passed out".to_owned(),
+            None => "no result".to_owned(),
+        };
+        let source = spb::ResultSource::try_from(deal.source)
+            .map_or_else(|_| "?".to_owned(), |s| s.as_str_name().trim_start_matches("RESULT_SOURCE_").to_lowercase());
+        let struck = if deal.struck { " (struck)" } else { "" };
+        let _ = writeln!(out, "deal {}: {result}, from the {source}{struck}", deal.deal_number);
+        for entry in pad.entries.iter().filter(|e| e.deal_id == deal.deal_id) {
+            let side = if entry.side == pb::Side::NorthSouth as i32 { "North-South" } else { "East-West" };
+            let line = if entry.line == spb::ScoreLine::Above as i32 { "above" } else { "below" };
+            let _ = writeln!(out, "  {side:<11} {:>6} {line}  {}", points(entry), item_name(entry.item));
+        }
     }
     out
 }
@@ -595,6 +649,51 @@ mod tests {
         // From East-West's side the columns swap.
         let theirs = draw_pad(&pad, WeSide::Ew);
         assert!(theirs.lines().any(|l| l == "            60 | 90            "), "{theirs}");
+    }
+
+    #[test]
+    fn the_pad_lists_each_deal_with_its_result_and_entries() {
+        let contract = laws::DeclaredContract { contract: "1NT".parse().unwrap(), declarer: laws::Seat::South };
+        let pad = spb::Scorepad {
+            deals: vec![spb::RecordedDeal {
+                deal_id: "d1".into(),
+                deal_number: 1,
+                result: Some(pb::DealResult {
+                    outcome: Some(pb::deal_result::Outcome::Played(pb::PlayedContract {
+                        contract: Some(contract.into()),
+                        tricks: 7,
+                    })),
+                    honors: vec![],
+                }),
+                source: spb::ResultSource::Game as i32,
+                ..Default::default()
+            }],
+            entries: vec![spb::ScoreEntry {
+                deal_id: "d1".into(),
+                item: spb::ScoreItem::TrickPoints as i32,
+                ..entry(pb::Side::NorthSouth, spb::ScoreLine::Below, 40, 1, false)
+            }],
+            ..Default::default()
+        };
+        let drawn = draw_pad(&pad, WeSide::Ns);
+        assert!(
+            drawn.contains("deal 1: 1NT by South, 7 tricks, from the game\n  North-South     40 below  trick points\n"),
+            "{drawn}"
+        );
+    }
+
+    #[test]
+    fn a_pad_is_created_for_a_rubber() {
+        #[derive(Debug, clap::Parser)]
+        struct Cli {
+            #[command(subcommand)]
+            command: Scorepad,
+        }
+        use clap::Parser;
+        let cli = Cli::try_parse_from(["scorepad", "create", "--rubber", "r1", "--round-to-hundreds"]).unwrap();
+        let Scorepad::Create { rubber, round_to_hundreds, chicago_swap_vulnerability } = cli.command else { panic!() };
+        assert_eq!((rubber.as_str(), round_to_hundreds, chicago_swap_vulnerability), ("r1", true, false));
+        assert!(Cli::try_parse_from(["scorepad", "create"]).is_err(), "the rubber is required");
     }
 
     #[test]

@@ -79,6 +79,7 @@ pub fn table_text(view: &game::TableView) -> String {
         view.version,
         seat(view.next_to_act)
     );
+    out.push_str(&deal_text(view));
     if view.face_down_lead != 0 {
         // Its card stays hidden: the view carries only the leader (duplicate Law 41A; Appendix 3).
         let _ = writeln!(out, "opening lead face down by {}, not yet faced", seat(view.face_down_lead));
@@ -122,6 +123,104 @@ pub fn table_text(view: &game::TableView) -> String {
             let card = card_text(penalty.card.as_ref()).unwrap_or_else(|| "?".to_owned());
             let _ = writeln!(out, "  {}: {card} {kind}  ({})", seat(penalty.owner), law(&penalty.law));
         }
+    }
+    out
+}
+
+/// The deal as a table sees it: what it is, the auction by seat from the dealer on, the
+/// contract, each trick with its leader and winner, the tricks won, and the result once it ended.
+pub fn deal_text(view: &game::TableView) -> String {
+    let mut out = String::new();
+    let Some(setup) = &view.setup else { return out };
+    let what = match &setup.source {
+        Some(game::deal_setup::Source::Rubber(deal)) => {
+            format!("deal {} of rubber {} (scorepad {})", deal.deal_number, deal.rubber_id, deal.scorepad_id)
+        }
+        Some(game::deal_setup::Source::Board(board)) => {
+            format!("board {} of session {}", board.board_number, board.session_id)
+        }
+        None => "a deal".to_owned(),
+    };
+    let mode = enum_name(setup.mode, "PLAY_MODE_", game::PlayMode::as_str_name);
+    let vulnerable = enum_name(setup.vulnerability, "VULNERABILITY_", api::common::v1::Vulnerability::as_str_name);
+    let _ = writeln!(out, "{what}, {mode}; {} deals, vulnerable: {vulnerable}", seat(setup.dealer));
+    let players: Vec<String> = setup.players.iter().map(|p| format!("{} {}", seat(p.seat), p.player_id)).collect();
+    if !players.is_empty() {
+        let _ = writeln!(out, "  {}", players.join(", "));
+    }
+    if !view.auction.is_empty() {
+        out.push_str(&auction_text(setup.dealer, &view.auction));
+    }
+    if let Some(contract) = view.contract.and_then(|c| laws::DeclaredContract::try_from(c).ok()) {
+        let _ = writeln!(out, "contract {contract}");
+    }
+    for trick in &view.tricks {
+        let cards: Vec<String> = trick
+            .cards
+            .iter()
+            .map(|c| format!("{} {}", seat(c.seat), card_text(c.card.as_ref()).unwrap_or_else(|| "?".to_owned())))
+            .collect();
+        let won =
+            if seat_of(trick.winner).is_some() { format!("  won by {}", seat(trick.winner)) } else { String::new() };
+        let _ = writeln!(out, "trick {:>2}: {}{won}", trick.number, cards.join(", "));
+    }
+    if let Some(won) = view.tricks_won.filter(|_| !view.tricks.is_empty()) {
+        let _ = writeln!(out, "tricks won: North-South {}, East-West {}", won.north_south, won.east_west);
+    }
+    if let Some(outcome) = &view.outcome {
+        let ending = enum_name(outcome.ending, "DEAL_ENDING_", game::DealEnding::as_str_name);
+        let result = match outcome.result.as_ref().and_then(|r| r.outcome.as_ref()) {
+            Some(api::common::v1::deal_result::Outcome::Played(played)) => {
+                match played.contract.and_then(|c| laws::DeclaredContract::try_from(c).ok()) {
+                    Some(contract) => format!("{contract}, {} tricks to declarer's side", played.tricks),
+                    None => format!("{} tricks to declarer's side", played.tricks),
+                }
+            }
+            Some(api::common::v1::deal_result::Outcome::PassedOut(_)) => "passed out".to_owned(),
+            None => "no result".to_owned(),
+        };
+        let _ = writeln!(out, "result: {result} ({ending})");
+    }
+    out
+}
+
+/// The auction as a score sheet writes it: a column for each seat, North first, the dealer's
+/// first call in his column; a call still to be ruled on with a `?`, cancelled calls after.
+fn auction_text(dealer: i32, auction: &[game::AuctionEntry]) -> String {
+    const WIDTH: usize = 7;
+    let mut out = String::new();
+    let _ = writeln!(out, "  {:<WIDTH$}{:<WIDTH$}{:<WIDTH$}West", "North", "East", "South");
+    let column = |raw: i32| usize::try_from(raw - 1).ok().filter(|c| *c < 4);
+    let mut line = String::from("  ");
+    let mut at = column(dealer).unwrap_or(0);
+    line.push_str(&" ".repeat(WIDTH * at));
+    let text = |entry: &game::AuctionEntry| {
+        entry.call.and_then(|c| laws::Call::try_from(c).ok()).map_or_else(|| "?".to_owned(), |c| c.to_string())
+    };
+    let cancelled = |entry: &&game::AuctionEntry| entry.status == game::CallStatus::Cancelled as i32;
+    for entry in auction.iter().filter(|e| !cancelled(e)) {
+        let call = text(entry);
+        let call = if entry.status == game::CallStatus::Pending as i32 { format!("{call}?") } else { call };
+        let wanted = column(entry.seat).unwrap_or(at);
+        if wanted < at {
+            let _ = writeln!(out, "{}", line.trim_end());
+            line = String::from("  ");
+            at = 0;
+        }
+        line.push_str(&" ".repeat(WIDTH * (wanted - at)));
+        let _ = write!(line, "{call:<WIDTH$}");
+        at = wanted + 1;
+        if at == 4 {
+            let _ = writeln!(out, "{}", line.trim_end());
+            line = String::from("  ");
+            at = 0;
+        }
+    }
+    if !line.trim().is_empty() {
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    for entry in auction.iter().filter(cancelled) {
+        let _ = writeln!(out, "  cancelled: {} {} ({})", seat(entry.seat), text(entry), entry.irregularity_id);
     }
     out
 }
@@ -237,5 +336,88 @@ mod tests {
         assert!(quiet.contains("table t2  deal -"), "{quiet}");
         assert!(quiet.contains("no decision is pending"), "{quiet}");
         assert!(!quiet.contains("obligations"), "{quiet}");
+    }
+
+    #[test]
+    fn the_table_shows_the_deal_auction_by_seat_tricks_and_result() {
+        let call = |seat: pb::Seat, call: &str, status: game::CallStatus| game::AuctionEntry {
+            seat: seat as i32,
+            call: Some(call.parse::<laws::Call>().unwrap().into()),
+            status: status as i32,
+            ..Default::default()
+        };
+        let played = |seat: pb::Seat, card: &str| game::PlayedCard {
+            seat: seat as i32,
+            card: Some(card.parse::<laws::Card>().unwrap().into()),
+        };
+        let contract: laws::DeclaredContract =
+            laws::DeclaredContract { contract: "1NT".parse().unwrap(), declarer: laws::Seat::East };
+        let view = game::TableView {
+            table_id: "t1".into(),
+            deal_id: "d1".into(),
+            version: 9,
+            phase: game::DealPhase::Finished as i32,
+            setup: Some(game::DealSetup {
+                source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
+                    rubber_id: "r1".into(),
+                    scorepad_id: "p1".into(),
+                    deal_number: 1,
+                    club_laws: false,
+                })),
+                mode: game::PlayMode::Recorded as i32,
+                dealer: pb::Seat::East as i32,
+                vulnerability: pb::Vulnerability::None as i32,
+                players: vec![pb::SeatedPlayer { seat: pb::Seat::North as i32, player_id: "alice".into() }],
+                ..Default::default()
+            }),
+            auction: vec![
+                call(pb::Seat::East, "1NT", game::CallStatus::Legal),
+                call(pb::Seat::South, "1C", game::CallStatus::Cancelled),
+                call(pb::Seat::South, "Pass", game::CallStatus::Legal),
+                call(pb::Seat::West, "Pass", game::CallStatus::Legal),
+                call(pb::Seat::North, "Pass", game::CallStatus::Legal),
+            ]
+            .into_iter()
+            .map(|mut e| {
+                if e.status == game::CallStatus::Cancelled as i32 {
+                    e.irregularity_id = "i1".into();
+                }
+                e
+            })
+            .collect(),
+            contract: Some(contract.into()),
+            tricks: vec![game::Trick {
+                number: 1,
+                leader: pb::Seat::South as i32,
+                cards: vec![played(pb::Seat::South, "S7"), played(pb::Seat::West, "S4")],
+                winner: 0,
+            }],
+            tricks_won: Some(game::TrickCount { north_south: 0, east_west: 0 }),
+            outcome: Some(game::DealOutcome {
+                result: Some(pb::DealResult {
+                    outcome: Some(pb::deal_result::Outcome::Played(pb::PlayedContract {
+                        contract: Some(contract.into()),
+                        tricks: 7,
+                    })),
+                    honors: vec![],
+                }),
+                ending: game::DealEnding::Claimed as i32,
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let text = table_text(&view);
+        let expected = "table t1  deal d1  version 9  finished  next to act -\n\
+            deal 1 of rubber r1 (scorepad p1), recorded; East deals, vulnerable: none\n\
+            \x20 North alice\n\
+            \x20 North  East   South  West\n\
+            \x20        1NT    Pass   Pass\n\
+            \x20 Pass\n\
+            \x20 cancelled: South 1C (i1)\n\
+            contract 1NT by East\n\
+            trick  1: South S7, West S4\n\
+            tricks won: North-South 0, East-West 0\n\
+            result: 1NT by East, 7 tricks to declarer's side (claimed)\n";
+        assert!(text.starts_with(expected), "{text}");
     }
 }
