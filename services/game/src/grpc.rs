@@ -124,6 +124,32 @@ fn view(applied: &Applied<'_>, principal: &Principal) -> Option<game::TableView>
 type Answer<T> = Result<Response<T>, Status>;
 
 impl GameApi {
+    /// A command `seat` makes about a claim (making it, conceding, facing a hand for it),
+    /// answered with the deal's last claim as it now stands and the caller's view.
+    async fn about_the_claim<R: TableCommand, T: Message + Default>(
+        &self,
+        request: &R,
+        principal: &Principal,
+        seat: Seat,
+        what: &str,
+        action: Command,
+        respond: impl FnOnce(Option<game::Claim>, Option<game::TableView>) -> T,
+    ) -> Answer<T> {
+        self.run(
+            command(request, principal),
+            |loaded| {
+                acts_for(principal, deal(loaded)?, seat, what)?;
+                engine::action(loaded, &principal.subject, action)
+            },
+            |applied| {
+                let context = context(&applied)?;
+                let claim = context.state.claims().last().map(|(info, record)| context.claim(info, record));
+                Ok(respond(claim, view(&applied, principal)))
+            },
+        )
+        .await
+    }
+
     async fn run<T: Message + Default>(
         &self,
         request: CommandRequest<'_>,
@@ -253,18 +279,11 @@ impl GameService for GameApi {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         let claimer = Seat::from_proto("claimer", request.claimer).map_err(ServiceError::from)?;
-        self.run(
-            command(&request, &principal),
-            |loaded| {
-                acts_for(&principal, deal(loaded)?, claimer, "claim")?;
-                engine::action(loaded, &principal.subject, Command::Claim(request.clone()))
-            },
-            |applied| {
-                let context = context(&applied)?;
-                let claim = context.state.claims().last().map(|(info, record)| context.claim(info, record));
-                Ok(game::ClaimResponse { claim, view: view(&applied, &principal) })
-            },
-        )
+        let command = Command::Claim(request.clone());
+        self.about_the_claim(&request, &principal, claimer, "claim", command, |claim, view| game::ClaimResponse {
+            claim,
+            view,
+        })
         .await
     }
 
@@ -272,18 +291,11 @@ impl GameService for GameApi {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         let conceder = Seat::from_proto("conceder", request.conceder).map_err(ServiceError::from)?;
-        self.run(
-            command(&request, &principal),
-            |loaded| {
-                acts_for(&principal, deal(loaded)?, conceder, "concede")?;
-                engine::action(loaded, &principal.subject, Command::Concede(request.clone()))
-            },
-            |applied| {
-                let context = context(&applied)?;
-                let claim = context.state.claims().last().map(|(info, record)| context.claim(info, record));
-                Ok(game::ConcedeResponse { claim, view: view(&applied, &principal) })
-            },
-        )
+        let command = Command::Concede(request.clone());
+        self.about_the_claim(&request, &principal, conceder, "concede", command, |claim, view| game::ConcedeResponse {
+            claim,
+            view,
+        })
         .await
     }
 
@@ -322,18 +334,11 @@ impl GameService for GameApi {
         let principal = Principal::of(&request)?.clone();
         let request = request.into_inner();
         let seat = Seat::from_proto("seat", request.seat).map_err(ServiceError::from)?;
-        self.run(
-            command(&request, &principal),
-            |loaded| {
-                acts_for(&principal, deal(loaded)?, seat, "face a hand")?;
-                engine::action(loaded, &principal.subject, Command::FaceHand(request.clone()))
-            },
-            |applied| {
-                let context = context(&applied)?;
-                let claim = context.state.claims().last().map(|(info, record)| context.claim(info, record));
-                Ok(game::FaceHandResponse { claim, view: view(&applied, &principal) })
-            },
-        )
+        let command = Command::FaceHand(request.clone());
+        self.about_the_claim(&request, &principal, seat, "face a hand", command, |claim, view| game::FaceHandResponse {
+            claim,
+            view,
+        })
         .await
     }
 
