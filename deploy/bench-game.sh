@@ -38,7 +38,16 @@ run() { # name, then environment for the server
   # Ready once it accepts connections (migrations run first).
   for _ in $(seq 1 150); do (echo >/dev/tcp/127.0.0.1/50051) 2>/dev/null && break; sleep 0.2; done
   echo "== $name"
-  "$bin/game-load" --key-file "$work/bridge-club.key" --tables "$tables" --in-flight "$in_flight" --connections "$connections" --seconds "$seconds"
+  "$bin/game-load" --key-file "$work/bridge-club.key" --tables "$tables" --in-flight "$in_flight" --connections "$connections" --seconds "$seconds" | tee "$work/$name.load"
+  # The server's CPU per game action (Linux): user and system time since it started, over the
+  # actions of the game window (seating and the bare tonic window cost the server little).
+  if [ -r "/proc/$server/stat" ]; then
+    awk -v tick="$(getconf CLK_TCK)" -v seconds="$seconds" '
+      FNR == NR { cpu = ($14 + $15) * 1000 / tick; next }
+      /^game actions \(start/ { rate = $4; sub("/s", "", rate) }
+      END { if (rate > 0) printf "server CPU per game action: %.3f ms\n", cpu / (rate * seconds) }
+    ' "/proc/$server/stat" "$work/$name.load"
+  fi
   kill "$server"; wait "$server" 2>/dev/null || true; server=
   rm -f "$work"/bridge-club.db* "$work/bridge-club.key"
 }
