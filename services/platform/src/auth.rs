@@ -155,18 +155,35 @@ impl Principal {
 #[derive(Debug, thiserror::Error)]
 pub enum AuthError {
     /// No `authorization: Bearer ...` header.
-    #[error("missing bearer token: send `authorization: Bearer <token>` (get one with `bridgectl token`)")]
+    #[error("missing bearer token: send `authorization: Bearer <token>`; {GET_A_TOKEN}")]
     Missing,
+    /// The header names a bearer token but holds none.
+    #[error("empty bearer token: the `authorization` header is `Bearer ` with nothing after it; {GET_A_TOKEN}")]
+    Empty,
     /// The token expired.
-    #[error("token expired")]
+    #[error("token expired; {GET_A_TOKEN}")]
     Expired,
-    /// Bad signature, wrong issuer, malformed, or a role this platform does not know.
-    #[error("invalid token: {0}")]
+    /// Not a token at all: not three base64url parts joined by dots, or parts that do not decode.
+    #[error("malformed token ({0}): a token is three base64url parts joined by dots; {GET_A_TOKEN}")]
+    Malformed(String),
+    /// A well-formed token this server did not sign (another key file, another club).
+    #[error(
+        "token not signed with this server's key: it was made with another key file (`bridge-club.key`) or for \
+         another server; {GET_A_TOKEN}"
+    )]
+    WrongKey,
+    /// Wrong issuer, a missing claim, or a role this platform does not know.
+    #[error("invalid token: {0}; {GET_A_TOKEN}")]
     Invalid(String),
     /// A key could not be read.
     #[error("signing key: {0}")]
     Key(String),
 }
+
+/// How a caller gets a token, said with every refusal of one: a newcomer reads the refusal, not
+/// the docs.
+pub const GET_A_TOKEN: &str =
+    "get one with `bridgectl token --role <role> --subject <id>` (run where the server's `bridge-club.key` is)";
 
 /// Checks tokens: HS256 with a shared secret (local), or RS256 with a public key (production).
 ///
@@ -220,9 +237,19 @@ impl TokenVerifier {
                 return Ok(principal.clone());
             }
         }
-        let data = jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation).map_err(|e| match e.kind() {
-            jsonwebtoken::errors::ErrorKind::ExpiredSignature => AuthError::Expired,
-            _ => AuthError::Invalid(e.to_string()),
+        if token.is_empty() {
+            return Err(AuthError::Empty);
+        }
+        let data = jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation).map_err(|e| {
+            use jsonwebtoken::errors::ErrorKind;
+            match e.kind() {
+                ErrorKind::ExpiredSignature => AuthError::Expired,
+                ErrorKind::InvalidSignature => AuthError::WrongKey,
+                ErrorKind::InvalidToken | ErrorKind::Base64(_) | ErrorKind::Json(_) | ErrorKind::Utf8(_) => {
+                    AuthError::Malformed(e.to_string())
+                }
+                _ => AuthError::Invalid(e.to_string()),
+            }
         })?;
         let principal = Principal { subject: data.claims.sub, roles: data.claims.roles.into_iter().collect() };
         let mut verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
@@ -507,7 +534,27 @@ mod tests {
         assert!(matches!(verifier.verify(&stale), Err(AuthError::Expired)));
         // Another signature over the same claims is another string: never taken for the first.
         let forged = TokenIssuer::hs256(b"other").issue_claims(&claims(now + 60)).unwrap();
-        assert!(matches!(verifier.verify(&forged), Err(AuthError::Invalid(_))));
+        assert!(matches!(verifier.verify(&forged), Err(AuthError::WrongKey)));
+    }
+
+    #[test]
+    fn an_empty_or_malformed_token_is_told_what_is_wrong_and_how_to_get_one() {
+        let verifier = TokenVerifier::hs256(b"secret");
+        let refusal = |value: &str| {
+            let mut headers = http::HeaderMap::new();
+            headers.insert(http::header::AUTHORIZATION, value.parse().unwrap());
+            verifier.verify_headers(&headers).unwrap_err()
+        };
+        let empty = refusal("Bearer ");
+        assert!(matches!(empty, AuthError::Empty), "{empty:?}");
+        let malformed = refusal("Bearer not-a-token");
+        assert!(matches!(malformed, AuthError::Malformed(_)), "{malformed:?}");
+        let garbled = refusal("Bearer a.b.c");
+        assert!(matches!(garbled, AuthError::Malformed(_)), "{garbled:?}");
+        for refused in [empty, malformed, garbled, AuthError::Missing, AuthError::Expired, AuthError::WrongKey] {
+            assert!(refused.to_string().contains("bridgectl token"), "{refused}");
+        }
+        assert!(AuthError::Empty.to_string().starts_with("empty bearer token"));
     }
 
     #[test]
