@@ -13,6 +13,33 @@ wait_for() { # description, command...
   return 1
 }
 
+# A fresh Debian machine under CI (root, CI=true) gets what the tests need from apt-get first:
+# Postgres (trust auth on loopback, as the tests expect), Redis, curl, Python's venv, and npm
+# (for buf). Elsewhere a missing tool is only named.
+need=()
+command -v pg_ctlcluster >/dev/null || need+=(postgresql)
+command -v redis-server >/dev/null || need+=(redis-server redis-tools)
+command -v curl >/dev/null || need+=(curl)
+python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+command -v npm >/dev/null || need+=(npm)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "${CI:-}" = true ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "installing ${need[*]}"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    echo "missing: ${need[*]} (install them, or run under CI=true as root on Debian)" >&2
+  fi
+fi
+for hba in /etc/postgresql/*/main/pg_hba.conf; do
+  if [ -f "$hba" ] && ! grep -q '^host all all 127.0.0.1/32 trust' "$hba"; then
+    if [ "${CI:-}" = true ] && [ -w "$hba" ]; then
+      # First match wins in pg_hba.conf: trust on loopback goes before the packaged rules.
+      sed -i '1i host all all 127.0.0.1/32 trust' "$hba"
+      pg_ctlcluster --skip-systemctl-redirect "$(basename "$(dirname "$(dirname "$hba")")")" main reload 2>/dev/null || true
+    fi
+  fi
+done
+
 if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
   echo "starting Postgres"
   pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start
