@@ -5,6 +5,8 @@
 //! with the procedure options with `appeal policy set`, and `appeal policy show` reads them back.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use api::appeals::v1 as appeals;
 use api::common::v1 as pb;
 use api::scoring::v1 as scoring;
@@ -12,24 +14,7 @@ use e2e::TestApp;
 use laws::Seat;
 use platform::auth::Role;
 
-/// Runs `bridgectl` as `subject` with `roles`; its standard output, or a panic with its error.
-async fn bridgectl(app: &TestApp, subject: &str, roles: &[Role], args: &[&str]) -> String {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_bridgectl"));
-    command
-        .arg("--server")
-        .arg(app.uri())
-        .arg("--token")
-        .arg(app.token(subject, roles))
-        .args(args)
-        .env_remove("BRIDGE_SERVER")
-        .env_remove("BRIDGE_TOKEN");
-    let shown = format!("bridgectl {}", args.join(" "));
-    let output = tokio::task::spawn_blocking(move || command.output()).await.unwrap().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{shown} failed: {stderr}\n{stdout}");
-    stdout
-}
+use common::bridgectl_as as bridgectl;
 
 fn played(declarer: Seat, contract: &str, tricks: u32) -> pb::DealResult {
     let contract: laws::Contract = contract.parse().unwrap();

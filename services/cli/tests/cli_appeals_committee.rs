@@ -5,29 +5,13 @@
 //! first deal ("any game may designate a committee to which appeals may be taken").
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use api::common::v1 as pb;
 use e2e::TestApp;
 use platform::auth::Role;
 
-/// Runs `bridgectl` as `subject` with `roles`: its standard output, or its error output when
-/// `succeeds` is false (and it failed).
-async fn bridgectl(app: &TestApp, subject: &str, roles: &[Role], args: &[&str], succeeds: bool) -> String {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_bridgectl"));
-    command
-        .arg("--server")
-        .arg(app.uri())
-        .arg("--token")
-        .arg(app.token(subject, roles))
-        .args(args)
-        .env_remove("BRIDGE_SERVER")
-        .env_remove("BRIDGE_TOKEN");
-    let shown = format!("bridgectl {}", args.join(" "));
-    let output = tokio::task::spawn_blocking(move || command.output()).await.unwrap().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert_eq!(output.status.success(), succeeds, "{shown}: {stderr}\n{stdout}");
-    if succeeds { stdout } else { stderr }
-}
+use common::bridgectl_ending as bridgectl;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_administrator_keeps_the_roster_and_the_players_agree_their_committee_with_bridgectl() {

@@ -7,6 +7,8 @@
 //! deal on the pad.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use e2e::TestApp;
 use laws::Seat;
 use platform::auth::Role;
@@ -27,21 +29,7 @@ fn top_spade(seat: Seat) -> &'static str {
 
 /// Runs `bridgectl` as the desk; its standard output, or a panic with its error.
 async fn bridgectl(app: &TestApp, args: &[&str]) -> String {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_bridgectl"));
-    command
-        .arg("--server")
-        .arg(app.uri())
-        .arg("--token")
-        .arg(app.token("front-desk", &[Role::Desk, Role::Admin]))
-        .args(args)
-        .env_remove("BRIDGE_SERVER")
-        .env_remove("BRIDGE_TOKEN");
-    let shown = format!("bridgectl {}", args.join(" "));
-    let output = tokio::task::spawn_blocking(move || command.output()).await.unwrap().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{shown} failed: {stderr}\n{stdout}");
-    stdout
+    common::bridgectl_as(app, "front-desk", &[Role::Desk, Role::Admin], args).await
 }
 
 /// The text between `before` and the next `after` in `text`.

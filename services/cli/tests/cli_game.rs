@@ -4,6 +4,8 @@
 //! (rubber Law 54).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use api::common::v1 as pb;
 use api::convert::ProtoEnum;
 use api::game::v1 as game;
@@ -17,21 +19,7 @@ const PBN: &str = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ
 
 /// Runs `bridgectl` as the desk; its standard output, or a panic with its error.
 async fn bridgectl(app: &TestApp, args: &[&str]) -> String {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_bridgectl"));
-    command
-        .arg("--server")
-        .arg(app.uri())
-        .arg("--token")
-        .arg(app.token("front-desk", &[Role::Desk]))
-        .args(args)
-        .env_remove("BRIDGE_SERVER")
-        .env_remove("BRIDGE_TOKEN");
-    let shown = format!("bridgectl {}", args.join(" "));
-    let output = tokio::task::spawn_blocking(move || command.output()).await.unwrap().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{shown} failed: {stderr}\n{stdout}");
-    stdout
+    common::bridgectl_as(app, "front-desk", &[Role::Desk], args).await
 }
 
 fn key() -> String {
