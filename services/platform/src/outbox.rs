@@ -9,10 +9,11 @@
 //! - **Delivering.** Different aggregates' rows are delivered side by side, one aggregate's rows
 //!   in the order they were owed ([`in_flight`]). The running worker claims again whenever a change
 //!   owes a call, while earlier deliveries are still out: a result owed a moment after a claim
-//!   does not wait for the slowest call of that claim (a rubber's next deal waits for it). The service's [`Courier`] makes the call and says how it went:
-//!   acknowledged, refused for good (the row is closed with the reason: retrying cannot help), not
-//!   now (tried again later), or settled by the courier itself (it closed the row in a
-//!   transaction of its own, as appeals does when it records the ruling the call completed).
+//!   does not wait for the slowest call of that claim (a rubber's next deal waits for it). The
+//!   service's [`Courier`] makes the call and says how it went: acknowledged, refused for good
+//!   (the row is closed with the reason: retrying cannot help), not now (tried again later), or
+//!   settled by the courier itself (it closed the row in a transaction of its own, as appeals
+//!   does when it records the ruling the call completed).
 //! - **Backing off.** Each failure waits twice as long as the one before, up to a cap, with
 //!   jitter, so that rows that failed together (the peer was away) do not come back together.
 //! - **Dead letters.** After `max_attempts` failures a row is set aside (`dead_lettered_at`),
@@ -361,7 +362,8 @@ impl<C: Courier> Outbox<C> {
             tokio::select! {
                 Some(outcome) = in_flight.next(), if in_flight.held() > 0 => {
                     if let Err(error) = outcome {
-                        tracing::warn!(source, %error, "recording a delivery failed; the row is tried again after its lease");
+                        let retried = "recording a delivery failed; the row is tried again after its lease";
+                        tracing::warn!(source, %error, "{retried}");
                     }
                 }
                 () = self.signals.owed.notified() => look = true,
