@@ -4,6 +4,7 @@
 //! membership and the pad, so a test's deal must be of a real rubber.
 
 use api::common::v1 as pb;
+use api::game::v1 as game;
 use api::membership::v1 as membership;
 use api::scoring::v1 as scoring;
 
@@ -28,6 +29,32 @@ pub struct Lineup {
 const DRAWN: [(&str, u32); 4] = [("SA", 10), ("S3", 20), ("SK", 30), ("S2", 40)];
 
 impl Lineup {
+    /// The setup of the rubber's first deal, played in `mode` (under the Alternative Club Laws
+    /// with `club_laws`): North deals, nobody vulnerable, as the new pad's next deal says, with the
+    /// players in their seats.
+    pub fn first_deal(&self, mode: game::PlayMode, club_laws: bool) -> game::DealSetup {
+        game::DealSetup {
+            source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
+                rubber_id: self.rubber_id.clone(),
+                scorepad_id: self.scorepad_id.clone(),
+                deal_number: 1,
+                club_laws,
+            })),
+            kind: pb::TableKind::Rubber as i32,
+            mode: mode as i32,
+            players: laws::Seat::ALL
+                .iter()
+                .map(|seat| pb::SeatedPlayer {
+                    seat: api::convert::ProtoEnum::to_proto(*seat),
+                    player_id: self.players[seat.index()].clone(),
+                })
+                .collect(),
+            dealer: pb::Seat::North as i32,
+            vulnerability: pb::Vulnerability::None as i32,
+            result_only: false,
+        }
+    }
+
     /// Registers four new players (`tag` keeps them apart from other tests'), brings them into
     /// the room, opens a table of `kind` for them and starts its first rubber, with its pad.
     pub async fn start(

@@ -34,23 +34,7 @@ async fn the_desk_records_an_opening_lead_out_of_turn_and_declarers_choice_with_
     let mut desk = app.game("front-desk", &[Role::Desk]);
     let version = |view: Option<game::TableView>| view.unwrap().version;
 
-    let setup = game::DealSetup {
-        source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
-            rubber_id: lineup.rubber_id.clone(),
-            scorepad_id: lineup.scorepad_id.clone(),
-            deal_number: 1,
-            club_laws: false,
-        })),
-        kind: pb::TableKind::Rubber as i32,
-        mode: game::PlayMode::Recorded as i32,
-        players: Seat::ALL
-            .iter()
-            .map(|s| pb::SeatedPlayer { seat: s.to_proto(), player_id: lineup.players[s.index()].clone() })
-            .collect(),
-        dealer: pb::Seat::North as i32,
-        vulnerability: pb::Vulnerability::None as i32,
-        result_only: false,
-    };
+    let setup = lineup.first_deal(game::PlayMode::Recorded, false);
     let start = game::StartDealRequest {
         table_id: table.clone(),
         expected_version: 0,

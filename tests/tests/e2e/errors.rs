@@ -29,23 +29,7 @@ struct Dealt {
 
 async fn dealt(app: &TestApp) -> Dealt {
     let lineup: Lineup = app.lineup(pb::TableKind::Rubber).await;
-    let setup = game::DealSetup {
-        source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
-            rubber_id: lineup.rubber_id.clone(),
-            scorepad_id: lineup.scorepad_id.clone(),
-            deal_number: 1,
-            club_laws: false,
-        })),
-        kind: pb::TableKind::Rubber as i32,
-        mode: game::PlayMode::Digital as i32,
-        players: Seat::ALL
-            .iter()
-            .map(|s| pb::SeatedPlayer { seat: s.to_proto(), player_id: lineup.players[s.index()].clone() })
-            .collect(),
-        dealer: pb::Seat::North as i32,
-        vulnerability: pb::Vulnerability::None as i32,
-        result_only: false,
-    };
+    let setup = lineup.first_deal(game::PlayMode::Digital, false);
     let mut desk = app.game("front-desk", &[Role::Desk]);
     let table = game::GetTableStateRequest { table_id: lineup.table_id.clone() };
     let version = desk.get_table_state(table).await.unwrap().into_inner().view.unwrap().version;

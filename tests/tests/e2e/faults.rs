@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use api::common::v1 as pb;
-use api::convert::ProtoEnum;
 use api::game::v1 as game;
 use api::membership::v1 as membership;
 use api::scoring::v1 as scoring;
@@ -261,24 +260,7 @@ async fn bidder(
 /// by the desk; returns the table.
 async fn rubber_deal(app: &TestApp) -> String {
     let lineup = app.lineup(pb::TableKind::Rubber).await;
-    let setup = game::DealSetup {
-        source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
-            rubber_id: lineup.rubber_id.clone(),
-            scorepad_id: lineup.scorepad_id.clone(),
-            deal_number: 1,
-            club_laws: false,
-        })),
-        kind: pb::TableKind::Rubber as i32,
-        mode: game::PlayMode::Recorded as i32,
-        players: laws::Seat::ALL
-            .iter()
-            .zip(&lineup.players)
-            .map(|(seat, id)| pb::SeatedPlayer { seat: seat.to_proto(), player_id: id.clone() })
-            .collect(),
-        dealer: pb::Seat::North as i32,
-        vulnerability: pb::Vulnerability::None as i32,
-        result_only: false,
-    };
+    let setup = lineup.first_deal(game::PlayMode::Recorded, false);
     let request = game::StartDealRequest {
         table_id: lineup.table_id.clone(),
         expected_version: 0,

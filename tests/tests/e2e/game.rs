@@ -51,20 +51,7 @@ fn hand(view: &game::TableView, seat: Seat) -> Option<CardSet> {
 /// The first deal of `lineup`'s rubber (or, with `club_laws`, under the Alternative Club Laws):
 /// North deals, nobody vulnerable, as its pad's next deal says.
 fn rubber(lineup: &Lineup, mode: game::PlayMode, club_laws: bool) -> game::DealSetup {
-    game::DealSetup {
-        source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
-            rubber_id: lineup.rubber_id.clone(),
-            scorepad_id: lineup.scorepad_id.clone(),
-            deal_number: 1,
-            club_laws,
-        })),
-        kind: pb::TableKind::Rubber as i32,
-        mode: mode as i32,
-        players: seated(&lineup.players),
-        dealer: pb::Seat::North as i32,
-        vulnerability: pb::Vulnerability::None as i32,
-        result_only: false,
-    }
+    lineup.first_deal(mode, club_laws)
 }
 
 /// A duplicate board's setup for pair 1 (North-South) against pair 2; dealer and vulnerability

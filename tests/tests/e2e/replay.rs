@@ -131,25 +131,7 @@ async fn make_call(
 /// A digital rubber deal at a new table, North dealing, after North's 1S.
 async fn after_north_opens(app: &TestApp) -> (e2e::lineup::Lineup, game::TableView) {
     let lineup = app.lineup(pb::TableKind::Rubber).await;
-    let seats = [pb::Seat::North, pb::Seat::East, pb::Seat::South, pb::Seat::West];
-    let setup = game::DealSetup {
-        source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
-            rubber_id: lineup.rubber_id.clone(),
-            scorepad_id: lineup.scorepad_id.clone(),
-            deal_number: 1,
-            club_laws: false,
-        })),
-        kind: pb::TableKind::Rubber as i32,
-        mode: game::PlayMode::Digital as i32,
-        players: seats
-            .iter()
-            .zip(&lineup.players)
-            .map(|(seat, player)| pb::SeatedPlayer { seat: *seat as i32, player_id: player.clone() })
-            .collect(),
-        dealer: pb::Seat::North as i32,
-        vulnerability: pb::Vulnerability::None as i32,
-        result_only: false,
-    };
+    let setup = lineup.first_deal(game::PlayMode::Digital, false);
     let request = game::StartDealRequest {
         table_id: lineup.table_id.clone(),
         expected_version: 0,

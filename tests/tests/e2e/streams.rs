@@ -168,20 +168,7 @@ impl Club {
             .unwrap();
         let key = uuid::Uuid::new_v4().to_string();
         if n == 1 {
-            let setup = game::DealSetup {
-                source: Some(game::deal_setup::Source::Rubber(game::RubberDeal {
-                    rubber_id: self.table.rubber_id.clone(),
-                    scorepad_id: self.table.scorepad_id.clone(),
-                    deal_number: 1,
-                    club_laws: false,
-                })),
-                kind: pb::TableKind::Rubber as i32,
-                mode: game::PlayMode::Recorded as i32,
-                players: seated(&self.table.players),
-                dealer: pb::Seat::North as i32,
-                vulnerability: pb::Vulnerability::None as i32,
-                result_only: false,
-            };
+            let setup = self.table.first_deal(game::PlayMode::Recorded, false);
             let request = game::StartDealRequest {
                 table_id: self.table.table_id.clone(),
                 expected_version: view.version,
@@ -261,14 +248,6 @@ impl Club {
         };
         scores.record_board_result(request).await.unwrap();
     }
-}
-
-fn seated(players: &[String; 4]) -> Vec<pb::SeatedPlayer> {
-    [pb::Seat::North, pb::Seat::East, pb::Seat::South, pb::Seat::West]
-        .iter()
-        .zip(players)
-        .map(|(seat, player)| pb::SeatedPlayer { seat: *seat as i32, player_id: player.clone() })
-        .collect()
 }
 
 /// The player who arrives in round `n`.
