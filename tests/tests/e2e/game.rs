@@ -162,6 +162,12 @@ impl<'a> Table<'a> {
         self.app.game("the-arbiter", &[Role::Arbiter])
     }
 
+    /// Deal `deal_id`'s record as the arbiter reads it (every hand and irregularity).
+    async fn deal_record(&self, deal_id: &str) -> game::DealRecord {
+        let request = game::GetDealRecordRequest { deal_id: deal_id.to_owned() };
+        self.arbiter().get_deal_record(request).await.unwrap().into_inner().record.unwrap()
+    }
+
     async fn view(&self) -> game::TableView {
         self.view_as(&mut self.arbiter()).await
     }

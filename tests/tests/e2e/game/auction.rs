@@ -109,14 +109,7 @@ async fn law_27_and_31_at_a_club_table_the_arbiter_is_summoned_and_the_options_a
     let (ending, result) = outcome(&view);
     assert_eq!(ending, game::DealEnding::ResultEntered);
     assert_eq!(played(&result), ("3S".to_owned(), North, 9));
-    let record = table
-        .arbiter()
-        .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
-        .await
-        .unwrap()
-        .into_inner()
-        .record
-        .unwrap();
+    let record = table.deal_record(&view.deal_id).await;
     assert_eq!(record.irregularities.len(), 2);
     assert_eq!(record.arbiter_calls.len(), 2);
     assert!(record.decisions.iter().all(|d| d.status == game::DecisionStatus::Chosen as i32));

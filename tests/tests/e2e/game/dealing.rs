@@ -78,9 +78,7 @@ async fn a_digital_deal_is_dealt_from_a_committed_seed_and_refuses_what_the_laws
     assert_eq!(view.seed.len(), 32);
     let seed = laws::DealSeed(view.seed.clone().try_into().unwrap());
     assert!(seed.verifies(&started.seed_commitment.clone().try_into().unwrap()));
-    let record =
-        table.arbiter().get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() }).await.unwrap();
-    let record = record.into_inner().record.unwrap();
+    let record = table.deal_record(&view.deal_id).await;
     assert_eq!(laws::Deal::from_seed(&seed).to_pbn(Seat::North), record.deal_pbn);
 }
 

@@ -58,14 +58,7 @@ async fn appendix_3_a_face_down_lead_out_of_turn_goes_back_and_one_in_turn_is_fa
     assert!(view.penalty_cards.is_empty());
     assert_eq!(seat_of(view.next_to_act), East);
     assert_eq!(view.face_down_lead, 0, "nothing lies face down");
-    let record = table
-        .arbiter()
-        .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
-        .await
-        .unwrap()
-        .into_inner()
-        .record
-        .unwrap();
+    let record = table.deal_record(&view.deal_id).await;
     let irregularity = record.irregularities.last().unwrap();
     let fact = irregularity.fact.as_ref().unwrap();
     assert_eq!(fact.kind, game::IrregularityKind::FaceDownLeadReturned as i32);
@@ -158,14 +151,7 @@ async fn law_41a_a_face_down_lead_at_a_digital_table_is_hidden_until_faced() {
         assert_eq!(view.face_down_lead, 0, "nothing lies face down");
         assert_eq!(seat_of(view.next_to_act), East);
         assert!(hand(&view, West).unwrap().contains(west_card), "the card stays in his hand");
-        let record = table
-            .arbiter()
-            .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
-            .await
-            .unwrap()
-            .into_inner()
-            .record
-            .unwrap();
+        let record = table.deal_record(&view.deal_id).await;
         assert!(record.irregularities.is_empty(), "no irregularity: {:?}", record.irregularities);
 
         // The other three watch from before the lead; each stream is checked below.

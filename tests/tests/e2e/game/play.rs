@@ -28,14 +28,7 @@ async fn law_54_declarer_accepts_an_opening_lead_out_of_turn_and_the_deal_is_pla
         decision.options.iter().find(|o| o.kind == "accept_lead").unwrap().chooser_seats,
         vec![North.to_proto()]
     );
-    let record = table
-        .arbiter()
-        .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
-        .await
-        .unwrap()
-        .into_inner()
-        .record
-        .unwrap();
+    let record = table.deal_record(&view.deal_id).await;
     let irregularity = &record.irregularities[0];
     assert_eq!(irregularity.fact.as_ref().unwrap().kind, game::IrregularityKind::OpeningLeadOutOfTurn as i32);
     assert_eq!(irregularity.law.as_ref().unwrap().number, 54);
@@ -389,14 +382,7 @@ async fn law_50_an_exposed_honor_is_a_major_penalty_card_and_declarer_names_the_
     // declarer has indicated his choice", so the king is a penalty card of East's (Law 49)
     // and the choice is still declarer's.
     let view = table.play(East, "CK").await;
-    let record = table
-        .arbiter()
-        .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
-        .await
-        .unwrap()
-        .into_inner()
-        .record
-        .unwrap();
+    let record = table.deal_record(&view.deal_id).await;
     let premature = record.irregularities.last().unwrap().clone();
     assert_eq!(premature.fact.unwrap().kind, game::IrregularityKind::PrematurePlay as i32);
     assert_eq!(premature.law.unwrap().number, 50);

@@ -235,14 +235,7 @@ async fn random_deal_keeps_every_hand_private(app: &TestApp, seed: u64) {
             ));
         }
     }
-    let record = table
-        .arbiter()
-        .get_deal_record(game::GetDealRecordRequest { deal_id: view.deal_id.clone() })
-        .await
-        .unwrap()
-        .into_inner()
-        .record
-        .unwrap();
+    let record = table.deal_record(&view.deal_id).await;
     let deal = laws::Deal::try_from(record.deal.unwrap()).unwrap();
     let dummy = record.contract.map_or(Seat::North, |c| seat_of(c.declarer).partner());
     let mut west = Vec::new();
