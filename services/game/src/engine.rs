@@ -206,13 +206,10 @@ pub struct Engine {
     /// Redis, or the in-process store.
     pub live: SharedLiveStore,
     runtime: Runtime<Tables>,
-    /// The outbox worker's signals: told when a deal finishes, so it delivers at once, and
-    /// counting what it delivered, which a rubber's next deal waits on.
+    /// The outbox worker's signals: told when a deal finishes, so it delivers at once.
     pub outbox: platform::outbox::OutboxSignals,
     /// How long a watch stream stays quiet before it sends a heartbeat.
     pub heartbeat: std::time::Duration,
-    /// How long a rubber's next deal waits for the result before it to reach the pad.
-    pub result_wait: std::time::Duration,
 }
 
 impl Engine {
@@ -224,14 +221,7 @@ impl Engine {
             live,
             outbox: platform::outbox::OutboxSignals::default(),
             heartbeat: platform::watch::DEFAULT_HEARTBEAT,
-            result_wait: std::time::Duration::from_secs(2),
         }
-    }
-
-    /// The same engine, a rubber's next deal waiting up to `wait` for the result before it.
-    pub fn with_result_wait(mut self, wait: std::time::Duration) -> Engine {
-        self.result_wait = wait;
-        self
     }
 
     /// The same engine, its watch streams sending a heartbeat after `heartbeat` of quiet.

@@ -43,15 +43,11 @@ use platform::app::{Peers, Resources, StartError};
 pub struct Settings {
     /// How results are delivered to scoring.
     pub outbox: outbox::OutboxSettings,
-    /// How long a rubber's next deal, started while this service is still delivering the result
-    /// of the deal before to the pad, waits for it to arrive before it is refused, in
-    /// milliseconds ([`starting::check_starter`]).
-    pub result_wait_ms: u64,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { outbox: outbox::OutboxSettings::default(), result_wait_ms: 2000 }
+        Settings { outbox: outbox::OutboxSettings::default() }
     }
 }
 
@@ -64,8 +60,7 @@ pub async fn service(
 ) -> Result<GameServiceServer<grpc::GameApi>, StartError> {
     let engine = Arc::new(
         engine::Engine::new(resources.db.clone(), resources.live.clone())
-            .with_heartbeat(resources.config.streams.heartbeat_interval())
-            .with_result_wait(std::time::Duration::from_millis(settings.result_wait_ms)),
+            .with_heartbeat(resources.config.streams.heartbeat_interval()),
     );
     outbox::spawn(&engine, peers.clone(), settings.outbox.clone());
     let weak = Arc::downgrade(&engine);

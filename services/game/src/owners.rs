@@ -30,14 +30,21 @@ use crate::render;
 pub struct RubberOwners {
     /// The rubber, from membership.
     pub rubber: membership::Rubber,
-    /// Its scorepad, from scoring.
-    pub pad: scoring::Scorepad,
+    /// Its scorepad's next deal, from scoring.
+    pub pad: scoring::GetNextDealResponse,
 }
 
-/// Asks membership for the rubber and scoring for its pad, both at once (neither question
-/// depends on the other's answer, and a deal's start waits for both). Membership's refusal, if
-/// both refuse, is the one reported.
-pub async fn rubber_owners(peers: &Peers, deal: &game::RubberDeal) -> Result<RubberOwners, ServiceError> {
+/// Asks membership for the rubber and scoring for its pad's next deal, both at once (neither
+/// question depends on the other's answer, and a deal's start waits for both). `played`, when
+/// the table's last deal still owes the pad its result, is that result: scoring then answers with
+/// the deal after it, as the pad will stand once the result arrives (deals are scored in order,
+/// Law 73, and the table plays on meanwhile). It is asked for once the rubber's question is out.
+/// Membership's refusal, if both refuse, is the one reported.
+pub async fn rubber_owners(
+    peers: &Peers,
+    deal: &game::RubberDeal,
+    played: impl std::future::Future<Output = Result<Option<scoring::RecordDealResultRequest>, ServiceError>>,
+) -> Result<RubberOwners, ServiceError> {
     let rubber = async {
         let what = format!("rubber {}", deal.rubber_id);
         let request = membership::GetRubberRequest { rubber_id: deal.rubber_id.clone() };
@@ -49,12 +56,11 @@ pub async fn rubber_owners(peers: &Peers, deal: &game::RubberDeal) -> Result<Rub
     };
     let pad = async {
         let what = format!("scorepad {}", deal.scorepad_id);
-        let request = scoring::GetScorepadRequest { scorepad_id: deal.scorepad_id.clone() };
-        ask("scoring", &what, ScoringServiceClient::new(peers.scoring()?).get_scorepad(request))
+        let played = played.await?.filter(|played| played.scorepad_id == deal.scorepad_id);
+        let request = scoring::GetNextDealRequest { scorepad_id: deal.scorepad_id.clone(), played };
+        ask("scoring", &what, ScoringServiceClient::new(peers.scoring()?).get_next_deal(request))
             .await
-            .map_err(|e| unknown_reference("setup.rubber.scorepad_id", "", e))?
-            .scorepad
-            .ok_or_else(|| ServiceError::internal("GetScorepad answered without a scorepad"))
+            .map_err(|e| unknown_reference("setup.rubber.scorepad_id", "", e))
     };
     let (rubber, pad) = tokio::join!(rubber, pad);
     Ok(RubberOwners { rubber: rubber?, pad: pad? })

@@ -54,39 +54,37 @@ pub async fn check_starter(
 }
 
 /// A rubber's owners, for a deal that may follow one whose result this service is still
-/// delivering. Deals are scored in order (Law 73), so the pad refuses the next deal until it
-/// shows the one before; a club plays on at once, and a start made in the few milliseconds the
-/// result takes to arrive would be refused for nothing. So while the table's last deal still owes
-/// its result, the start waits for the outbox worker to deliver that row (or a short poll: another
-/// replica's worker may be the one delivering it), for up to the engine's result wait, and only
-/// then asks the owners, once; past the wait the pad's answer stands (the refusal says the result
-/// may still be on its way).
+/// delivering. Deals are scored in order (Law 73), so the pad shows the next deal only once it
+/// holds the one before; a club deals the next hand the moment the last card of the one before
+/// is played, while its result is on its way. So when the table's last deal still owes the pad
+/// its result, scoring is told that result and answers with the deal after it, as the pad will
+/// stand once the result is recorded ([`owners::rubber_owners`]); the start neither waits for
+/// the delivery nor is refused for it. A deal further on is refused as before.
 async fn rubber_owners(
     peers: &Peers,
     engine: &Engine,
     table_id: &str,
     deal: &game::RubberDeal,
 ) -> Result<RubberOwners, ServiceError> {
-    let deadline = tokio::time::Instant::now() + engine.result_wait;
-    // Subscribed before looking at what is owed, so a delivery in between is not missed.
-    let mut deliveries = engine.outbox.deliveries();
-    if let Some(last) = engine.load(table_id).await?.deal.filter(|last| last.state.is_over()) {
-        while tokio::time::Instant::now() < deadline && store::result_on_its_way(&engine.db, &last.deal_id).await? {
-            let wake = (tokio::time::Instant::now() + RESULT_POLL).min(deadline);
-            if let Ok(Err(platform::outbox::WorkerStopped)) =
-                tokio::time::timeout_at(wake, deliveries.of(&last.deal_id)).await
-            {
-                // The service is shutting down: nothing more will arrive.
-                break;
-            }
-        }
-    }
-    owners::rubber_owners(peers, deal).await
+    owners::rubber_owners(peers, deal, last_result_owed(engine, table_id)).await
 }
 
-/// How often a start waiting for the result looks again when no delivery of this process woke
-/// it.
-const RESULT_POLL: std::time::Duration = std::time::Duration::from_millis(100);
+/// The result the table's last deal still owes its scorepad, as written when it finished.
+async fn last_result_owed(
+    engine: &Engine,
+    table_id: &str,
+) -> Result<Option<api::scoring::v1::RecordDealResultRequest>, ServiceError> {
+    use prost::Message as _;
+    let Some(last) = engine.load(table_id).await?.deal.filter(|last| last.state.is_over()) else {
+        return Ok(None);
+    };
+    let Some(payload) = store::result_owed(&engine.db, &last.deal_id).await? else {
+        return Ok(None);
+    };
+    api::scoring::v1::RecordDealResultRequest::decode(payload.as_slice())
+        .map(Some)
+        .map_err(|e| ServiceError::internal(format!("the result deal {} owes is unreadable: {e}", last.deal_id)))
+}
 
 /// The cards of a new deal: a fresh seed for a digital deal, the hands entered for a
 /// recorded one, and for a duplicate board whatever the first table to start it fixed.

@@ -126,20 +126,20 @@ pub async fn deal(db: &impl ConnectionTrait, deal_id: &str) -> Result<Option<dea
     deals::Entity::find_by_id(deal_id.to_owned()).one(db).await
 }
 
-/// Whether the result `deal_id` owes scoring is still on its way: written to the outbox and not
-/// yet delivered (nor set aside as a dead letter).
-pub async fn result_on_its_way(db: &impl ConnectionTrait, deal_id: &str) -> Result<bool, DbErr> {
-    let row = outbox::Entity::find()
+/// The result `deal_id` still owes scoring, as it was written when the deal finished (the
+/// encoded call): none once delivered, or set aside for an operator.
+pub async fn result_owed(db: &impl ConnectionTrait, deal_id: &str) -> Result<Option<Vec<u8>>, DbErr> {
+    outbox::Entity::find()
         .select_only()
-        .column(outbox::Column::Id)
+        .column(outbox::Column::Payload)
         .filter(outbox::Column::Source.eq(crate::outbox::SOURCE))
+        .filter(outbox::Column::Topic.eq(crate::outbox::RECORD_DEAL_RESULT))
         .filter(outbox::Column::DeliveredAt.is_null())
         .filter(outbox::Column::DeadLetteredAt.is_null())
         .filter(outbox::Column::AggregateId.eq(deal_id))
-        .into_tuple::<i64>()
+        .into_tuple::<Vec<u8>>()
         .one(db)
-        .await?;
-    Ok(row.is_some())
+        .await
 }
 
 /// A board's row, if a table has started it.

@@ -163,6 +163,32 @@ impl ScoringService for Scoring {
         ok(spb::GetScorepadResponse { scorepad: Some(self.pads.get(id).await?) })
     }
 
+    async fn get_next_deal(
+        &self,
+        request: Request<spb::GetNextDealRequest>,
+    ) -> Result<Response<spb::GetNextDealResponse>, Status> {
+        let caller = principal(&request)?;
+        let body = request.get_ref();
+        let id = required_id("scorepad_id", &body.scorepad_id)?;
+        // A played deal's result is the game service's to say (it owns the deals played at a
+        // table), even when nothing is written: no one else may make the pad's next deal seem
+        // other than it is.
+        if body.played.is_some() && !caller.is_service("game") {
+            return Err(ServiceError::PermissionDenied(format!(
+                "{} may not name a played deal: only the game service, which played it, may ask for the deal after it",
+                caller.subject
+            ))
+            .into());
+        }
+        if let Some(played) = &body.played {
+            if played.scorepad_id != body.scorepad_id {
+                return Err(ServiceError::invalid("played.scorepad_id", "not the scorepad asked about").into());
+            }
+            required_id("played.deal_id", &played.deal_id)?;
+        }
+        ok(self.pads.next_deal(id, body.played.as_ref()).await?)
+    }
+
     async fn list_scorepads(
         &self,
         request: Request<spb::ListScorepadsRequest>,

@@ -55,6 +55,20 @@ async fn outbox_when(
     panic!("the outbox row of deal {deal_id} never got there: {:?}", outbox_row(app, deal_id).await);
 }
 
+/// Makes the outbox row of `deal_id` due now, as an operator would after a long backoff.
+async fn due_now(app: &TestApp, deal_id: &str) {
+    use sea_orm::{ConnectionTrait, Statement};
+    let db = app.database.connect().await;
+    db.execute_raw(Statement::from_sql_and_values(
+        sea_orm::DbBackend::Postgres,
+        "UPDATE outbox SET next_attempt_at = now() WHERE aggregate_id = $1",
+        [deal_id.into()],
+    ))
+    .await
+    .unwrap();
+    let _ = db.close().await;
+}
+
 async fn scorepad(app: &TestApp, scorepad_id: &str) -> api::scoring::v1::Scorepad {
     let request = api::scoring::v1::GetScorepadRequest { scorepad_id: scorepad_id.to_owned() };
     let pad = app.scoring("front-desk", &[Role::Desk]).get_scorepad(request).await.unwrap().into_inner();
@@ -137,11 +151,9 @@ async fn a_finished_deal_reaches_scoring_exactly_once_even_when_scoring_was_down
     assert!(outbox_row(&app, &abandoned.deal_id).await.is_none());
 }
 
-/// The outbox tries a failed delivery again only after seconds, and a rubber's next deal waits as
-/// long as it takes.
+/// The outbox tries a failed delivery again only after seconds.
 fn slow_retry(_: &mut platform::config::PlatformConfig, settings: &mut club::Settings) {
     (settings.game.outbox.initial_backoff_ms, settings.game.outbox.max_backoff_ms) = (6000, 6000);
-    settings.game.result_wait_ms = 120_000;
 }
 
 fn scoring_unreachable_slow_retry(config: &mut platform::config::PlatformConfig, settings: &mut club::Settings) {
@@ -149,13 +161,20 @@ fn scoring_unreachable_slow_retry(config: &mut platform::config::PlatformConfig,
     slow_retry(config, settings);
 }
 
+/// The outbox tries a failed delivery again only after an hour.
+fn retry_in_an_hour(_: &mut platform::config::PlatformConfig, settings: &mut club::Settings) {
+    (settings.game.outbox.initial_backoff_ms, settings.game.outbox.max_backoff_ms) = (3_600_000, 3_600_000);
+}
+
 /// Law 73: "deals are scored in order", so the pad takes deal 2 only once it shows deal 1. A club
 /// plays the next deal at once, while the result of the one before may still be on its way from
-/// the game to the pad: the start waits for the game's own delivery instead of being refused.
-/// Here the delivery failed once (scoring was down) and is tried again seconds later; the next
-/// deal, started in between, goes ahead once the result arrives.
+/// the game to the pad: the start settles deal 2 from the pad as it will stand once deal 1's
+/// result arrives (scoring tells it), neither waiting for the delivery nor refused for it. Here
+/// the delivery failed (scoring was down) and is not due again for an hour; deal 2 starts all the
+/// same, on the dealer and vulnerability the pad will show, and the pad takes deal 1 once the
+/// delivery is made.
 #[tokio::test]
-async fn law_73_a_rubbers_next_deal_started_while_the_result_before_is_on_its_way_waits_for_it() {
+async fn law_73_a_rubbers_next_deal_starts_while_the_result_before_is_on_its_way() {
     use Seat::*;
     let mut app = TestApp::spawn_with(slow_retry).await;
     let table = Table::seated(&app).await;
@@ -165,40 +184,52 @@ async fn law_73_a_rubbers_next_deal_started_while_the_result_before_is_on_its_wa
     let (table_id, lineup) = (table.id.clone(), table.lineup());
     drop(table);
 
-    // Scoring is down as the deal ends: the first delivery fails, the next is seconds away.
+    // Scoring is down as the deal ends: the first delivery fails, and the next is an hour away.
     app.restart_with(scoring_unreachable_slow_retry).await;
     let table = Table { app: &app, id: table_id.clone(), players: lineup.players.clone(), lineup: None.into() };
+    // 4S made by North, not vulnerable: a game for North-South, so deal 2 is played with
+    // North-South vulnerable (Law 77).
     let deal_id = enter_result(&table, "4S", North, 10, &[]).await.unwrap().deal_id;
     outbox_when(&app, &deal_id, |r| r.2 >= 1 && r.3.is_some()).await;
     drop(table);
 
-    // Scoring is back; the pad does not show deal 1 until the delivery is tried again.
-    app.restart_with(slow_retry).await;
+    app.restart_with(retry_in_an_hour).await;
     let table = Table { app: &app, id: table_id, players: lineup.players.clone(), lineup: Some(lineup.clone()).into() };
     let mut setup = table.rubber(game::PlayMode::Recorded, false);
     if let Some(game::deal_setup::Source::Rubber(deal)) = &mut setup.source {
         deal.deal_number = 2;
     }
-    (setup.dealer, setup.vulnerability, setup.result_only) = (pb::Seat::East as i32, 0, true);
+    (setup.dealer, setup.vulnerability, setup.result_only) = (0, 0, true);
     let second = table.start(setup, None).await;
-
-    let (_, _, attempts, _, delivered) = outbox_row(&app, &deal_id).await.unwrap();
-    assert!(delivered && attempts >= 2, "deal 1's result arrived on a later attempt: {attempts} attempts");
     let pad = scorepad(&app, &lineup.scorepad_id).await;
-    assert_eq!(
-        pad.deals.iter().map(|d| (d.deal_number, d.deal_id.as_str())).collect::<Vec<_>>(),
-        [(1, deal_id.as_str())]
-    );
+    assert!(pad.deals.is_empty(), "deal 1's result is still on its way: {:?}", pad.deals);
     let started = second.setup.unwrap();
     assert_eq!(
         started.dealer,
         pb::Seat::East as i32,
         "deal 2 is dealt by the player on the first dealer's left (Law 9)"
     );
+    assert_eq!(
+        started.vulnerability,
+        pb::Vulnerability::NorthSouth as i32,
+        "North-South won a game in deal 1, so deal 2 is played with them vulnerable (Law 77)"
+    );
     match started.source {
         Some(game::deal_setup::Source::Rubber(deal)) => assert_eq!(deal.deal_number, 2),
         other => panic!("deal 2 of the rubber, not {other:?}"),
     }
+
+    // The delivery, made now, puts deal 1 on the pad, and the pad's next deal is the one played.
+    due_now(&app, &deal_id).await;
+    let (_, _, attempts, _, delivered) = outbox_when(&app, &deal_id, |r| r.4).await;
+    assert!(delivered && attempts >= 2, "deal 1's result arrived on a later attempt: {attempts} attempts");
+    let pad = scorepad(&app, &lineup.scorepad_id).await;
+    assert_eq!(
+        pad.deals.iter().map(|d| (d.deal_number, d.deal_id.as_str())).collect::<Vec<_>>(),
+        [(1, deal_id.as_str())]
+    );
+    let next = pad.next_deal.unwrap();
+    assert_eq!((next.deal_number, next.dealer, next.vulnerability), (2, started.dealer, started.vulnerability));
 
     // A deal further on, with nothing on its way, is refused at once as before.
     let mut setup = table.rubber(game::PlayMode::Recorded, false);

@@ -662,3 +662,77 @@ async fn watching_a_scorepad_sees_every_change_once_in_order_and_resumes() {
     let Some(spb::scorepad_event::Event::Changed(changed)) = next.event else { panic!("a change") };
     assert!(changed.added.iter().any(|e| e.deal_id == "w2"));
 }
+
+/// Law 73: "Game is won by that side which is the first to have scored 100 or more trick points
+/// either in a single deal or by addition of two or more partscores made separately"; Law 74: "A
+/// rubber ends when a side has won two games." The deal after one still on its way to the pad
+/// follows from these: the game service names the result it owes, and scoring answers with the
+/// deal after it, as the pad will stand, writing nothing. Only the game service may name one, and
+/// only the pad's next deal counts.
+#[tokio::test]
+async fn law_73_and_74_the_next_deal_counts_the_result_the_game_service_still_owes() {
+    let app = TestApp::spawn().await;
+    let mut game = app.scoring("service:game", &[Role::Service]);
+    let pad = create_pad(&app, pb::TableKind::Rubber).await;
+    // rubbers.json case 0 up to one game all: 3H+1 by us, 2S= and 2C= by them, 4S= by us.
+    let deals = [
+        ("d1", played("3H", pb::Seat::North, 10)),
+        ("d2", played("2S", pb::Seat::East, 8)),
+        ("d3", played("2C", pb::Seat::West, 8)),
+        ("d4", played("4S", pb::Seat::South, 10)),
+    ];
+    for (deal_id, result) in deals {
+        record(&mut game, &pad, deal_id, result).await.unwrap();
+    }
+    let owed = |deal_id: &str, deal_number: u32, result| spb::RecordDealResultRequest {
+        scorepad_id: pad.scorepad_id.clone(),
+        deal_id: deal_id.into(),
+        deal_number,
+        result: Some(result),
+        source: spb::ResultSource::Game as i32,
+        hands: None,
+    };
+    let ask = |played| spb::GetNextDealRequest { scorepad_id: pad.scorepad_id.clone(), played };
+
+    // As the pad stands: deal 5, dealt by North again (Law 9), both sides vulnerable.
+    let standing = game.get_next_deal(ask(None)).await.unwrap().into_inner();
+    let next = standing.next_deal.unwrap();
+    assert_eq!(
+        (next.deal_number, next.dealer, next.vulnerability, standing.counts_played, standing.version),
+        (5, pb::Seat::North as i32, pb::Vulnerability::Both as i32, false, 4)
+    );
+    assert_eq!(standing.rubber_id, pad.rubber_id);
+
+    // Deal 5, 3NT made by North, still on its way: North-South's second game ends the rubber.
+    let owed_5 = owed("d5", 5, played("3NT", pb::Seat::North, 9));
+    let after = game.get_next_deal(ask(Some(owed_5.clone()))).await.unwrap().into_inner();
+    assert!(after.counts_played);
+    assert!(after.next_deal.is_none(), "the rubber is over after deal 5 (Law 74): {:?}", after.next_deal);
+    assert_eq!(after.status, spb::ScorepadStatus::Finished as i32);
+    // A partscore instead leaves the rubber going on: deal 6, East dealing.
+    let partscore = game.get_next_deal(ask(Some(owed("d5", 5, played("2C", pb::Seat::North, 8))))).await.unwrap();
+    let next = partscore.into_inner().next_deal.unwrap();
+    assert_eq!((next.deal_number, next.dealer), (6, pb::Seat::East as i32));
+
+    // Nothing was written.
+    let stored = game.get_scorepad(spb::GetScorepadRequest { scorepad_id: pad.scorepad_id.clone() }).await.unwrap();
+    let stored = stored.into_inner().scorepad.unwrap();
+    assert_eq!((stored.version, stored.deals.len(), stored.next_deal.unwrap().deal_number), (4, 4, 5));
+
+    // A deal the pad holds, or one that is not its next, counts for nothing.
+    for played in [owed("d4", 4, played("4S", pb::Seat::South, 10)), owed("d7", 7, played("3NT", pb::Seat::North, 9))] {
+        let answer = game.get_next_deal(ask(Some(played))).await.unwrap().into_inner();
+        assert_eq!((answer.counts_played, answer.next_deal.unwrap().deal_number), (false, 5));
+    }
+
+    // Only the game service, which played the deal, may name it.
+    for (subject, role) in [("desk", Role::Desk), ("nora", Role::Player), ("service:appeals", Role::Service)] {
+        let refused = app.scoring(subject, &[role]).get_next_deal(ask(Some(owed_5.clone()))).await.unwrap_err();
+        assert_eq!(refused.code(), Code::PermissionDenied, "{subject}: {}", refused.message());
+    }
+    // A result that is no result is the caller's mistake, named.
+    let mut bad = owed_5.clone();
+    bad.result = None;
+    let refused = game.get_next_deal(ask(Some(bad))).await.unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{}", refused.message());
+}

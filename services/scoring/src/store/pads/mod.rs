@@ -225,6 +225,43 @@ impl Pads {
         Ok(spb::ListScorepadsResponse { scorepads, page: Some(page.response_to(fetched)) })
     }
 
+    /// The pad's next deal (Laws 9, 73 and 77; Appendix 4 B and C), or, when `played` names the
+    /// pad's next deal as its table played it and the pad does not hold it yet, the deal after
+    /// it: the pad as it stands with that result applied, on a copy. A table plays on the moment
+    /// its last card is played, while the result is on its way (the game service delivers it, in
+    /// order, through its outbox); what the pad will say of the next deal follows from the Laws,
+    /// so the start need not wait for the write. Nothing is stored. Whoever may name `played`
+    /// is the handler's to check.
+    pub async fn next_deal(
+        &self,
+        scorepad_id: &str,
+        played: Option<&spb::RecordDealResultRequest>,
+    ) -> Result<spb::GetNextDealResponse, ServiceError> {
+        let standing = self.runtime.load(scorepad_id).await?;
+        let mut pad = standing.pad.clone();
+        let pending = played.filter(|played| {
+            pad.deal_index(&played.deal_id).is_none()
+                && pad.next_deal().is_some_and(|next| next.deal_number == played.deal_number)
+        });
+        if let Some(played) = pending {
+            let result = played.result.clone().ok_or_else(|| ServiceError::invalid("played.result", "missing"))?;
+            api::convert::score::rubber_result(&result).map_err(|e| e.within("played.result"))?;
+            let hands = played.hands.clone().map(Deal::try_from).transpose().map_err(|e| e.within("played.hands"))?;
+            let operation =
+                Operation::Record { deal_id: played.deal_id.clone(), result, hands, source: spb::ResultSource::Game };
+            let version = spb::ScoreVersion { version: pad.version() + 1, ..Default::default() };
+            pad.apply(&operation, version)?;
+        }
+        Ok(spb::GetNextDealResponse {
+            scorepad_id: scorepad_id.to_owned(),
+            rubber_id: pad.header().rubber_id.clone(),
+            status: pad.status_number(),
+            next_deal: pad.next_deal(),
+            counts_played: pending.is_some(),
+            version: standing.pad.version(),
+        })
+    }
+
     /// Applies a change to a pad as a new version, on the command runtime: decided on the pad
     /// as this process knows it (brought up to date from the versions after it), with the
     /// client's expected version or, without one, decided again when another writer came first.
