@@ -22,10 +22,12 @@
 //! 5. not be a finesse in a suit he did not state one in (Law 69A; [`Play::is_finesse`]
 //!    defines a finesse), unless an opponent failed to follow to the suit or holds none of it.
 //!
-//! A card that breaks one of these is refused in digital play ([`Play::card`]), naming the
-//! Law. Recorded at a physical table ([`Play::record`]) it waits, unplayed, for the defenders'
-//! decision: "either defender may accept the play or ... require declarer to withdraw the card
-//! so played and substitute another that conforms to his obligations" (Law 69).
+//! A card that breaks one of these is refused by [`Play::card`], naming the Law. Recorded
+//! ([`Play::record`]) it waits, unplayed, for the defenders' decision: "either defender may
+//! accept the play or ... require declarer to withdraw the card so played and substitute another
+//! that conforms to his obligations" (Law 69). A digital table gives the defenders the same
+//! right: it records such a card through [`Play::record`] instead of refusing it
+//! (`table/calls_and_cards.rs`).
 //!
 //! After a defender's disputed claim, declarer decides at each turn of the claimer's partner
 //! whether to prohibit a play the faced hand could suggest (Law 70B).

@@ -1,0 +1,70 @@
+//! A disputed claim played on under the Laws of Rubber Bridge, at the table: a card against the
+//! claim at a digital table waits for the defenders as at a recording table (Law 69).
+
+use super::*;
+use crate::play::{StatedLine, TrumpIntent};
+
+/// North declares 4S with the PBN deal at a rubber table playing as `mode`; after East's club
+/// ace and North's spade ace North claims eleven tricks, stating he will draw the trumps, and West
+/// disputes: play continues under Law 69.
+fn north_claim_disputed(mode: Mode) -> DealInProgress {
+    north_claims(mode, StatedLine { trumps: TrumpIntent::Draw, ..StatedLine::default() })
+}
+
+/// As [`north_claim_disputed`], North's statement recorded as `line`.
+fn north_claims(mode: Mode, line: StatedLine) -> DealInProgress {
+    use Seat::*;
+    let entered = Setup { hands: Hands::Entered(deal()), ..setup(Code::Rubber, mode) };
+    let table = four_spades(DealInProgress::start(entered).unwrap().0);
+    let plays = [(East, "CA"), (South, "C8"), (West, "C5"), (North, "C2"), (East, "S8"), (South, "S5"), (West, "S2")];
+    let table = plays.iter().fold(table, |t, (seat, c)| card(&t, *seat, c).0);
+    let (table, _) = card(&table, North, "SA");
+    let claim = Action::Claim { claimer: North, tricks: 11, statement: "drawing trumps".into(), line: Some(line) };
+    let (table, _) = apply(&table, claim);
+    apply(&table, Action::RespondToClaim { claim: 1, seat: West, agree: false }).0
+}
+
+/// Rubber Law 69 at a digital table: "If declarer attempts to make a play prohibited under this
+/// Law, either defender may accept the play or, provided neither defender has subsequently played,
+/// require declarer to withdraw the card so played and substitute another that conforms to his
+/// obligations." North leads a heart though he stated he would draw the trumps: the card is not
+/// refused but waits, unplayed, for the defenders, with the decision a recording table gets for the
+/// same card (the same Law, options and choosers); nobody plays meanwhile, and the journal's
+/// trusted path replays it the same.
+#[test]
+fn law_69_a_card_against_a_disputed_claim_at_a_digital_table_waits_for_the_defenders() {
+    use Seat::*;
+    let table = north_claim_disputed(Mode::Digital);
+    let heart = Action::Play { seat: North, card: "H9".parse().unwrap() };
+    let (held, events) = apply(&table, heart.clone());
+    assert!(events.iter().any(|e| matches!(e, Event::RectificationOffered { .. })), "{events:?}");
+    assert!(!events.iter().any(|e| matches!(e, Event::CardPlayed { .. })), "{events:?}");
+    let play = held.play().unwrap();
+    assert!(play.hand(North).contains("H9".parse().unwrap()), "the card waits in the hand");
+    assert!(play.current_trick().is_some_and(|t| t.is_empty()));
+    let decision = held.open_decision().unwrap_or_else(|| panic!("the defenders decide"));
+    assert_eq!(decision.law, Law::rubber(69, ""));
+    assert!(decision.options.iter().all(|o| o.law == Law::rubber(69, "") && o.chooser_seats == vec![East, West]));
+    assert_eq!(decision.irregularity, None, "it arises from the claim, not an earlier irregularity");
+
+    // What a recording table gets for the same card.
+    let (recorded, _) = card(&north_claim_disputed(Mode::Recorded), North, "H9");
+    let recorded = recorded.open_decision().unwrap();
+    assert_eq!(
+        (&decision.situation, decision.law, &decision.options),
+        (&recorded.situation, recorded.law, &recorded.options)
+    );
+
+    // Nobody plays while the defenders decide; the trusted path holds the card too.
+    let err = held.apply(&Action::Play { seat: East, card: "H5".parse().unwrap() }).unwrap_err();
+    assert!(matches!(err, TableError::Play(PlayError::DecisionPending { .. })), "{err}");
+    assert_eq!(table.apply_unchecked(&heart).unwrap(), (held.clone(), events));
+
+    let (withdrawn, _) = choose(&held, "withdraw_claim_play", None, Actor::Seat(East));
+    assert!(withdrawn.play().unwrap().hand(North).contains("H9".parse().unwrap()));
+    let (withdrawn, _) = card(&withdrawn, North, "SK");
+    assert_eq!(withdrawn.play().unwrap().current_trick().and_then(|t| t.card(North)), Some("SK".parse().unwrap()));
+    let (accepted, events) = choose(&held, "accept_claim_play", None, Actor::Seat(West));
+    assert!(events.contains(&Event::CardPlayed { trick: 2, seat: North, card: "H9".parse().unwrap() }));
+    assert_eq!(accepted.play().unwrap().next_to_play(), Some(East));
+}
