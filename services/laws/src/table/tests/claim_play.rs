@@ -1,7 +1,9 @@
 //! A disputed claim played on under the Laws of Rubber Bridge, at the table: a card against the
-//! claim at a digital table waits for the defenders as at a recording table (Law 69).
+//! claim at a digital table waits for the defenders as at a recording table (Law 69), and the
+//! obligations shown to the players, one per sub-Law (Laws 69, 69A, 69B, 69D).
 
 use super::*;
+use crate::irregularities::play::Suits;
 use crate::play::{StatedLine, TrumpIntent};
 
 /// North declares 4S with the PBN deal at a rubber table playing as `mode`; after East's club
@@ -67,4 +69,51 @@ fn law_69_a_card_against_a_disputed_claim_at_a_digital_table_waits_for_the_defen
     let (accepted, events) = choose(&held, "accept_claim_play", None, Actor::Seat(West));
     assert!(events.contains(&Event::CardPlayed { trick: 2, seat: North, card: "H9".parse().unwrap() }));
     assert_eq!(accepted.play().unwrap().next_to_play(), Some(East));
+}
+
+/// The obligations shown after North's disputed claim, one per Law that imposes it. Law 69:
+/// "Declarer may not make any play inconsistent with the statement he may have made at the time of
+/// his claim or concession. If he failed to make any appropriate statement at that time, his choice
+/// of plays is restricted thereby: A. if declarer made no relevant statement, he may not finesse in
+/// any suit unless an opponent failed to follow in that suit ... B. ... either defender may require
+/// him to draw or not to draw the outstanding trump ... D. if declarer's statement did not include
+/// the order of play when leading a suit, it may be assumed from the top down". North stated the
+/// diamond ace first, a heart finesse and that he would draw the trumps.
+#[test]
+fn law_69_the_claim_obligations_are_shown_one_per_sub_law() {
+    use Suit::*;
+    let line = StatedLine {
+        cards: vec!["DA".parse().unwrap()],
+        trumps: TrumpIntent::Draw,
+        finesses: Suits::single(Hearts),
+        ..StatedLine::default()
+    };
+    let table = north_claims(Mode::Recorded, line);
+    let shown: Vec<(ObligationKind, Law, Vec<Suit>)> =
+        table.obligations().into_iter().map(|o| (o.kind, o.law, o.suits)).collect();
+    assert_eq!(
+        shown,
+        vec![
+            (ObligationKind::ClaimLine, Law::rubber(69, ""), vec![]),
+            // No finesse in a suit he stated none in: hearts he named.
+            (ObligationKind::ClaimNoFinesse, Law::rubber(69, "A"), vec![Spades, Diamonds, Clubs]),
+            // The order of diamonds he stated; the other suits go from the top down.
+            (ObligationKind::ClaimTopDown, Law::rubber(69, "D"), vec![Spades, Hearts, Clubs]),
+            // He stated he would draw the trumps: his statement binds him (Law 69).
+            (ObligationKind::ClaimDrawTrumps, Law::rubber(69, ""), vec![Spades]),
+        ]
+    );
+    let described: Vec<String> = table.obligations().into_iter().map(|o| o.description).collect();
+    assert_eq!(
+        described[0],
+        "North plays on as his claim stated: play DA in that order; draw the outstanding trumps; finesse in hearts (Law 69 of the Laws of Rubber Bridge)"
+    );
+    assert!(described[1].contains("may not finesse in spades or diamonds or clubs"), "{}", described[1]);
+    assert!(described[2].contains("leads spades and hearts and clubs from the top down"), "{}", described[2]);
+
+    // A statement silent on the trumps: once the defenders require him to draw them, Law 69B.
+    let table = north_claims(Mode::Recorded, StatedLine::default());
+    let (table, _) = choose(&table, "require_draw_trumps", None, Actor::Seat(Seat::East));
+    let trumps = table.obligations().into_iter().find(|o| o.kind == ObligationKind::ClaimDrawTrumps);
+    assert_eq!(trumps.map(|o| o.law), Some(Law::rubber(69, "B")));
 }
