@@ -117,3 +117,41 @@ fn law_69_the_claim_obligations_are_shown_one_per_sub_law() {
     let trumps = table.obligations().into_iter().find(|o| o.kind == ObligationKind::ClaimDrawTrumps);
     assert_eq!(trumps.map(|o| o.law), Some(Law::rubber(69, "B")));
 }
+
+/// Law 69 at a digital table, card by card: after North's disputed claim (the defenders having
+/// required him to draw the trumps, Law 69B), every card of the hand due, at every turn to the end
+/// of the deal, is played, held for the defenders' decision, or refused naming a Law, and the
+/// journal's trusted path gives the same state and events for each card accepted. Only declarer's
+/// side has cards held, and only under Law 69 or one of its sections.
+#[test]
+fn law_69_at_a_digital_table_every_card_is_played_held_or_refused_and_replays_the_same() {
+    let table = north_claims(Mode::Digital, StatedLine::default());
+    let (mut table, _) = choose(&table, "require_draw_trumps", None, Actor::Seat(Seat::East));
+    let mut held = 0;
+    while !table.is_over() {
+        let play = table.play().unwrap();
+        let seat = play.next_to_play().unwrap();
+        let mut played = None;
+        for card in play.hand(seat).iter() {
+            let action = Action::Play { seat, card };
+            match table.apply(&action) {
+                Ok(accepted) => {
+                    assert_eq!(table.apply_unchecked(&action).as_ref(), Ok(&accepted), "{seat} {card}");
+                    match accepted.0.open_decision() {
+                        Some(decision) => {
+                            held += 1;
+                            assert!(seat == Seat::North || seat == Seat::South, "{seat}'s {card} held");
+                            assert_eq!((decision.law.code, decision.law.number), (Code::Rubber, 69));
+                            let names: Vec<&str> = decision.options.iter().map(|o| o.name.as_str()).collect();
+                            assert_eq!(names, ["accept_claim_play", "withdraw_claim_play"]);
+                        }
+                        None => played = played.or(Some(accepted.0)),
+                    }
+                }
+                Err(error) => assert!(error.law().is_some(), "{seat} {card}: {error}"),
+            }
+        }
+        table = played.unwrap_or_else(|| panic!("{seat} has a card that conforms (Law 59)"));
+    }
+    assert!(held > 0, "some card of declarer's side broke the claim");
+}
