@@ -149,6 +149,8 @@ fn restriction_proto(obligation: &Obligation) -> game::Restriction {
         ObligationKind::PlaySuitForbidden => K::PlaySuitForbidden,
         ObligationKind::PlayCardRequired => K::PlayCardRequired,
         ObligationKind::ClaimLine => K::ClaimLine,
+        ObligationKind::ClaimNoFinesse => K::ClaimNoFinesse,
+        ObligationKind::ClaimTopDown => K::ClaimTopDown,
         ObligationKind::ClaimDrawTrumps => K::ClaimDrawTrumps,
         ObligationKind::ClaimLeaveTrumps => K::ClaimNotDrawTrumps,
     };

@@ -120,6 +120,40 @@ fn law_69a_no_bar_once_an_opponent_failed_to_follow_in_the_suit() {
     assert!(play.legal_cards().contains(card("HQ")));
 }
 
+/// Law 69A as shown to the players: "he may not finesse in any suit unless an opponent failed to
+/// follow in that suit before the claim or concession or would subsequently fail to follow in that
+/// suit on any conceivable sequence of plays". West holds no heart, so the engine lets declarer
+/// take the heart finesse; but the restriction shown to everyone keeps hearts until West has failed
+/// to follow, since dropping it sooner would tell the table where the hearts lie. Law 69D's suits
+/// are those whose order he did not state.
+#[test]
+fn law_69a_the_suits_shown_barred_to_a_finesse_change_only_when_a_defender_shows_out() {
+    let deal = "N:543.AQ2.5432.765 876.KJT9876.8.T9 AKQJ2.543.AK.432 T9..QJT976.AKQJ8";
+    let play = cards(&start(deal, "4S", Seat::South, Code::Rubber), &["CA", "C5", "C9", "C2", "DQ", "D2", "D8", "DA"]);
+    let claim = Claim::new(Seat::South, 11, "the rest")
+        .with_line(StatedLine { trumps: TrumpIntent::Leave, ..StatedLine::default() });
+    let play = play.claim(claim).and_then(|p| p.respond_to_claim(ClaimResponse::Dispute(Seat::East)));
+    let play = play.unwrap_or_else(|e| panic!("{e}"));
+    let all = Suit::ALL.into_iter().fold(Suits::EMPTY, Suits::with);
+    assert!(play.finesse_excepted(Suit::Hearts), "the engine applies the exception");
+    assert_eq!(play.finesses_barred(), all, "but West's void is not shown");
+    assert_eq!(play.top_down_suits(), all);
+    let play = cards(&play, &["H5", "DT"]);
+    assert_eq!(play.finesses_barred(), all.iter().filter(|s| *s != Suit::Hearts).fold(Suits::EMPTY, Suits::with));
+    // A stated finesse, and a stated order, leave their suits.
+    let line = StatedLine {
+        cards: vec![card("DK")],
+        trumps: TrumpIntent::Draw,
+        finesses: Suits::single(Suit::Hearts),
+        ..StatedLine::default()
+    };
+    let play = disputed(line);
+    assert!(!play.finesses_barred().contains(Suit::Hearts));
+    assert!(!play.top_down_suits().contains(Suit::Diamonds));
+    // Nothing is shown without a claim played on.
+    assert_eq!(before_claim(Code::Rubber).finesses_barred(), Suits::EMPTY);
+}
+
 /// Law 69B: "if declarer may have been unaware at the time of his claim or concession that a
 /// trump remained in a defender's hand, either defender may require him to draw or not to draw
 /// the outstanding trump."

@@ -22,10 +22,12 @@
 //! 5. not be a finesse in a suit he did not state one in (Law 69A; [`Play::is_finesse`]
 //!    defines a finesse), unless an opponent failed to follow to the suit or holds none of it.
 //!
-//! A card that breaks one of these is refused in digital play ([`Play::card`]), naming the
-//! Law. Recorded at a physical table ([`Play::record`]) it waits, unplayed, for the defenders'
-//! decision: "either defender may accept the play or ... require declarer to withdraw the card
-//! so played and substitute another that conforms to his obligations" (Law 69).
+//! A card that breaks one of these is refused by [`Play::card`], naming the Law. Recorded
+//! ([`Play::record`]) it waits, unplayed, for the defenders' decision: "either defender may
+//! accept the play or ... require declarer to withdraw the card so played and substitute another
+//! that conforms to his obligations" (Law 69). A digital table gives the defenders the same
+//! right: it records such a card through [`Play::record`] instead of refusing it
+//! (`table/calls_and_cards.rs`).
 //!
 //! After a defender's disputed claim, declarer decides at each turn of the claimer's partner
 //! whether to prohibit a play the faced hand could suggest (Law 70B).
@@ -34,7 +36,7 @@ use std::fmt;
 
 use crate::cards::{Card, CardSet, Suit};
 use crate::irregularities::Chooser;
-use crate::irregularities::play::{Decision, Effect, Offer, PlayOption, PlayRequirement, Seats, Situation};
+use crate::irregularities::play::{Decision, Effect, Offer, PlayOption, PlayRequirement, Seats, Situation, Suits};
 use crate::law::{Code, Law};
 use crate::seat::Seat;
 
@@ -245,6 +247,40 @@ impl Play {
             .seats()
             .into_iter()
             .any(|defender| self.shown_out(defender, suit) || !self.hands[defender.index()].has_suit(suit))
+    }
+
+    /// The suits in which Law 69A bars declarer's side a finesse after his disputed claim, as far
+    /// as everyone at the table can tell: his side still holds the suit, the defenders between them
+    /// hold some of it, his statement named no finesse in it, and no defender has failed to follow
+    /// to it. The exception for a defender who holds none of the suit now is applied card by card
+    /// ([`Play::finesse_excepted`]) but not told here: it would show the other players where the
+    /// defenders' cards lie. Empty unless declarer's disputed claim is played on with a stated line.
+    pub fn finesses_barred(&self) -> Suits {
+        let Some((record, line)) = self.claim_played_on().filter(|(r, _)| r.claim.claimer == self.declarer()) else {
+            return Suits::EMPTY;
+        };
+        let defenders = record.claim.claimer.side().opponents().seats();
+        let held = |seats: [Seat; 2], suit| seats.iter().any(|s| self.hands[s.index()].has_suit(suit));
+        let side = [self.declarer(), self.dummy()];
+        Suit::ALL
+            .into_iter()
+            .filter(|suit| held(side, *suit) && held(defenders, *suit) && !line.finesses.contains(*suit))
+            .filter(|suit| !defenders.iter().any(|d| self.shown_out(*d, *suit)))
+            .fold(Suits::EMPTY, Suits::with)
+    }
+
+    /// The suits declarer's side leads from the top down after his disputed claim (Law 69D): those
+    /// it still holds whose order of play his statement did not include. Empty unless declarer's
+    /// disputed claim is played on with a stated line.
+    pub fn top_down_suits(&self) -> Suits {
+        let Some((_, line)) = self.claim_played_on().filter(|(r, _)| r.claim.claimer == self.declarer()) else {
+            return Suits::EMPTY;
+        };
+        let side = self.hands[self.declarer().index()].union(self.hands[self.dummy().index()]);
+        Suit::ALL
+            .into_iter()
+            .filter(|suit| side.has_suit(*suit) && !line.orders_suit(*suit))
+            .fold(Suits::EMPTY, Suits::with)
     }
 
     /// Whether `seat` failed to follow to `suit` at a trick played so far. The leader's own card

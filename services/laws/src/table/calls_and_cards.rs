@@ -5,7 +5,7 @@
 use crate::auction::AuctionError;
 use crate::cards::{Card, SuitSet};
 use crate::contract::Call;
-use crate::play::PlayEvent;
+use crate::play::{PlayError, PlayEvent};
 use crate::seat::Seat;
 
 use super::recording::Judged;
@@ -71,6 +71,14 @@ impl DealInProgress {
     /// A card: digital play through [`Play::card`](crate::play::Play::card) for the hand due (Law 44); recorded play as
     /// a fact. A recorded card the Laws pick up or make a penalty card without a decision is
     /// recorded as an irregularity.
+    ///
+    /// After declarer's disputed claim under the Laws of Rubber Bridge, a card of his side that
+    /// breaks his obligations (Law 69, 69A, 69B, 69D) is not refused at a digital table either:
+    /// "either defender may accept the play or, provided neither defender has subsequently played,
+    /// require declarer to withdraw the card so played and substitute another that conforms to his
+    /// obligations" (Law 69). It waits, unplayed, for the defenders' decision, through the same
+    /// [`Play::record`](crate::play::Play::record) a recording table uses. A play declarer prohibited
+    /// under Law 70B is still refused: that Law gives no rectification.
     pub(super) fn play_card(&mut self, seat: Seat, card: Card, checks: Checks) -> Result<Option<u32>, TableError> {
         let play = self.play_for("a play")?;
         match self.setup.mode {
@@ -82,8 +90,16 @@ impl DealInProgress {
                 {
                     return Err(TableError::NotYourTurn { seat, turn, act: "play", law: self.cite(44, "", "B") });
                 }
-                // A card the Laws of its day accepted is played as it was played.
-                let next = if checks == Checks::Trusted { play.card_unchecked(card)? } else { play.card(card)? };
+                let next = match play.card(card) {
+                    // Law 69: the card waits for the defenders, as at a recording table. On the
+                    // trusted path too, so that the choice the journal keeps next finds it.
+                    Err(PlayError::ClaimObligation { seat: hand, law, .. }) if law.number == 69 => {
+                        play.record(hand, card)?.play
+                    }
+                    // A card the Laws of its day accepted is played as it was played.
+                    _ if checks == Checks::Trusted => play.card_unchecked(card)?,
+                    played => played?,
+                };
                 self.play = Some(next);
                 Ok(None)
             }

@@ -14,7 +14,9 @@
 //! Two ways a table plays ([`Mode`]):
 //! - **digital**: the server dealt the cards; calls and plays go through [`Auction::call`] and
 //!   [`Play::card`], so anything the Laws forbid is refused with its Law. Only matters of
-//!   judgement (unauthorised information, misinformation, ...) are recorded as facts.
+//!   judgement (unauthorised information, misinformation, ...) are recorded as facts. One card
+//!   is not refused: declarer's against his disputed claim waits for the defenders to accept it
+//!   or have it withdrawn (rubber Law 69), as [`Play::record`] holds it at a recording table.
 //! - **recorded**: the cards are physical; calls and plays are facts ([`Auction::record`],
 //!   [`Play::record`]), irregularities become decisions whose options the Laws give, and the
 //!   effects of the option chosen are enforced from then on. A table may also enter only the

@@ -42,8 +42,15 @@ pub enum ObligationKind {
     PlaySuitForbidden,
     /// Must play one card named by declarer (rubber Law 62, twelfth trick; Law 50D1 designation).
     PlayCardRequired,
-    /// After his disputed claim declarer plays on bound by his stated line and Laws 69A-D.
+    /// After his disputed claim declarer plays on bound by his statement (rubber Law 69: "may
+    /// not make any play inconsistent with the statement").
     ClaimLine,
+    /// After his disputed claim declarer's side may not finesse in the named suits, in which his
+    /// statement stated no finesse and no opponent has failed to follow (rubber Law 69A).
+    ClaimNoFinesse,
+    /// After his disputed claim declarer's side leads the named suits, whose order of play his
+    /// statement did not include, from the top down (rubber Law 69D).
+    ClaimTopDown,
     /// After his disputed claim declarer must draw the outstanding trumps (rubber Law 69, 69B).
     ClaimDrawTrumps,
     /// After his disputed claim declarer may not draw the outstanding trumps (rubber Law 69, 69B).
@@ -106,7 +113,7 @@ impl DealInProgress {
                         ObligationKind::LeadRequireOrForbid => format!(
                             "declarer may require or forbid {}'s lead of {} the first time he has the lead ({})",
                             penalty.player,
-                            suit_list(&suits),
+                            suit_list(&suits, "or"),
                             penalty.law
                         ),
                         _ if suits.is_empty() => format!(
@@ -116,7 +123,7 @@ impl DealInProgress {
                         _ => format!(
                             "declarer may forbid {}'s lead of one of {} the first time he has the lead ({})",
                             penalty.player,
-                            suit_list(&suits),
+                            suit_list(&suits, "or"),
                             penalty.law
                         ),
                     };
@@ -207,11 +214,36 @@ fn claim_obligations(play: &Play) -> Vec<Obligation> {
             kind: ObligationKind::ClaimLine,
             suits: Vec::new(),
             law,
-            description: format!(
-                "{claimer} plays on as his claim stated ({line}), takes no finesse he did not state and leads \
-                 any other suit from the top down ({law})"
-            ),
+            description: format!("{claimer} plays on as his claim stated: {line} ({law})"),
         });
+        let barred: Vec<Suit> = play.finesses_barred().iter().collect();
+        if !barred.is_empty() {
+            let law = Law::rubber(69, "A");
+            out.push(Obligation {
+                seat: claimer,
+                kind: ObligationKind::ClaimNoFinesse,
+                description: format!(
+                    "{claimer}'s side may not finesse in {} unless an opponent fails to follow in it ({law})",
+                    suit_list(&barred, "or")
+                ),
+                suits: barred,
+                law,
+            });
+        }
+        let top_down: Vec<Suit> = play.top_down_suits().iter().collect();
+        if !top_down.is_empty() {
+            let law = Law::rubber(69, "D");
+            out.push(Obligation {
+                seat: claimer,
+                kind: ObligationKind::ClaimTopDown,
+                description: format!(
+                    "{claimer}'s side leads {} from the top down ({law})",
+                    suit_list(&top_down, "and")
+                ),
+                suits: top_down,
+                law,
+            });
+        }
         let required = conduct.trumps_required.filter(|t| *t != TrumpIntent::Unstated);
         let (intent, law) = match required {
             Some(intent) => (intent, Law::rubber(69, "B")),
@@ -258,8 +290,8 @@ fn claim_obligations(play: &Play) -> Vec<Obligation> {
     out
 }
 
-/// The suits in words, as a description names them: "hearts or spades".
-fn suit_list(suits: &[Suit]) -> String {
+/// The suits in words, as a description names them: "hearts or spades", "hearts and spades".
+fn suit_list(suits: &[Suit], joined_by: &str) -> String {
     let names: Vec<String> = suits.iter().map(ToString::to_string).collect();
-    names.join(" or ")
+    names.join(&format!(" {joined_by} "))
 }

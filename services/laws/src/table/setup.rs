@@ -12,7 +12,8 @@ use crate::seat::Seat;
 /// How a table plays (see the [module documentation](super)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
-    /// The server dealt; illegal calls and plays are refused with their Law.
+    /// The server dealt; illegal calls and plays are refused with their Law, except a card of
+    /// declarer's side against his disputed claim, which waits for the defenders (rubber Law 69).
     Digital,
     /// Physical cards: calls and plays are recorded as facts, irregularities included.
     Recorded,

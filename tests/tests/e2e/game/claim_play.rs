@@ -1,5 +1,5 @@
 //! Play after a disputed claim under the Laws of Rubber Bridge, through the game service at a
-//! recording table: the claim's statement as data, the defenders' Law 69B choice, declarer's cards
+//! recording table and at a digital one: the claim's statement as data, the defenders' Law 69B choice, declarer's cards
 //! against his obligations (a Law 69A finesse among them) held for the defenders to accept or have
 //! withdrawn, declarer's Law 70B prohibition on the partner of a defender who claimed, the deal
 //! played out to its end under those obligations, and a defender's hand faced for inspection by
@@ -10,7 +10,8 @@ use api::game::v1 as game;
 use e2e::TestApp;
 use futures::StreamExt;
 use game::table_event::Event;
-use laws::{Card, Seat};
+use laws::{Card, CardSet, Rank, Seat, Suit};
+use platform::auth::Role;
 use tonic::Code;
 
 use super::{Table, hand, key, outcome, seat_of};
@@ -30,9 +31,18 @@ async fn four_spades_by_south(app: &TestApp) -> Table<'_> {
     table
 }
 
-/// `card` recorded by the table's device.
+/// `card` from `seat`'s hand: recorded by the table's device, or at a digital table played from
+/// the device of the player who plays it (declarer for dummy).
 async fn play(table: &Table<'_>, seat: Seat, card: &str) -> Result<game::TableView, tonic::Status> {
-    table.play_as(&mut table.desk(), seat, card).await
+    let view = table.view().await;
+    let digital = view.setup.as_ref().is_some_and(|s| s.mode == game::PlayMode::Digital as i32);
+    let declarer = view.contract.as_ref().map(|c| seat_of(c.declarer));
+    let mut client = match declarer {
+        _ if !digital => table.desk(),
+        Some(declarer) if seat == declarer.partner() => table.player(declarer),
+        _ => table.player(seat),
+    };
+    table.play_as(&mut client, seat, card).await
 }
 
 /// The open decision's option kinds, and its Law.
@@ -378,4 +388,163 @@ async fn rubber_law_69_a_defender_faces_his_hand_and_declarer_imposes_no_penalty
     assert!(view.restrictions.iter().all(|r| seat_of(r.seat) != East), "no lead restriction on East");
     assert!(hand(&view, West).is_some_and(|h| h.contains("CK".parse().unwrap())), "back in his faced hand");
     assert_eq!(seat_of(view.next_to_act), South);
+}
+
+/// A rubber deal at a digital table bid to 1NT by a side whose ace wins the first trick, played so:
+/// the opening leader leads his lowest card of the ace's suit, the ace is played on it and every
+/// other hand plays its lowest card of the suit (or its lowest card). Returns the declarer and the
+/// four hands as dealt. The server deals at random: the declarer is the first seat, from the
+/// dealer round, whose side holds an ace of a suit the opening leader holds.
+async fn digital_no_trump_first_trick_won_by_declarers_side(table: &Table<'_>) -> (Seat, [CardSet; 4]) {
+    table.start(table.rubber(game::PlayMode::Digital, false), None).await;
+    let dealt = table.view().await;
+    let hands = Seat::ALL.map(|seat| hand(&dealt, seat).unwrap_or_else(|| panic!("the arbiter sees {seat}")));
+    let ace_led_to = |declarer: Seat| {
+        let side = hands[declarer.index()].union(hands[declarer.partner().index()]);
+        Suit::ALL
+            .into_iter()
+            .find(|suit| side.contains(Card::new(*suit, Rank::Ace)) && hands[declarer.lho().index()].has_suit(*suit))
+    };
+    let (declarer, suit) = Seat::ALL
+        .into_iter()
+        .find_map(|seat| ace_led_to(seat).map(|suit| (seat, suit)))
+        .expect("some side holds an ace of a suit its left-hand opponent holds");
+    let mut caller = Seat::North;
+    while caller != declarer {
+        table.call_as(&mut table.player(caller), caller, "Pass").await.unwrap();
+        caller = caller.lho();
+    }
+    table.call_as(&mut table.player(declarer), declarer, "1NT").await.unwrap();
+    for seat in [declarer.lho(), declarer.partner(), declarer.rho()] {
+        table.call_as(&mut table.player(seat), seat, "Pass").await.unwrap();
+    }
+    let mut seat = declarer.lho();
+    for _ in 0..4 {
+        let held = hands[seat.index()];
+        let ace = Card::new(suit, Rank::Ace);
+        let card = if held.contains(ace) {
+            ace
+        } else {
+            held.suit(suit).iter().next().or_else(|| held.iter().next()).unwrap()
+        };
+        play(table, seat, &card.to_string()).await.unwrap_or_else(|s| panic!("{seat} {card}: {s:?}"));
+        seat = seat.lho();
+    }
+    (declarer, hands)
+}
+
+/// The cards a text names (as the service writes cards: suit letter and rank).
+fn cards_named(text: &str) -> Vec<Card> {
+    text.split(|c: char| !c.is_ascii_alphanumeric()).filter_map(|t| t.parse::<Card>().ok()).collect()
+}
+
+/// Rubber Law 69 at a digital table: "If declarer attempts to make a play prohibited under this
+/// Law, either defender may accept the play or, provided neither defender has subsequently played,
+/// require declarer to withdraw the card so played and substitute another that conforms to his
+/// obligations." Declarer claims the rest of 1NT with no relevant statement, which leaves him to
+/// lead each suit "from the top down" (69D) and take no finesse (69A), shown to the players as one
+/// restriction per sub-Law. His side leads a low card: not refused, but held for the defenders as
+/// at a recording table, with the same options and citation (Law 69). They have it withdrawn, and
+/// when it is led again they accept it. Meanwhile nobody else plays, declarer cannot choose for
+/// them, and no one sees a card he could not see before.
+#[tokio::test]
+async fn rubber_law_69_at_a_digital_table_the_defenders_accept_or_require_withdrawal() {
+    let app = TestApp::spawn().await;
+    let table = Table::seated(&app).await;
+    let (declarer, dealt) = digital_no_trump_first_trick_won_by_declarers_side(&table).await;
+    let (dummy, defenders) = (declarer.partner(), [declarer.lho(), declarer.rho()]);
+    let view = table.view().await;
+    let leader = seat_of(view.next_to_act);
+    assert!(leader == declarer || leader == dummy, "the ace won the first trick: {leader} leads");
+
+    let claimed = claim(&table, declarer, 12, game::StatedLine::default()).await;
+    dispute(&table, &claimed, defenders[0]).await;
+    let view = table.view().await;
+    assert!(view.pending_decisions.is_empty(), "no trumps, nothing for the defenders to decide (Law 69B)");
+    // One restriction per sub-Law, each citing its own.
+    let cited: Vec<(game::RestrictionKind, String)> = view
+        .restrictions
+        .iter()
+        .map(|r| {
+            let law = r.law.as_ref().map(|l| format!("{}{}", l.number, l.section)).unwrap_or_default();
+            (game::RestrictionKind::try_from(r.kind).unwrap(), law)
+        })
+        .collect();
+    assert!(cited.contains(&(game::RestrictionKind::ClaimLine, "69".to_owned())), "{cited:?}");
+    assert!(cited.contains(&(game::RestrictionKind::ClaimTopDown, "69D".to_owned())), "{cited:?}");
+    for (kind, law) in &cited {
+        let expected = match kind {
+            game::RestrictionKind::ClaimLine => "69",
+            game::RestrictionKind::ClaimNoFinesse => "69A",
+            game::RestrictionKind::ClaimTopDown => "69D",
+            other => panic!("no other restriction in a no-trump claim: {other:?}"),
+        };
+        assert_eq!(law, expected, "{kind:?}");
+    }
+
+    // The leader's longest suit, led from below: 69D wants its top card.
+    let held = hand(&view, leader).unwrap();
+    let suit = Suit::ALL.into_iter().max_by_key(|s| held.suit(*s).len()).unwrap();
+    assert!(held.suit(suit).len() >= 2, "{leader} holds two or more {suit}");
+    let low = held.suit(suit).iter().next().unwrap();
+    let view = play(&table, leader, &low.to_string()).await.unwrap();
+    let (kinds, law) = open_decision(&view);
+    assert_eq!((kinds, law.as_str()), (vec!["accept_claim_play".to_owned(), "withdraw_claim_play".to_owned()], "69"));
+    let decision = view.pending_decisions.first().unwrap();
+    let mut choosers = decision.options[0].chooser_seats.clone();
+    choosers.sort_unstable();
+    let mut expected: Vec<i32> = defenders.iter().map(|d| d.to_proto()).collect();
+    expected.sort_unstable();
+    assert_eq!(choosers, expected, "either defender chooses");
+    assert!(hand(&view, leader).is_some_and(|h| h.contains(low)), "the card waits in the hand");
+    assert!(view.tricks.last().is_none_or(|t| t.cards.len() == 4), "nothing is led yet");
+
+    // Nobody sees more than before: the decision names no card of a defender's hand, a defender
+    // sees his own hand and the two faced ones, a kibitzer only the faced ones.
+    let hidden = dealt[defenders[0].index()].union(dealt[defenders[1].index()]);
+    for option in &decision.options {
+        assert!(cards_named(&option.description).iter().all(|c| !hidden.contains(*c)), "{}", option.description);
+    }
+    for defender in defenders {
+        let seen = table.view_as(&mut table.player(defender)).await;
+        assert_eq!(hand(&seen, defender.partner()), None, "{defender} does not see his partner's hand");
+        assert!(hand(&seen, declarer).is_some() && hand(&seen, dummy).is_some(), "declarer's and dummy's lie face up");
+        assert!(!seen.pending_decisions.is_empty(), "{defender} is offered the choice");
+    }
+    let kibitzer = table.view_as(&mut app.game("kibitzer", &[Role::Player])).await;
+    assert!(defenders.iter().all(|d| hand(&kibitzer, *d).is_none()), "a kibitzer sees no defender's hand");
+
+    // Nobody plays while the defenders decide, and declarer does not decide for them.
+    let defender_card = hand(&table.view().await, leader.lho()).unwrap().iter().next().unwrap();
+    let status = table.play_as(&mut table.player(leader.lho()), leader.lho(), &defender_card.to_string()).await;
+    assert_eq!(status.map(|_| ()).unwrap_err().code(), Code::FailedPrecondition);
+    let request = game::ChooseRectificationRequest {
+        table_id: table.id.clone(),
+        expected_version: view.version,
+        idempotency_key: key(),
+        decision_id: decision.decision_id.clone(),
+        option_id: decision.options[0].option_id.clone(),
+        chooser_seat: declarer.to_proto(),
+        call: None,
+        artificial: None,
+    };
+    let status = table.player(declarer).choose_rectification(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied, "{status:?}");
+
+    // Withdrawn: back in the hand, and he leads again within his obligations.
+    let view = choose(&table, "withdraw_claim_play").await;
+    assert!(hand(&view, leader).is_some_and(|h| h.contains(low)));
+    assert!(view.tricks.last().is_none_or(|t| t.cards.len() == 4), "nothing is led yet");
+    // The same card again: this time the defenders accept it, and it is played.
+    let view = play(&table, leader, &low.to_string()).await.unwrap();
+    assert_eq!(open_decision(&view).1, "69");
+    let view = choose(&table, "accept_claim_play").await;
+    let led = view.tricks.last().and_then(|t| t.cards.first()).and_then(|c| c.card).map(Card::try_from);
+    assert_eq!(led.and_then(Result::ok), Some(low), "the card accepted is led");
+    assert!(hand(&view, leader).is_some_and(|h| !h.contains(low)));
+
+    // The rest is played out under the same obligations, to the end of the deal.
+    let view = play_out(&table).await;
+    assert_eq!(outcome(&view).0, game::DealEnding::PlayedOut);
+    assert_eq!(view.tricks.iter().filter(|t| t.cards.len() == 4).count(), 13);
 }

@@ -1,6 +1,7 @@
 //! The deal in progress at one table, driven through its actions as a service drives it:
 //! the helpers every test shares, and one module per way a table plays or ends a deal.
 
+mod claim_play;
 mod digital;
 mod endings;
 mod misinformation;
