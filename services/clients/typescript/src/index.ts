@@ -17,7 +17,9 @@ import {
   RetryInfoSchema,
 } from "./gen/google/rpc/error_details_pb.js";
 
-export { Code, ConnectError } from "@connectrpc/connect";
+// Re-exported so that an app needs no import of connect-es of its own for the common case.
+export { Code, ConnectError, createClient } from "@connectrpc/connect";
+export type { Client, Interceptor, Transport } from "@connectrpc/connect";
 
 /** Where a token comes from: called before every call, so it may refresh one that expired. */
 export type TokenSource = () => string | Promise<string>;
