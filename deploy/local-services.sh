@@ -15,7 +15,7 @@ wait_for() { # description, command...
 
 # A fresh Debian machine under CI (root, CI=true) gets what the tests need from apt-get first:
 # Postgres (trust auth on loopback, as the tests expect), Redis, curl, Python's venv, and npm
-# (for buf). Elsewhere a missing tool is only named.
+# (for buf and the TypeScript client). Elsewhere a missing tool is only named.
 need=()
 command -v pg_ctlcluster >/dev/null || need+=(postgresql)
 command -v redis-server >/dev/null || need+=(redis-server redis-tools)
@@ -29,6 +29,11 @@ if [ ${#need[@]} -gt 0 ]; then
   else
     echo "missing: ${need[*]} (install them, or run under CI=true as root on Debian)" >&2
   fi
+fi
+# The TypeScript client's generator (@bufbuild/protoc-gen-es, docs/clients.md) needs Node.js 20 or
+# later. Debian 12's own nodejs is 18 (Debian 13's is 20); NodeSource's packages are newer.
+if command -v node >/dev/null && [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -lt 20 ]; then
+  echo "Node.js $(node --version) is older than 20, which the TypeScript client's build needs (docs/clients.md)" >&2
 fi
 for hba in /etc/postgresql/*/main/pg_hba.conf; do
   if [ -f "$hba" ] && ! grep -q '^host all all 127.0.0.1/32 trust' "$hba"; then
