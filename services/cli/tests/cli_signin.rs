@@ -32,19 +32,26 @@ async fn read_player(app: &TestApp, token: &str, player_id: &str) -> Result<pb::
 #[tokio::test(flavor = "multi_thread")]
 async fn staff_and_members_sign_in_with_bridgectl() {
     let app = TestApp::spawn().await;
-    let created = as_admin(&app, &["account", "create", "desk1", "--role", "desk", "--password", "a long desk password"]).await;
+    let created =
+        as_admin(&app, &["account", "create", "desk1", "--role", "desk", "--password", "a long desk password"]).await;
     assert!(created.contains("desk1") && created.contains("desk"), "{created}");
     let generated = as_admin(&app, &["account", "create", "arb", "--role", "arbiter"]).await;
     assert!(generated.contains("password: "), "a generated password is shown once: {generated}");
     let listed = as_admin(&app, &["account", "list"]).await;
     assert!(listed.contains("admin") && listed.contains("desk1") && listed.contains("arb"), "{listed}");
 
-    let desk = access_token(&as_admin(&app, &["signin", "--name", "desk1", "--password", "a long desk password"]).await);
+    let desk =
+        access_token(&as_admin(&app, &["signin", "--name", "desk1", "--password", "a long desk password"]).await);
     let register = pb::RegisterPlayerRequest { player_id: "jo".into(), name: "Jo".into(), ..Default::default() };
     MembershipClient::new(app.channel(Some(&desk))).register_player(register).await.unwrap();
-    let refused =
-        common::bridgectl_ending(&app, "x", &[Role::Desk], &["signin", "--name", "desk1", "--password", "wrong one"], false)
-            .await;
+    let refused = common::bridgectl_ending(
+        &app,
+        "x",
+        &[Role::Desk],
+        &["signin", "--name", "desk1", "--password", "wrong one"],
+        false,
+    )
+    .await;
     assert!(refused.contains("Unauthenticated"), "{refused}");
 
     let code = as_desk(&app, &["member", "code", "jo"]).await.trim().to_owned();
