@@ -344,3 +344,87 @@ async fn a_code_and_an_access_token_expire_and_a_refresh_outlives_the_access_tok
     let mut membership = MembershipClient::new(app.channel(Some(&refreshed.access_token)));
     get_player(&mut membership, "hana").await.unwrap();
 }
+
+/// One grpc-web call as a phone's browser app makes it (HTTP/1.1, binary framing, trailers in the
+/// body), with `token` if it has one: the response headers, and the message of the answer's data
+/// frame (empty if it has none). curl blocks its thread, so the server needs another one.
+fn grpc_web(app: &TestApp, path: &str, request: &impl prost::Message, token: Option<&str>) -> (String, Vec<u8>) {
+    let message = request.encode_to_vec();
+    let mut frame = vec![0u8];
+    frame.extend_from_slice(&u32::try_from(message.len()).unwrap().to_be_bytes());
+    frame.extend_from_slice(&message);
+    let base = std::env::temp_dir().join(format!("grpc-web-signin-{}", uuid::Uuid::new_v4().simple()));
+    let (request_file, response_file) = (base.with_extension("in"), base.with_extension("out"));
+    std::fs::write(&request_file, frame).unwrap();
+    let mut curl = std::process::Command::new("curl");
+    curl.args([
+        "-s",
+        "--http1.1",
+        "-X",
+        "POST",
+        "-H",
+        "content-type: application/grpc-web+proto",
+        "-H",
+        "x-grpc-web: 1",
+    ]);
+    if let Some(token) = token {
+        curl.args(["-H", &format!("authorization: Bearer {token}")]);
+    }
+    let output = curl
+        .args(["-D", "-", "-o"])
+        .arg(&response_file)
+        .arg("--data-binary")
+        .arg(format!("@{}", request_file.display()))
+        .arg(format!("{}{path}", app.uri()))
+        .output()
+        .expect("curl must be installed for the grpc-web test");
+    let body = std::fs::read(&response_file).unwrap_or_default();
+    let _ = std::fs::remove_file(&request_file);
+    let _ = std::fs::remove_file(&response_file);
+    let mut headers = String::from_utf8_lossy(&output.stdout).to_ascii_lowercase();
+    let mut message = Vec::new();
+    let mut rest = &body[..];
+    while rest.len() >= 5 {
+        let len = u32::from_be_bytes([rest[1], rest[2], rest[3], rest[4]]) as usize;
+        let (flag, payload) = (rest[0], &rest[5..5 + len]);
+        if flag & 0x80 == 0 {
+            message = payload.to_vec();
+        } else {
+            headers.push_str(&String::from_utf8_lossy(payload).to_ascii_lowercase());
+        }
+        rest = &rest[5 + len..];
+    }
+    (headers, message)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_signs_in_through_grpc_web_and_is_refused_there_once_revoked() {
+    use prost::Message;
+    let app = TestApp::spawn().await;
+    register(&app, "kim").await;
+    let code = issue_code(&app, "kim").await;
+    let redeem_path = "/bridgeclub.membership.v1.SignInService/RedeemCode";
+    let (headers, message) = grpc_web(&app, redeem_path, &pb::RedeemCodeRequest { code }, None);
+    assert!(headers.contains("grpc-status:0"), "{headers}");
+    let signed_in = pb::RedeemCodeResponse::decode(&message[..]).unwrap().signed_in.unwrap();
+    assert_eq!(signed_in.subject, "kim");
+
+    let refresh_path = "/bridgeclub.membership.v1.SignInService/Refresh";
+    let request = pb::RefreshRequest { refresh_token: signed_in.refresh_token };
+    let (headers, message) = grpc_web(&app, refresh_path, &request, None);
+    assert!(headers.contains("grpc-status:0"), "{headers}");
+    let refreshed = pb::RefreshResponse::decode(&message[..]).unwrap().signed_in.unwrap();
+
+    let read_path = "/bridgeclub.membership.v1.MembershipService/GetPlayer";
+    let read = pb::GetPlayerRequest { player_id: "kim".into() };
+    let (headers, message) = grpc_web(&app, read_path, &read, Some(&refreshed.access_token));
+    assert!(headers.contains("grpc-status:0"), "{headers}");
+    assert_eq!(pb::GetPlayerResponse::decode(&message[..]).unwrap().player.unwrap().player_id, "kim");
+
+    desk(&app).revoke_member_sessions(pb::RevokeMemberSessionsRequest { player_id: "kim".into() }).await.unwrap();
+    let (headers, _) = grpc_web(&app, read_path, &read, Some(&refreshed.access_token));
+    assert!(headers.contains("grpc-status: 16") || headers.contains("grpc-status:16"), "UNAUTHENTICATED: {headers}");
+    let request = pb::RefreshRequest { refresh_token: refreshed.refresh_token };
+    let (headers, _) = grpc_web(&app, refresh_path, &request, None);
+    assert!(headers.contains("grpc-status: 16") || headers.contains("grpc-status:16"), "UNAUTHENTICATED: {headers}");
+}
