@@ -20,6 +20,7 @@ mod m20261127_000120_membership_snapshots;
 mod m20261127_000130_outbox_due;
 mod m20261127_000147_appeal_procedure;
 mod m20261127_000150_appeals_committee_roster;
+mod m20261206_000160_sign_in;
 
 /// Applies the migrations in order.
 pub struct Migrator;
@@ -44,6 +45,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000130_outbox_due::Migration),
             Box::new(m20261127_000147_appeal_procedure::Migration),
             Box::new(m20261127_000150_appeals_committee_roster::Migration),
+            Box::new(m20261206_000160_sign_in::Migration),
         ]
     }
 }

@@ -4,7 +4,8 @@
 //! - the messages, clients and servers, with tonic-prost-build;
 //! - the encoded descriptor set (with comments and custom options) for server reflection;
 //! - the table of roles each RPC allows, read from the `bridgeclub.common.v1.allowed_roles` method
-//!   option. An RPC without that option fails the build: the contract is where each RPC states
+//!   option, and the list of RPCs called without a token, read from `bridgeclub.common.v1.anonymous`.
+//!   An RPC that sets neither, or both, fails the build: the contract is where each RPC states
 //!   who may call it, and an RPC nobody has thought about must not slip through as open or closed;
 //! - the size limits of every string and bytes field a request can hold, from the
 //!   `bridgeclub.common.v1.max_bytes` field option (see `src/limits.rs`), for the request codec.
@@ -18,6 +19,8 @@ use protox::prost_reflect::{DescriptorPool, Value};
 
 /// The custom method option every RPC must set (proto/bridgeclub/common/v1/auth.proto).
 const ALLOWED_ROLES_OPTION: &str = "bridgeclub.common.v1.allowed_roles";
+/// The custom method option that marks an RPC called without a token (signing in).
+const ANONYMOUS_OPTION: &str = "bridgeclub.common.v1.anonymous";
 /// The enum the option lists.
 const ROLE_ENUM: &str = "bridgeclub.common.v1.Role";
 /// The custom field option bounding a request's string or bytes field (proto/bridgeclub/common/v1/limits.proto).
@@ -88,9 +91,13 @@ fn allowed_roles_table(pool: &DescriptorPool) -> Result<String, Box<dyn Error>> 
     let option = pool
         .get_extension_by_name(ALLOWED_ROLES_OPTION)
         .ok_or_else(|| format!("the {ALLOWED_ROLES_OPTION} method option is not defined"))?;
+    let anonymous = pool
+        .get_extension_by_name(ANONYMOUS_OPTION)
+        .ok_or_else(|| format!("the {ANONYMOUS_OPTION} method option is not defined"))?;
     let role_enum = pool.get_enum_by_name(ROLE_ENUM).ok_or_else(|| format!("the {ROLE_ENUM} enum is not defined"))?;
 
     let mut table = Vec::new();
+    let mut open = Vec::new();
     for service in pool.services().filter(|s| s.full_name().starts_with(OWN_PACKAGE_PREFIX)) {
         for method in service.methods() {
             let path = format!("/{}/{}", service.full_name(), method.name());
@@ -100,12 +107,31 @@ fn allowed_roles_table(pool: &DescriptorPool) -> Result<String, Box<dyn Error>> 
                 Value::List(values) => values.iter().filter_map(Value::as_enum_number).collect(),
                 other => return Err(format!("{path}: {ALLOWED_ROLES_OPTION} is not a list of roles: {other:?}").into()),
             };
-            if numbers.is_empty() {
-                return Err(format!(
-                    "{path} does not state the roles it allows: add `option ({ALLOWED_ROLES_OPTION}) = ROLE_...;` \
-                     once per role"
-                )
-                .into());
+            let is_anonymous = match options.get_extension(&anonymous).as_ref() {
+                Value::Bool(set) => *set,
+                other => return Err(format!("{path}: {ANONYMOUS_OPTION} is not a bool: {other:?}").into()),
+            };
+            match (numbers.is_empty(), is_anonymous) {
+                (true, true) => {
+                    open.push(path);
+                    continue;
+                }
+                (false, true) => {
+                    return Err(format!(
+                        "{path} sets both {ANONYMOUS_OPTION} and {ALLOWED_ROLES_OPTION}: an RPC called without a \
+                         token has no roles to check"
+                    )
+                    .into());
+                }
+                (true, false) => {
+                    return Err(format!(
+                        "{path} does not state the roles it allows: add `option ({ALLOWED_ROLES_OPTION}) = \
+                         ROLE_...;` once per role (or, for an RPC that hands out tokens, `option \
+                         ({ANONYMOUS_OPTION}) = true;`)"
+                    )
+                    .into());
+                }
+                (false, false) => {}
             }
             let mut variants = Vec::with_capacity(numbers.len());
             for number in numbers {
@@ -132,6 +158,16 @@ fn allowed_roles_table(pool: &DescriptorPool) -> Result<String, Box<dyn Error>> 
     for (path, variants) in &table {
         let roles: Vec<String> = variants.iter().map(|v| format!("Role::{v}")).collect();
         writeln!(source, "    ({path:?}, &[{}]),", roles.join(", "))?;
+    }
+    source.push_str("];\n");
+    open.sort();
+    source.push_str(
+        "\n/// Every RPC whose `anonymous` option is set (called without a token: signing in), by gRPC path,\n\
+         /// sorted. None of them is in `ALLOWED_ROLES`.\n\
+         pub static ANONYMOUS: &[&str] = &[\n",
+    );
+    for path in &open {
+        writeln!(source, "    {path:?},")?;
     }
     source.push_str("];\n");
     Ok(source)

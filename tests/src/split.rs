@@ -51,11 +51,18 @@ impl Split {
                 .unwrap_or_else(|e| fail("peers", e));
             let builder = resources.server();
             let builder = match name {
-                "membership" => builder.add_service(
-                    membership::service(&resources, &settings.membership, &peers)
+                "membership" => {
+                    let (sign_in, _) = membership::sign_in_service(&resources, &settings.membership)
                         .await
-                        .unwrap_or_else(|e| fail(name, e)),
-                ),
+                        .unwrap_or_else(|e| fail(name, e));
+                    builder
+                        .add_service(
+                            membership::service(&resources, &settings.membership, &peers)
+                                .await
+                                .unwrap_or_else(|e| fail(name, e)),
+                        )
+                        .add_service(sign_in)
+                }
                 "scoring" => builder.add_service(
                     scoring::service(&resources, &settings.scoring, &peers).await.unwrap_or_else(|e| fail(name, e)),
                 ),

@@ -9,7 +9,8 @@
 //! - [`membership::v1`], [`game::v1`], [`scoring::v1`], [`appeals::v1`]: each service's messages,
 //!   its client (`*_client`) and its server trait (`*_server`);
 //! - [`allowed_roles`]: the roles each RPC allows, read from the contract's
-//!   `bridgeclub.common.v1.allowed_roles` method option, for the platform's auth interceptor;
+//!   `bridgeclub.common.v1.allowed_roles` method option, for the platform's auth interceptor, and
+//!   [`is_anonymous`]: the sign-in RPCs its `anonymous` option lets through without a token;
 //! - [`FILE_DESCRIPTOR_SET`]: the encoded descriptors, for server reflection;
 //! - [`convert`]: proto messages to laws types and back, with errors that name the bad field;
 //! - [`limits`] and [`codec`]: the contract's size limits, checked on every request before it is
@@ -87,12 +88,19 @@ mod roles {
     include!(concat!(env!("OUT_DIR"), "/allowed_roles.rs"));
 }
 
-pub use roles::ALLOWED_ROLES;
+pub use roles::{ALLOWED_ROLES, ANONYMOUS};
+
+/// Whether the contract marks the RPC at `grpc_method_path` as called without a token (its
+/// `bridgeclub.common.v1.anonymous` option: the sign-in RPCs that hand tokens out).
+pub fn is_anonymous(grpc_method_path: &str) -> bool {
+    ANONYMOUS.binary_search(&grpc_method_path).is_ok()
+}
 
 /// The roles the contract allows to call the RPC at `grpc_method_path` (`/package.Service/Method`,
 /// as in the HTTP/2 `:path` of a gRPC request), or `None` if the contract has no such RPC. Every RPC
-/// of the contract states its roles (the build fails otherwise), so `None` means an unknown method,
-/// which the auth interceptor refuses.
+/// of the contract states its roles or is marked anonymous ([`is_anonymous`]; the build fails
+/// otherwise), so `None` means an unknown or anonymous method, which the auth interceptor refuses
+/// unless [`is_anonymous`] says it needs no token.
 pub fn allowed_roles(grpc_method_path: &str) -> Option<&'static [common::v1::Role]> {
     ALLOWED_ROLES
         .binary_search_by(|(path, _)| (*path).cmp(grpc_method_path))

@@ -13,8 +13,18 @@ const ALL_ROLES: [Role; 5] = [Role::Player, Role::Desk, Role::Arbiter, Role::Com
 /// Every RPC of the club's services in the embedded descriptor set, with the roles its
 /// `allowed_roles` option lists, read independently of the build script's table.
 fn roles_in_descriptors() -> BTreeMap<String, Vec<Role>> {
+    roles_and_anonymity_in_descriptors()
+        .into_iter()
+        .filter(|(_, (_, anonymous))| !anonymous)
+        .map(|(p, (r, _))| (p, r))
+        .collect()
+}
+
+/// Every RPC with its roles and whether its `anonymous` option is set.
+fn roles_and_anonymity_in_descriptors() -> BTreeMap<String, (Vec<Role>, bool)> {
     let pool = DescriptorPool::decode(api::FILE_DESCRIPTOR_SET).expect("the embedded descriptor set decodes");
     let option = pool.get_extension_by_name("bridgeclub.common.v1.allowed_roles").expect("the option is defined");
+    let anonymous = pool.get_extension_by_name("bridgeclub.common.v1.anonymous").expect("the option is defined");
     let mut rpcs = BTreeMap::new();
     for service in pool.services().filter(|s| s.full_name().starts_with("bridgeclub.")) {
         for method in service.methods() {
@@ -30,7 +40,8 @@ fn roles_in_descriptors() -> BTreeMap<String, Vec<Role>> {
                     .collect(),
                 other => panic!("{}: allowed_roles is {other:?}", method.full_name()),
             };
-            rpcs.insert(format!("/{}/{}", service.full_name(), method.name()), roles);
+            let open = options.get_extension(&anonymous).as_bool().expect("anonymous is a bool");
+            rpcs.insert(format!("/{}/{}", service.full_name(), method.name()), (roles, open));
         }
     }
     rpcs
@@ -38,7 +49,7 @@ fn roles_in_descriptors() -> BTreeMap<String, Vec<Role>> {
 
 #[test]
 fn every_rpc_of_every_service_states_the_roles_it_allows() {
-    let rpcs = roles_in_descriptors();
+    let rpcs = roles_and_anonymity_in_descriptors();
     let services: std::collections::BTreeSet<&str> = rpcs.keys().filter_map(|path| path.split('/').nth(1)).collect();
     assert_eq!(
         services.into_iter().collect::<Vec<_>>(),
@@ -46,11 +57,14 @@ fn every_rpc_of_every_service_states_the_roles_it_allows() {
             "bridgeclub.appeals.v1.AppealsService",
             "bridgeclub.game.v1.GameService",
             "bridgeclub.membership.v1.MembershipService",
+            "bridgeclub.membership.v1.SignInService",
             "bridgeclub.scoring.v1.ScoringService",
         ]
     );
-    for (path, roles) in &rpcs {
-        assert!(!roles.is_empty(), "{path} states no roles");
+    for (path, (roles, anonymous)) in &rpcs {
+        // Exactly one of the two: the build refuses the contract otherwise.
+        assert_eq!(roles.is_empty(), *anonymous, "{path} must state its roles or be anonymous, not both");
+        assert_eq!(api::is_anonymous(path), *anonymous, "{path}");
         assert!(!roles.contains(&Role::Unspecified), "{path} lists ROLE_UNSPECIFIED");
         let mut distinct = roles.clone();
         distinct.sort();
@@ -84,9 +98,12 @@ fn every_route_the_generated_servers_answer_has_roles() {
         .flat_map(|source| source.split('"'))
         .filter(|literal| literal.starts_with("/bridgeclub.") && literal.matches('/').count() == 2)
         .collect();
-    assert_eq!(routes.len(), api::ALLOWED_ROLES.len());
+    assert_eq!(routes.len(), api::ALLOWED_ROLES.len() + api::ANONYMOUS.len());
     for route in routes {
-        assert!(api::allowed_roles(route).is_some(), "{route} is served but has no roles");
+        assert!(
+            api::allowed_roles(route).is_some() != api::is_anonymous(route),
+            "{route} is served but has no roles and is not anonymous"
+        );
     }
 }
 
@@ -125,6 +142,20 @@ fn the_table_says_what_the_issues_ask_for() {
     assert_eq!(roles(game, "StartDeal"), Some(&[Role::Player, Role::Desk, Role::Arbiter, Role::Admin][..]));
     // Law 87B: the Director divides a fouled board's scores into groups.
     assert_eq!(roles(scoring, "MarkFouledBoard"), Some(&[Role::Arbiter, Role::Admin][..]));
+
+    // Issue 17: signing in, redeeming a code and refreshing need no token; the desk issues codes
+    // and revokes members; the administrator alone manages staff accounts.
+    let signin = membership::v1::sign_in_service_server::SERVICE_NAME;
+    for method in ["SignIn", "RedeemCode", "Refresh"] {
+        assert!(api::is_anonymous(&path(signin, method)), "{method}");
+        assert_eq!(roles(signin, method), None, "{method}");
+    }
+    assert_eq!(api::ANONYMOUS.len(), 3, "nothing else is open without a token");
+    assert_eq!(roles(signin, "IssueSignInCode"), Some(&[Role::Desk, Role::Admin][..]));
+    assert_eq!(roles(signin, "RevokeMemberSessions"), Some(&[Role::Desk, Role::Admin][..]));
+    for method in ["CreateAccount", "ListAccounts", "SetAccountRoles", "ResetPassword"] {
+        assert_eq!(roles(signin, method), Some(&[Role::Admin][..]), "{method}");
+    }
 
     assert_eq!(roles(game, "NoSuchMethod"), None);
     assert_eq!(api::allowed_roles("bridgeclub.game.v1.GameService/PlayCard"), None, "a path starts with '/'");

@@ -2,6 +2,10 @@
 //! `bridgectl`: the bridge club's command line.
 //!
 //! ```text
+//! bridgectl signin --name desk1                       # staff: sign in (prints the access token)
+//! bridgectl redeem ABCD-EFGH-JKMN                      # a member: sign in with the desk's code
+//! bridgectl member code alice | member revoke alice    # the desk: a member's code, ending his sessions
+//! bridgectl account create desk1 --role desk           # the administrator: staff accounts
 //! bridgectl token --role desk --subject front-desk     # a token signed with the local key
 //! bridgectl health                                     # is every service serving?
 //! bridgectl migrate                                    # apply the schema to DATABASE_URL
@@ -33,6 +37,7 @@ mod appeals;
 mod game;
 mod membership;
 mod scoring;
+mod signin;
 
 /// The bridge club's command line.
 #[derive(Debug, Parser)]
@@ -62,6 +67,43 @@ enum Command {
         /// How long the token is valid, in hours.
         #[arg(long, default_value_t = 12)]
         hours: u64,
+    },
+    /// Signs a staff member in with his account name and password; prints the access token.
+    Signin {
+        /// The account name.
+        #[arg(long)]
+        name: String,
+        /// The password; read from standard input if not given.
+        #[arg(long, env = "BRIDGE_PASSWORD", hide_env_values = true)]
+        password: Option<String>,
+        /// Where to keep the refresh token (for `bridgectl refresh`); printed on standard error if
+        /// not given.
+        #[arg(long)]
+        refresh_token_file: Option<std::path::PathBuf>,
+    },
+    /// Signs a member in with the one-time code the desk issued him; prints the access token.
+    Redeem {
+        /// The code, as printed (ABCD-EFGH-JKMN).
+        code: String,
+        /// Where to keep the refresh token (for `bridgectl refresh`).
+        #[arg(long)]
+        refresh_token_file: Option<std::path::PathBuf>,
+    },
+    /// Exchanges the refresh token kept in a file for new tokens; prints the access token.
+    Refresh {
+        /// The file `signin` or `redeem` wrote the refresh token to; the next one replaces it.
+        #[arg(long)]
+        refresh_token_file: std::path::PathBuf,
+    },
+    /// Staff accounts (the administrator).
+    Account {
+        #[command(subcommand)]
+        command: signin::Account,
+    },
+    /// Members' sign-in codes and sessions (the desk).
+    Member {
+        #[command(subcommand)]
+        command: signin::Member,
     },
     /// Asks the server whether each service is serving (grpc.health.v1).
     Health {
@@ -120,8 +162,9 @@ fn parse_role(value: &str) -> Result<Role, String> {
 }
 
 /// The services a complete platform serves, in the order `health` reports them.
-const SERVICES: [&str; 4] = [
+const SERVICES: [&str; 5] = [
     "bridgeclub.membership.v1.MembershipService",
+    "bridgeclub.membership.v1.SignInService",
     "bridgeclub.game.v1.GameService",
     "bridgeclub.scoring.v1.ScoringService",
     "bridgeclub.appeals.v1.AppealsService",
@@ -175,6 +218,13 @@ async fn main() -> anyhow::Result<()> {
                 std::process::exit(1);
             }
         }
+        Command::Signin { name, password, refresh_token_file } => {
+            signin::sign_in(&cli.server, name, password, refresh_token_file).await?;
+        }
+        Command::Redeem { code, refresh_token_file } => signin::redeem(&cli.server, code, refresh_token_file).await?,
+        Command::Refresh { refresh_token_file } => signin::refresh(&cli.server, refresh_token_file).await?,
+        Command::Account { command } => signin::account(&cli.server, cli.token.as_deref(), command).await?,
+        Command::Member { command } => signin::member(&cli.server, cli.token.as_deref(), command).await?,
         Command::Game { command } => game::run(&cli.server, cli.token.as_deref(), command).await?,
         Command::Migrate => {
             let config = platform::config::load::<platform::config::Endpoints>("cli")?;

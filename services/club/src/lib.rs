@@ -53,6 +53,8 @@ pub struct Club {
     pub server: RunningServer,
     /// Its resources (database, live store, keys).
     pub resources: Resources,
+    /// The administrator made on this start, when the club had none (its first start).
+    pub first_administrator: Option<membership::signin::FirstAdministrator>,
 }
 
 /// Why the club did not start.
@@ -100,9 +102,11 @@ impl Club {
             cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
             requests_per_minute: settings.requests_per_minute,
         };
+        let (sign_in, first_administrator) = membership::sign_in_service(&resources, &settings.membership).await?;
         let server = resources
             .server()
             .add_service(membership::service(&resources, &settings.membership, &peers("membership")?).await?)
+            .add_service(sign_in)
             .add_service(scoring::service(&resources, &settings.scoring, &peers("scoring")?).await?)
             .add_service(appeals::service(&resources, &settings.appeals, &peers("appeals")?).await?)
             .add_service(game::service(&resources, &settings.game, &peers("game")?).await?)
@@ -110,8 +114,21 @@ impl Club {
             .edge(gateway::edge(edge))
             .serve_on(listener)
             .await?;
-        Ok(Club { server, resources })
+        Ok(Club { server, resources, first_administrator })
     }
+}
+
+/// What `bridge-club` says on a club's first start: the administrator it made, and how to sign in
+/// as him. Said once: the password is kept only as its hash.
+pub fn first_start_notice(first: &membership::signin::FirstAdministrator, address: &str) -> String {
+    format!(
+        "first start: created the administrator account {name:?} with the password\n\n    {password}\n\n\
+         (shown this once). Sign in with:\n\n    bridgectl --server http://{address} signin --name {name}\n\n\
+         then give yourself a password of your own (bridgectl account reset-password {name}) and make the staff's \
+         accounts (bridgectl account create <name> --role desk).\n",
+        name = first.name,
+        password = first.password,
+    )
 }
 
 /// What the `bridge-club` binary does: loads the configuration (file and environment), starts
@@ -129,9 +146,14 @@ pub async fn run() -> anyhow::Result<()> {
     let club = Club::start(&config.platform, &config.service).await.context("bridge-club did not start")?;
     let address = club.server.local_addr();
     println!("bridge-club is serving every service on {address} (gRPC and grpc-web)");
+    if let Some(first) = &club.first_administrator {
+        print!("{}", first_start_notice(first, &address.to_string()));
+    }
     if club.resources.issuer.is_some() {
         println!(
-            "get a token with: cargo run --bin bridgectl -- token --role desk --subject front-desk (signed with {})",
+            "staff sign in with: bridgectl signin --name <account>; members redeem the code the desk issues them \
+             (bridgectl member code <player>); or mint a token with: bridgectl token --role desk --subject front-desk \
+             (signed with {})",
             config.platform.auth.local_key_file.display()
         );
     }

@@ -239,6 +239,8 @@ pub async fn start(
     let endpoints = &resources.config.endpoints;
     let configured: Vec<(&str, &str, &'static str)> = [
         ("membership", &endpoints.membership, "bridgeclub.membership.v1.MembershipService"),
+        // Signing in is membership's too: the same package, so the same route.
+        ("membership", &endpoints.membership, "bridgeclub.membership.v1.SignInService"),
         ("game", &endpoints.game, "bridgeclub.game.v1.GameService"),
         ("scoring", &endpoints.scoring, "bridgeclub.scoring.v1.ScoringService"),
         ("appeals", &endpoints.appeals, "bridgeclub.appeals.v1.AppealsService"),
@@ -249,7 +251,9 @@ pub async fn start(
     if configured.is_empty() {
         return Err(GatewayError::NoUpstream);
     }
-    let upstreams = Upstreams::new(&configured.iter().map(|(name, uri, _)| (*name, *uri)).collect::<Vec<_>>())?;
+    let mut routes: Vec<(&str, &str)> = configured.iter().map(|(name, uri, _)| (*name, *uri)).collect();
+    routes.dedup();
+    let upstreams = Upstreams::new(&routes)?;
     let options = EdgeOptions {
         cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
         requests_per_minute: settings.requests_per_minute,

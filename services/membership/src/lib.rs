@@ -38,6 +38,7 @@ pub mod engine;
 pub mod entity;
 pub mod grpc;
 pub mod journal;
+pub mod signin;
 pub mod state;
 pub mod store;
 
@@ -46,6 +47,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use api::membership::v1::membership_service_server::{MembershipService, MembershipServiceServer};
+use api::membership::v1::sign_in_service_server::SignInServiceServer;
 use platform::app::{Peers, Resources, StartError};
 
 /// The service's settings (the `[membership]` table; `BRIDGE_MEMBERSHIP__*`).
@@ -60,11 +62,18 @@ pub struct Settings {
     /// How often the room's state is snapshotted, in journal entries: a process starting replays
     /// only the entries after the latest snapshot.
     pub snapshot_every: u64,
+    /// How long tokens, sessions and sign-in codes last (`[membership.sign_in]`).
+    pub sign_in: signin::SignInSettings,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { room: "club".to_owned(), max_attempts: 100, snapshot_every: engine::SNAPSHOT_EVERY }
+        Settings {
+            room: "club".to_owned(),
+            max_attempts: 100,
+            snapshot_every: engine::SNAPSHOT_EVERY,
+            sign_in: signin::SignInSettings::default(),
+        }
     }
 }
 
@@ -85,4 +94,24 @@ pub async fn service(
         tracing::warn!(error = %e, "membership: the journal could not be replayed at start-up");
     }
     Ok(MembershipServiceServer::new(grpc::Membership::new(engine)))
+}
+
+/// The sign-in service on `resources` (signing with `resources.issuer`, noting ended sessions in
+/// `resources.revocations`), and the administrator it made if the club had none: on a club's
+/// first start, whoever started it is told the name and password (once; they are not kept).
+pub async fn sign_in_service(
+    resources: &Resources,
+    settings: &Settings,
+) -> Result<(SignInServiceServer<signin::SignIn>, Option<signin::FirstAdministrator>), StartError> {
+    let sign_in = signin::SignIn::new(
+        resources.db.clone(),
+        resources.issuer.clone(),
+        resources.revocations.clone(),
+        settings.sign_in.clone(),
+    );
+    let first = sign_in
+        .first_administrator()
+        .await
+        .map_err(|e| StartError::Service { service: "membership", message: format!("first administrator: {e}") })?;
+    Ok((SignInServiceServer::new(sign_in), first))
 }

@@ -10,6 +10,7 @@ use crate::client::ClientInterceptor;
 use crate::config::PlatformConfig;
 use crate::db::Db;
 use crate::live::{MemoryStore, RedisStore, SharedLiveStore};
+use crate::revocation::Revocations;
 use crate::server::ServerBuilder;
 
 /// A start-up failure; the message says what to fix.
@@ -50,8 +51,11 @@ pub struct Resources {
     pub live: SharedLiveStore,
     /// Checks callers' tokens.
     pub verifier: TokenVerifier,
-    /// Signs tokens; only with a local key (never in production, where only the public key is held).
+    /// Signs tokens: with a local key, or in production with the RS256 private key where it is
+    /// configured (only for the service that signs people in; the others hold only the public key).
     pub issuer: Option<TokenIssuer>,
+    /// The sessions ended early, refused by this process's auth layer; followed from the database.
+    pub revocations: Revocations,
     /// What this process presents when it calls another service.
     pub peer_interceptor: ClientInterceptor,
 }
@@ -103,7 +107,15 @@ impl Resources {
             Some(path) => {
                 let pem =
                     std::fs::read(path).map_err(|e| crate::auth::AuthError::Key(format!("{}: {e}", path.display())))?;
-                (TokenVerifier::rs256_pem(&pem)?, None)
+                let issuer = match &config.auth.rs256_private_key_file {
+                    Some(path) => {
+                        let pem = std::fs::read(path)
+                            .map_err(|e| crate::auth::AuthError::Key(format!("{}: {e}", path.display())))?;
+                        Some(TokenIssuer::rs256_pem(&pem)?)
+                    }
+                    None => None,
+                };
+                (TokenVerifier::rs256_pem(&pem)?, issuer)
             }
             None => {
                 let secret = load_or_create_local_secret(&config.auth.local_key_file)?;
@@ -116,8 +128,14 @@ impl Resources {
             live,
             verifier,
             issuer,
+            revocations: Revocations::default(),
             peer_interceptor: ClientInterceptor::default(),
         };
+        // Outside a runtime (tools that only read the configuration) there is nothing to protect.
+        if tokio::runtime::Handle::try_current().is_ok() {
+            let every = Duration::from_millis(config.auth.revocation_poll_ms.max(10));
+            resources.revocations.follow(resources.db.clone(), every);
+        }
         resources.peer_interceptor = resources.peer_interceptor_for(service)?;
         Ok(resources)
     }
@@ -143,12 +161,15 @@ impl Resources {
         })
     }
 
-    /// A server builder with this process's token verifier, the contract's per-RPC roles and the
-    /// configured HTTP/2 keep-alives.
+    /// A server builder with this process's token verifier, ended sessions, the contract's per-RPC
+    /// roles and the configured HTTP/2 keep-alives.
     pub fn server(&self) -> ServerBuilder {
-        ServerBuilder::new(AuthLayer::new(self.verifier.clone(), crate::auth::contract_policy()))
-            .http2_keepalive(self.config.streams.http2_keepalive())
-            .depends_on(self.db.dependency())
+        ServerBuilder::new(
+            AuthLayer::new(self.verifier.clone(), crate::auth::contract_policy())
+                .with_revocations(self.revocations.clone()),
+        )
+        .http2_keepalive(self.config.streams.http2_keepalive())
+        .depends_on(self.db.dependency())
     }
 }
 

@@ -6,9 +6,11 @@
 //! HS256 tokens with a generated key; in production it checks RS256 tokens against a public key
 //! and never holds the private one.
 //!
-//! [`AuthLayer`] validates the token of every request, checks the roles the contract allows for
-//! the method ([`MethodPolicy`]), and hands the [`Principal`] to the handler through the
-//! request extensions. Health and reflection stay open, so probes and tools need no token.
+//! [`AuthLayer`] validates the token of every request, refuses a token whose session was ended
+//! ([`crate::revocation`]), checks the roles the contract allows for the method ([`MethodPolicy`]),
+//! and hands the [`Principal`] to the handler through the request extensions. Health and
+//! reflection stay open, so probes and tools need no token, and so do the RPCs the contract marks
+//! anonymous (signing in, which hands tokens out).
 
 use std::collections::HashSet;
 use std::fmt;
@@ -119,6 +121,11 @@ pub struct Claims {
     pub iat: i64,
     /// Expiry (seconds since the epoch).
     pub exp: i64,
+    /// The session the token belongs to, when it was handed out by signing in: ending the session
+    /// ([`crate::revocation`]) refuses its tokens before they expire. Service tokens and those
+    /// `bridgectl token` mints have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<String>,
 }
 
 /// The authenticated caller of a request, as handlers see it.
@@ -166,6 +173,10 @@ pub enum AuthError {
     /// Not a token at all: not three base64url parts joined by dots, or parts that do not decode.
     #[error("malformed token ({0}): a token is three base64url parts joined by dots; {GET_A_TOKEN}")]
     Malformed(String),
+    /// The token's session was ended (the desk revoked the member, the administrator changed the
+    /// account, or a spent refresh token was used again).
+    #[error("this token's session has ended; sign in again")]
+    Revoked,
     /// A well-formed token this server did not sign (another key file, another club).
     #[error(
         "token not signed with this server's key: it was made with another key file (`bridge-club.key`) or for \
@@ -182,8 +193,9 @@ pub enum AuthError {
 
 /// How a caller gets a token, said with every refusal of one: a newcomer reads the refusal, not
 /// the docs.
-pub const GET_A_TOKEN: &str =
-    "get one with `bridgectl token --role <role> --subject <id>` (run where the server's `bridge-club.key` is)";
+pub const GET_A_TOKEN: &str = "get one by signing in (`bridgectl signin --name <account>` for staff, `bridgectl redeem \
+     <code>` with a code from the desk for members) or, holding the server's key, with `bridgectl token --role <role> \
+     --subject <id>` (run where the server's `bridge-club.key` is)";
 
 /// Checks tokens: HS256 with a shared secret (local), or RS256 with a public key (production).
 ///
@@ -195,7 +207,17 @@ pub const GET_A_TOKEN: &str =
 pub struct TokenVerifier {
     key: Arc<DecodingKey>,
     validation: Arc<Validation>,
-    verified: Arc<std::sync::Mutex<std::collections::HashMap<String, (Principal, i64)>>>,
+    verified: Arc<std::sync::Mutex<std::collections::HashMap<String, Verified>>>,
+}
+
+/// What a verified token says, remembered with it.
+#[derive(Debug, Clone)]
+struct Verified {
+    principal: Principal,
+    /// The `exp` claim.
+    expires: i64,
+    /// The `sid` claim.
+    session: Option<Arc<str>>,
 }
 
 /// How many verified tokens a verifier remembers; when full it forgets them all and starts over.
@@ -229,12 +251,17 @@ impl TokenVerifier {
 
     /// Checks a token and returns its principal.
     pub fn verify(&self, token: &str) -> Result<Principal, AuthError> {
+        self.verify_session(token).map(|(principal, _)| principal)
+    }
+
+    /// Checks a token and returns its principal and its session (the `sid` claim), if any.
+    pub fn verify_session(&self, token: &str) -> Result<(Principal, Option<Arc<str>>), AuthError> {
         let now = jsonwebtoken::get_current_timestamp() as i64;
         {
             let verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
             // Stricter than the check below, which allows some leeway: never longer than it.
-            if let Some((principal, _)) = verified.get(token).filter(|(_, exp)| now < *exp) {
-                return Ok(principal.clone());
+            if let Some(known) = verified.get(token).filter(|known| now < known.expires) {
+                return Ok((known.principal.clone(), known.session.clone()));
             }
         }
         if token.is_empty() {
@@ -252,23 +279,35 @@ impl TokenVerifier {
             }
         })?;
         let principal = Principal { subject: data.claims.sub, roles: data.claims.roles.into_iter().collect() };
+        let session: Option<Arc<str>> = data.claims.sid.map(Arc::from);
         let mut verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
         if verified.len() >= VERIFIED_LIMIT {
             verified.clear();
         }
-        verified.insert(token.to_owned(), (principal.clone(), data.claims.exp));
-        Ok(principal)
+        verified.insert(
+            token.to_owned(),
+            Verified { principal: principal.clone(), expires: data.claims.exp, session: session.clone() },
+        );
+        Ok((principal, session))
     }
 
     /// Reads the bearer token of a request's headers and verifies it.
     pub fn verify_headers(&self, headers: &http::HeaderMap) -> Result<Principal, AuthError> {
+        self.verify_headers_session(headers).map(|(principal, _)| principal)
+    }
+
+    /// [`TokenVerifier::verify_headers`], with the token's session.
+    pub fn verify_headers_session(
+        &self,
+        headers: &http::HeaderMap,
+    ) -> Result<(Principal, Option<Arc<str>>), AuthError> {
         let value = headers.get(http::header::AUTHORIZATION).ok_or(AuthError::Missing)?;
         let value = value.to_str().map_err(|_| AuthError::Invalid("authorization header is not ASCII".into()))?;
         let token = value
             .strip_prefix("Bearer ")
             .or_else(|| value.strip_prefix("bearer "))
             .ok_or_else(|| AuthError::Invalid("authorization header must be `Bearer <token>`".into()))?;
-        self.verify(token.trim())
+        self.verify_session(token.trim())
     }
 }
 
@@ -308,6 +347,26 @@ impl TokenIssuer {
             iss: ISSUER.to_owned(),
             iat: now,
             exp: now.saturating_add(ttl),
+            sid: None,
+        })
+    }
+
+    /// A token for `subject` with `roles` in session `session`, expiring at `expires` (seconds
+    /// since the epoch): what signing in hands out, refused once the session is ended.
+    pub fn issue_in_session(
+        &self,
+        subject: &str,
+        roles: &[Role],
+        session: &str,
+        expires: i64,
+    ) -> Result<String, AuthError> {
+        self.issue_claims(&Claims {
+            sub: subject.to_owned(),
+            roles: roles.to_vec(),
+            iss: ISSUER.to_owned(),
+            iat: chrono::Utc::now().timestamp(),
+            exp: expires,
+            sid: Some(session.to_owned()),
         })
     }
 
@@ -367,9 +426,10 @@ pub fn contract_policy() -> MethodPolicy {
     Arc::new(move |path| table.get(path).map(Vec::as_slice))
 }
 
-/// Paths any caller may use without a token: health checks and server reflection.
+/// Paths any caller may use without a token: health checks, server reflection, and the RPCs the
+/// contract marks anonymous (signing in: they check the credentials the request holds).
 pub fn is_public_path(path: &str) -> bool {
-    path.starts_with("/grpc.health.v1.Health/") || path.starts_with("/grpc.reflection.")
+    path.starts_with("/grpc.health.v1.Health/") || path.starts_with("/grpc.reflection.") || api::is_anonymous(path)
 }
 
 /// The tower layer that authenticates every request (see the module docs).
@@ -377,6 +437,7 @@ pub fn is_public_path(path: &str) -> bool {
 pub struct AuthLayer {
     verifier: TokenVerifier,
     policy: MethodPolicy,
+    revocations: crate::revocation::Revocations,
 }
 
 impl fmt::Debug for AuthLayer {
@@ -388,7 +449,13 @@ impl fmt::Debug for AuthLayer {
 impl AuthLayer {
     /// A layer checking tokens with `verifier` and roles with `policy`.
     pub fn new(verifier: TokenVerifier, policy: MethodPolicy) -> Self {
-        AuthLayer { verifier, policy }
+        AuthLayer { verifier, policy, revocations: Default::default() }
+    }
+
+    /// Refuses the tokens of the sessions `revocations` holds.
+    pub fn with_revocations(mut self, revocations: crate::revocation::Revocations) -> Self {
+        self.revocations = revocations;
+        self
     }
 
     /// Decides one request: the principal, or the status to answer with.
@@ -396,8 +463,12 @@ impl AuthLayer {
         if is_public_path(path) {
             return Ok(None);
         }
-        let principal =
-            self.verifier.verify_headers(headers).map_err(|e| crate::error::unauthenticated(e.to_string()))?;
+        let (principal, session) =
+            self.verifier.verify_headers_session(headers).map_err(|e| crate::error::unauthenticated(e.to_string()))?;
+        // A set lookup, no database: the set follows the database in the background.
+        if session.is_some_and(|session| self.revocations.contains(&session)) {
+            return Err(crate::error::unauthenticated(AuthError::Revoked.to_string()));
+        }
         let allowed = (self.policy)(path).ok_or_else(|| {
             Status::from(crate::ServiceError::PermissionDenied(format!("{path} is not open to any role")))
         })?;
@@ -507,6 +578,7 @@ mod tests {
                 iss: ISSUER.into(),
                 iat: now - 7200,
                 exp: now - 3600,
+                sid: None,
             })
             .unwrap();
         for h in [headers(&forged), headers(&expired), http::HeaderMap::new()] {
@@ -520,8 +592,14 @@ mod tests {
     fn a_remembered_token_still_expires_and_a_forgery_of_it_is_still_refused() {
         let verifier = TokenVerifier::hs256(b"secret");
         let now = chrono::Utc::now().timestamp();
-        let claims =
-            |exp: i64| Claims { sub: "carol".into(), roles: vec![Role::Desk], iss: ISSUER.into(), iat: now, exp };
+        let claims = |exp: i64| Claims {
+            sub: "carol".into(),
+            roles: vec![Role::Desk],
+            iss: ISSUER.into(),
+            iat: now,
+            exp,
+            sid: None,
+        };
         let issuer = TokenIssuer::hs256(b"secret");
         // Verified once, then remembered: the same answer without verifying again.
         let token = issuer.issue_claims(&claims(now + 60)).unwrap();
@@ -530,7 +608,11 @@ mod tests {
         // A token remembered but past its expiry is verified again, and refused.
         let stale = issuer.issue_claims(&claims(now - 3600)).unwrap();
         let carol = verifier.verify(&token).unwrap();
-        verifier.verified.lock().unwrap().insert(stale.clone(), (carol, now - 3600));
+        verifier
+            .verified
+            .lock()
+            .unwrap()
+            .insert(stale.clone(), Verified { principal: carol, expires: now - 3600, session: None });
         assert!(matches!(verifier.verify(&stale), Err(AuthError::Expired)));
         // Another signature over the same claims is another string: never taken for the first.
         let forged = TokenIssuer::hs256(b"other").issue_claims(&claims(now + 60)).unwrap();
@@ -580,6 +662,33 @@ mod tests {
         for (path, roles) in api::ALLOWED_ROLES {
             assert_eq!(policy(path).map(<[Role]>::len), Some(roles.len()), "{path}");
         }
+    }
+
+    #[test]
+    fn a_token_of_an_ended_session_is_refused_and_one_without_a_session_is_not() {
+        let revocations = crate::revocation::Revocations::default();
+        let layer = AuthLayer::new(TokenVerifier::hs256(b"secret"), policy()).with_revocations(revocations.clone());
+        let issuer = TokenIssuer::hs256(b"secret");
+        let later = chrono::Utc::now().timestamp() + 600;
+        let in_session = issuer.issue_in_session("desk-1", &[Role::Desk], "s-1", later).unwrap();
+        let minted = issuer.issue("desk-2", &[Role::Desk], Duration::from_secs(600)).unwrap();
+        assert!(layer.authorize("/x.v1.S/DeskOnly", &headers(&in_session)).is_ok());
+        revocations.note("s-1", later * 1000);
+        let refused = layer.authorize("/x.v1.S/DeskOnly", &headers(&in_session)).unwrap_err();
+        assert_eq!(refused.code(), tonic::Code::Unauthenticated);
+        assert!(refused.message().contains("session has ended"), "{}", refused.message());
+        assert!(layer.authorize("/x.v1.S/DeskOnly", &headers(&minted)).is_ok(), "minted tokens have no session");
+    }
+
+    #[test]
+    fn signing_in_needs_no_token_and_nothing_else_does() {
+        let layer = AuthLayer::new(TokenVerifier::hs256(b"secret"), contract_policy());
+        for method in ["SignIn", "RedeemCode", "Refresh"] {
+            let path = format!("/bridgeclub.membership.v1.SignInService/{method}");
+            assert_eq!(layer.authorize(&path, &http::HeaderMap::new()).unwrap(), None, "{path}");
+        }
+        let issue = "/bridgeclub.membership.v1.SignInService/IssueSignInCode";
+        assert_eq!(layer.authorize(issue, &http::HeaderMap::new()).unwrap_err().code(), tonic::Code::Unauthenticated);
     }
 
     #[test]

@@ -89,6 +89,14 @@ pub struct AuthConfig {
     pub local_key_file: PathBuf,
     /// A PEM RS256 public key: production tokens are checked against it and no local key is used.
     pub rs256_public_key_file: Option<PathBuf>,
+    /// A PEM RS256 private key, the other half of `rs256_public_key_file`: only the service that
+    /// hands out tokens (membership, which signs people in) is given it. Without it, and without a
+    /// local key, signing in answers UNAVAILABLE.
+    pub rs256_private_key_file: Option<PathBuf>,
+    /// Milliseconds between this process's reads of the ended sessions (`auth_revoked_sessions`):
+    /// how long, at most, another process's revocation takes to reach it (docs/architecture.md,
+    /// "Identity and roles").
+    pub revocation_poll_ms: u64,
     /// The token this service presents when it calls another service: role `service`, subject
     /// `service:<name>` (`service:game`, ...), one for each service's deployment. With a local key
     /// and no token configured, one is minted so for each service.
@@ -100,6 +108,8 @@ impl Default for AuthConfig {
         AuthConfig {
             local_key_file: PathBuf::from("bridge-club.key"),
             rs256_public_key_file: None,
+            rs256_private_key_file: None,
+            revocation_poll_ms: 1_000,
             service_token: None,
         }
     }

@@ -12,6 +12,8 @@
 //! | missing entity | `NOT_FOUND` | `NOT_FOUND` |
 //! | duplicate entity | `ALREADY_EXISTS` | `ALREADY_EXISTS` |
 //! | principal lacks the role | `PERMISSION_DENIED` | `PERMISSION_DENIED` |
+//! | a wrong password, code or refresh token | `UNAUTHENTICATED` | `UNAUTHENTICATED` |
+//! | too many wrong tries (signing in) | `RESOURCE_EXHAUSTED`, `RetryInfo` of the wait | `RATE_LIMITED` |
 //! | stale expected version | `ABORTED`, `RetryInfo` of 0 (read again, then retry) | `STALE_VERSION` |
 //! | storage down | `UNAVAILABLE`, `RetryInfo` of a second | `DEPENDENCY_UNAVAILABLE` |
 //! | anything else | `INTERNAL` (details logged, not sent; no details at all) | none |
@@ -57,6 +59,18 @@ pub enum ServiceError {
     /// The principal may not do this.
     #[error("{0}")]
     PermissionDenied(String),
+    /// The credentials in the request (a password, a sign-in code, a refresh token) are wrong.
+    /// The message never says whether the account or code exists.
+    #[error("{0}")]
+    Unauthenticated(String),
+    /// Too many wrong tries: the caller may try again after `retry_after`.
+    #[error("{message}")]
+    Throttled {
+        /// What is refused, and for how long, in words.
+        message: String,
+        /// How long until the next try is taken.
+        retry_after: Duration,
+    },
     /// The caller's expected version is stale: someone else changed the state first.
     #[error("{0}")]
     Conflict(String),
@@ -139,6 +153,8 @@ impl ServiceError {
             ServiceError::NotFound(_) => Code::NotFound,
             ServiceError::AlreadyExists(_) => Code::AlreadyExists,
             ServiceError::PermissionDenied(_) => Code::PermissionDenied,
+            ServiceError::Unauthenticated(_) => Code::Unauthenticated,
+            ServiceError::Throttled { .. } => Code::ResourceExhausted,
             ServiceError::Conflict(_) | ServiceError::Stale { .. } => Code::Aborted,
             ServiceError::Unavailable(_) => Code::Unavailable,
             ServiceError::Internal(_) => Code::Internal,
@@ -168,9 +184,11 @@ pub const REASON_PERMISSION_DENIED: &str = "PERMISSION_DENIED";
 pub const REASON_STALE_VERSION: &str = "STALE_VERSION";
 /// A dependency (database, Redis, another service) is away: retry with the same idempotency key.
 pub const REASON_DEPENDENCY_UNAVAILABLE: &str = "DEPENDENCY_UNAVAILABLE";
-/// No token, or one that is bad or expired (UNAUTHENTICATED, from the edge's auth).
+/// No token, or one that is bad, expired or of an ended session (UNAUTHENTICATED, from the edge's
+/// auth); or, signing in, a wrong password, code or refresh token.
 pub const REASON_UNAUTHENTICATED: &str = "UNAUTHENTICATED";
-/// The caller spent its budget of calls (RESOURCE_EXHAUSTED, from the edge's rate limit).
+/// The caller spent its budget of calls (RESOURCE_EXHAUSTED, from the edge's rate limit), or made
+/// too many wrong sign-in tries.
 pub const REASON_RATE_LIMITED: &str = "RATE_LIMITED";
 
 /// `ErrorInfo` metadata keys of a refusal under the Laws: the citation as people read it, and its
@@ -199,6 +217,8 @@ impl ServiceError {
             ServiceError::NotFound(_) => REASON_NOT_FOUND,
             ServiceError::AlreadyExists(_) => REASON_ALREADY_EXISTS,
             ServiceError::PermissionDenied(_) => REASON_PERMISSION_DENIED,
+            ServiceError::Unauthenticated(_) => REASON_UNAUTHENTICATED,
+            ServiceError::Throttled { .. } => REASON_RATE_LIMITED,
             ServiceError::Conflict(_) | ServiceError::Stale { .. } => REASON_STALE_VERSION,
             ServiceError::Unavailable(_) => REASON_DEPENDENCY_UNAVAILABLE,
             ServiceError::Internal(_) => return None,
@@ -245,6 +265,10 @@ impl From<ServiceError> for Status {
             }
             ServiceError::Unavailable(_) => {
                 details.set_retry_info(Some(Duration::from_millis(UNAVAILABLE_RETRY_AFTER_MS)));
+            }
+            ServiceError::Throttled { retry_after, .. } => {
+                // One status for a throttle, whether the edge's budget or a sign-in's.
+                return rate_limited(message, *retry_after);
             }
             _ => {}
         }
@@ -485,6 +509,21 @@ mod tests {
         assert_eq!(status.code(), Code::NotFound);
         assert!(status.message().len() <= MAX_STATUS_MESSAGE_BYTES);
         assert!(status.message().ends_with("..."));
+    }
+
+    #[test]
+    fn a_refused_sign_in_is_unauthenticated_and_a_throttled_one_says_when_to_try_again() {
+        let refused = Status::from(ServiceError::Unauthenticated("wrong name or password".into()));
+        assert_eq!(refused.code(), Code::Unauthenticated);
+        assert_eq!(refused.get_details_error_info().map(|i| i.reason), Some(REASON_UNAUTHENTICATED.to_owned()));
+        let throttled = Status::from(ServiceError::Throttled {
+            message: "too many wrong passwords".into(),
+            retry_after: Duration::from_secs(30),
+        });
+        assert_eq!(throttled.code(), Code::ResourceExhausted);
+        assert_eq!(throttled.get_details_error_info().map(|i| i.reason), Some(REASON_RATE_LIMITED.to_owned()));
+        assert_eq!(throttled.get_details_retry_info().and_then(|r| r.retry_delay), Some(Duration::from_secs(30)));
+        assert_eq!(throttled.metadata().get(RETRY_PUSHBACK_KEY).and_then(|v| v.to_str().ok()), Some("30000"));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! - [`telemetry`]: `tracing` with OpenTelemetry export and W3C trace context on every hop;
 //! - [`server`]: health, reflection, request tracing, auth, graceful shutdown, and hooks for the edge;
 //! - [`auth`]: JWT bearer tokens (HS256 locally, RS256 in production) and per-RPC roles;
+//! - [`revocation`]: sessions ended early, refused by every service from a set kept in memory;
 //! - [`breaker`]: the circuit breaker that makes every dependency fail fast while it is away;
 //! - [`health`]: services NOT_SERVING while their database is away, SERVING once it is back;
 //! - [`error`]: the one mapping of service errors to `tonic::Status`;
@@ -42,6 +43,7 @@ pub mod lineup;
 pub mod live;
 pub mod outbox;
 pub mod page;
+pub mod revocation;
 pub mod runtime;
 pub mod server;
 pub mod store;

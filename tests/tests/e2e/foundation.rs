@@ -39,6 +39,7 @@ async fn calls_without_a_valid_token_or_role_are_refused() {
             iss: ISSUER.into(),
             iat: now - 7200,
             exp: now - 3600,
+            sid: None,
         })
         .unwrap();
     let status = ScoringClient::new(app.channel(Some(&expired)))

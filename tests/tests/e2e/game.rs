@@ -108,10 +108,10 @@ fn seated(players: &[String; 4]) -> Vec<pb::SeatedPlayer> {
 const PBN: &str = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765";
 
 /// One table of a test, with its four players.
-struct Table<'a> {
+pub(crate) struct Table<'a> {
     app: &'a TestApp,
-    id: String,
-    players: [String; 4],
+    pub(crate) id: String,
+    pub(crate) players: [String; 4],
     /// The rubber in progress, for a table the desk seated for rubber bridge.
     lineup: std::sync::Mutex<Option<Lineup>>,
 }
@@ -172,7 +172,7 @@ impl<'a> Table<'a> {
         self.view_as(&mut self.arbiter()).await
     }
 
-    async fn view_as(&self, client: &mut GameClient) -> game::TableView {
+    pub(crate) async fn view_as(&self, client: &mut GameClient) -> game::TableView {
         let request = game::GetTableStateRequest { table_id: self.id.clone() };
         client.get_table_state(request).await.unwrap().into_inner().view.unwrap()
     }
@@ -234,7 +234,12 @@ impl<'a> Table<'a> {
         view.unwrap()
     }
 
-    async fn play_as(&self, client: &mut GameClient, seat: Seat, card: &str) -> Result<game::TableView, Status> {
+    pub(crate) async fn play_as(
+        &self,
+        client: &mut GameClient,
+        seat: Seat,
+        card: &str,
+    ) -> Result<game::TableView, Status> {
         let request = game::PlayCardRequest {
             table_id: self.id.clone(),
             expected_version: self.version().await,
@@ -446,7 +451,7 @@ async fn recorded_board(app: &TestApp) -> Table<'_> {
 }
 
 /// A recorded rubber table of the PBN deal, bid to four spades by North.
-async fn rubber_four_spades(app: &TestApp) -> Table<'_> {
+pub(crate) async fn rubber_four_spades(app: &TestApp) -> Table<'_> {
     let table = Table::seated(app).await;
     table.start(table.rubber(game::PlayMode::Recorded, false), Some(PBN)).await;
     bid_four_spades(&table).await;

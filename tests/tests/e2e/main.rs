@@ -17,6 +17,7 @@ mod outbox;
 mod paging;
 mod replay;
 mod scoring;
+mod signin;
 mod streams;
 mod third_party;
 mod trust;

@@ -6,10 +6,13 @@
 //!   (docs/architecture.md, "Live state and durability");
 //! - [`outbox`]: a call owed to another service, written with the change that owes it and
 //!   delivered until the other service acknowledges it (with the trace context of the request
-//!   that wrote it, see [`crate::telemetry::capture_trace_context`]).
+//!   that wrote it, see [`crate::telemetry::capture_trace_context`]);
+//! - [`revoked_sessions`]: sign-in sessions ended early, whose tokens every service refuses
+//!   ([`crate::revocation`]).
 
 pub mod idempotency_keys;
 pub mod outbox;
+pub mod revoked_sessions;
 
 use sea_orm::{ConnectionTrait, EntityTrait, Set};
 

@@ -1,0 +1,81 @@
+//! Signing in with `bridgectl` against the whole platform: the administrator makes a desk account,
+//! the desk member signs in with its password, the desk issues a member's code, the member
+//! redeems it and refreshes with the file the refresh token is kept in, and the desk revokes him.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use api::membership::v1 as pb;
+use e2e::{MembershipClient, TestApp};
+use platform::auth::Role;
+
+async fn as_admin(app: &TestApp, args: &[&str]) -> String {
+    common::bridgectl_as(app, "the-admin", &[Role::Admin], args).await
+}
+
+async fn as_desk(app: &TestApp, args: &[&str]) -> String {
+    common::bridgectl_as(app, "front-desk", &[Role::Desk], args).await
+}
+
+/// The one line a sign-in prints on standard output: the access token.
+fn access_token(stdout: &str) -> String {
+    let token = stdout.trim();
+    assert_eq!(token.split('.').count(), 3, "a JWT alone on standard output: {stdout:?}");
+    token.to_owned()
+}
+
+async fn read_player(app: &TestApp, token: &str, player_id: &str) -> Result<pb::Player, tonic::Status> {
+    let request = pb::GetPlayerRequest { player_id: player_id.to_owned() };
+    Ok(MembershipClient::new(app.channel(Some(token))).get_player(request).await?.into_inner().player.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn staff_and_members_sign_in_with_bridgectl() {
+    let app = TestApp::spawn().await;
+    let created =
+        as_admin(&app, &["account", "create", "desk1", "--role", "desk", "--password", "a long desk password"]).await;
+    assert!(created.contains("desk1") && created.contains("desk"), "{created}");
+    let generated = as_admin(&app, &["account", "create", "arb", "--role", "arbiter"]).await;
+    assert!(generated.contains("password: "), "a generated password is shown once: {generated}");
+    let listed = as_admin(&app, &["account", "list"]).await;
+    assert!(listed.contains("admin") && listed.contains("desk1") && listed.contains("arb"), "{listed}");
+
+    let desk =
+        access_token(&as_admin(&app, &["signin", "--name", "desk1", "--password", "a long desk password"]).await);
+    let register = pb::RegisterPlayerRequest { player_id: "jo".into(), name: "Jo".into(), ..Default::default() };
+    MembershipClient::new(app.channel(Some(&desk))).register_player(register).await.unwrap();
+    let refused = common::bridgectl_ending(
+        &app,
+        "x",
+        &[Role::Desk],
+        &["signin", "--name", "desk1", "--password", "wrong one"],
+        false,
+    )
+    .await;
+    assert!(refused.contains("Unauthenticated"), "{refused}");
+
+    let code = as_desk(&app, &["member", "code", "jo"]).await.trim().to_owned();
+    assert_eq!(code.len(), 14, "{code:?}");
+    let dir = std::env::temp_dir().join(format!("bridgectl-signin-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("refresh");
+    let file_arg = file.to_str().unwrap();
+    let member = access_token(&as_desk(&app, &["redeem", &code, "--refresh-token-file", file_arg]).await);
+    assert_eq!(read_player(&app, &member, "jo").await.unwrap().player_id, "jo");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600, "owner only");
+    }
+    let kept = std::fs::read_to_string(&file).unwrap();
+    let member = access_token(&as_desk(&app, &["refresh", "--refresh-token-file", file_arg]).await);
+    assert_ne!(std::fs::read_to_string(&file).unwrap(), kept, "the next refresh token replaces the spent one");
+
+    let revoked = as_desk(&app, &["member", "revoke", "jo"]).await;
+    assert!(revoked.contains("1 session"), "{revoked}");
+    assert_eq!(read_player(&app, &member, "jo").await.unwrap_err().code(), tonic::Code::Unauthenticated);
+    let refused =
+        common::bridgectl_ending(&app, "x", &[Role::Desk], &["refresh", "--refresh-token-file", file_arg], false).await;
+    assert!(refused.contains("Unauthenticated"), "{refused}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
