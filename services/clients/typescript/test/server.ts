@@ -2,29 +2,30 @@
 // with the embedded default (SQLite, in-process live state, a local signing key), and stopped and
 // removed afterwards.
 //
-// The binaries come from BRIDGE_BIN_DIR (a directory holding bridge-club and bridgectl); without
-// it, from the cargo target directory ($CARGO_TARGET_DIR, or target/ at the repository's root),
-// the release build if it has both, else the debug build `cargo test --workspace` leaves.
+// On its first start it makes the administrator `admin` and prints his password once; `Club`
+// reads it from that output, and the tests sign in with it: every token they use comes from the
+// server's SignInService, none is minted.
+//
+// The binary comes from BRIDGE_BIN_DIR (a directory holding bridge-club); without it, from the
+// cargo target directory ($CARGO_TARGET_DIR, or target/ at the repository's root), the release
+// build if it has one, else the debug build `cargo test --workspace` leaves.
 
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-
-const run = promisify(execFile);
 
 /** The repository's root: this file runs from services/clients/typescript/dist/test. */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../..");
 
-/** The directory holding bridge-club and bridgectl. */
+/** The directory holding bridge-club. */
 export function binDir(): string {
-  const has = (dir: string) => existsSync(join(dir, "bridge-club")) && existsSync(join(dir, "bridgectl"));
+  const has = (dir: string) => existsSync(join(dir, "bridge-club"));
   const configured = process.env.BRIDGE_BIN_DIR;
   if (configured) {
     const dir = resolve(root, configured);
-    if (!has(dir)) throw new Error(`BRIDGE_BIN_DIR=${configured}: no bridge-club and bridgectl in ${dir}`);
+    if (!has(dir)) throw new Error(`BRIDGE_BIN_DIR=${configured}: no bridge-club in ${dir}`);
     return dir;
   }
   const target = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
@@ -32,10 +33,23 @@ export function binDir(): string {
     if (has(join(target, profile))) return join(target, profile);
   }
   throw new Error(
-    `no bridge-club and bridgectl in ${target}/release or ${target}/debug: build them ` +
-      "(cargo build --release --bin bridge-club --bin bridgectl) or set BRIDGE_BIN_DIR",
+    `no bridge-club in ${target}/release or ${target}/debug: build it ` +
+      "(cargo build --release --bin bridge-club) or set BRIDGE_BIN_DIR",
   );
 }
+
+/** A staff account's name and password. */
+export interface Credentials {
+  name: string;
+  password: string;
+}
+
+/**
+ * The administrator a first start makes, as bridge-club prints him once (services/club/src/lib.rs,
+ * `first_start_notice`): `created the administrator account "admin" with the password`, the
+ * password on a line of its own, then `(shown this once)`.
+ */
+const FIRST_ADMINISTRATOR = /created the administrator account "([^"]+)" with the password\s+(\S+)\s+\(shown this once\)/;
 
 /** The environment the binaries run with: this one, less anything that would point them elsewhere. */
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -48,6 +62,15 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Servers still running, stopped if the test process exits without stopping them. */
+const running = new Set<{ process: ChildProcess; dir: string }>();
+process.on("exit", () => {
+  for (const { process: child, dir } of running) {
+    child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 /** A running bridge-club. */
 export class Club {
   private constructor(
@@ -55,32 +78,43 @@ export class Club {
     readonly baseUrl: string,
     /** Its working directory: its database and key file. */
     readonly dir: string,
-    private readonly bin: string,
+    /** The administrator it made on this, its first start, with the password it printed. */
+    readonly administrator: Credentials,
     private readonly process: ChildProcess,
     private readonly output: () => string,
   ) {}
 
-  /** Starts bridge-club on a free port in a new temporary directory. */
+  /**
+   * Starts bridge-club on a free port in a new temporary directory, and reads from what it prints
+   * where it serves and the first administrator's password.
+   */
   static async start(): Promise<Club> {
     const bin = binDir();
     const dir = mkdtempSync(join(tmpdir(), "bridge-club-ts-"));
     const env = { ...cleanEnv(), BRIDGE_LISTEN: "127.0.0.1:0", RUST_LOG: "warn" };
     const child = spawn(join(bin, "bridge-club"), [], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    const entry = { process: child, dir };
+    running.add(entry);
     let output = "";
-    const address = await new Promise<string>((resolveAddress, reject) => {
-      const timer = setTimeout(() => fail(new Error("bridge-club did not say where it serves within 60 s")), 60_000);
+    const started = await new Promise<{ address: string; administrator: Credentials }>((resolveStart, reject) => {
+      const timer = setTimeout(
+        () => fail(new Error("bridge-club did not say where it serves and who its administrator is within 60 s")),
+        60_000,
+      );
       const fail = (error: Error) => {
         clearTimeout(timer);
         child.kill("SIGKILL");
         rmSync(dir, { recursive: true, force: true });
+        running.delete(entry);
         reject(new Error(`${error.message}\n${output}`));
       };
       const read = (chunk: Buffer) => {
         output += chunk.toString();
         const serving = /serving every service on (\S+)/.exec(output);
-        if (serving) {
+        const administrator = FIRST_ADMINISTRATOR.exec(output);
+        if (serving && administrator) {
           clearTimeout(timer);
-          resolveAddress(serving[1]);
+          resolveStart({ address: serving[1], administrator: { name: administrator[1], password: administrator[2] } });
         }
       };
       child.stdout.on("data", read);
@@ -89,19 +123,8 @@ export class Club {
       child.on("exit", (code, signal) => fail(new Error(`bridge-club exited (${code ?? signal}) before serving`)));
     });
     child.removeAllListeners("exit");
-    return new Club(`http://${address}`, dir, bin, child, () => output);
-  }
-
-  /**
-   * A token for `subject` with `roles`, minted with the server's own key by `bridgectl token`.
-   * This is the one place the tests get a token: when sign-in lands, it signs in instead.
-   */
-  async token(subject: string, ...roles: string[]): Promise<string> {
-    const args = ["token", "--subject", subject, ...roles.flatMap((role) => ["--role", role])];
-    const { stdout } = await run(join(this.bin, "bridgectl"), args, { cwd: this.dir, env: cleanEnv() });
-    const token = stdout.trim();
-    if (token.split(".").length !== 3) throw new Error(`bridgectl token printed no JWT: ${stdout}`);
-    return token;
+    child.once("exit", () => running.delete(entry));
+    return new Club(`http://${started.address}`, dir, started.administrator, child, () => output);
   }
 
   /** What the server printed so far (for a failing test's message). */
