@@ -38,18 +38,13 @@ use platform::ServiceError;
 use platform::app::{Peers, Resources, StartError};
 
 /// The game service's settings (the `[game]` table).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
     /// How results are delivered to scoring.
     pub outbox: outbox::OutboxSettings,
 }
 
-impl Default for Settings {
-    fn default() -> Self {
-        Settings { outbox: outbox::OutboxSettings::default() }
-    }
-}
 
 /// The game service on `resources`, with its outbox worker running and its live tables reported
 /// (the `game.live_tables` gauge).
