@@ -45,7 +45,6 @@ pub struct Settings {
     pub outbox: outbox::OutboxSettings,
 }
 
-
 /// The game service on `resources`, with its outbox worker running and its live tables reported
 /// (the `game.live_tables` gauge).
 pub async fn service(

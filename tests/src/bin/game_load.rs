@@ -14,7 +14,8 @@
 //! and every trick is won by the opening leader, who leads his suit to the end. That is 57 actions
 //! (the start, four calls, 52 cards), each one legal, each judged by the Laws, journaled, put in
 //! live state and streamed; the finished deal's result goes to the pad through the outbox, and
-//! the next deal starts once the pad shows it (deals are scored in order, Law 73).
+//! the next deal starts at once, settled from the pad as it will stand once that result arrives
+//! (deals are scored in order, Law 73).
 //!
 //! The token is minted with the server's local key file (`--key-file`).
 
@@ -61,8 +62,7 @@ struct Args {
 type GameClient = api::game::v1::game_service_client::GameServiceClient<platform::app::PeerChannel>;
 
 /// Latencies of one measurement, in microseconds: of every request, and apart, of the calls and
-/// cards (the live path) and of the deals' starts (which also ask the rubber's owners, and wait
-/// for the result of the deal before to reach its pad).
+/// cards (the live path) and of the deals' starts (which also ask the rubber's owners).
 #[derive(Default)]
 struct Measured {
     latencies: Vec<u32>,
@@ -122,8 +122,8 @@ struct Table {
 }
 
 impl Table {
-    /// Sends the table's next action; `Ok(false)` if the pad has not yet recorded the deal
-    /// before (the start must wait).
+    /// Sends the table's next action; `Ok(false)` if a start was refused because an earlier
+    /// result is still on its way to the pad (the table tries again).
     async fn act(&mut self) -> Result<bool, tonic::Status> {
         let key = uuid::Uuid::new_v4().to_string();
         let table_id = self.lineup.table_id.clone();
