@@ -122,6 +122,17 @@ impl Resources {
                 (TokenVerifier::hs256(&secret), Some(TokenIssuer::hs256(&secret)))
             }
         };
+        let verifier = match &config.auth.identity_provider {
+            Some(provider) => {
+                let provider = Arc::new(crate::auth::IdentityProvider::new(provider.clone())?);
+                // Outside a runtime (tools that only read the configuration) no token is checked.
+                if tokio::runtime::Handle::try_current().is_ok() {
+                    provider.follow();
+                }
+                verifier.with_identity_provider(provider)
+            }
+            None => verifier,
+        };
         let mut resources = Resources {
             config: config.clone(),
             db,

@@ -11,6 +11,13 @@
 //! and hands the [`Principal`] to the handler through the request extensions. Health and
 //! reflection stay open, so probes and tools need no token, and so do the RPCs the contract marks
 //! anonymous (signing in, which hands tokens out).
+//!
+//! A club with an identity provider of its own has its tokens checked too, against the keys the
+//! provider publishes ([`identity_provider`]).
+
+mod identity_provider;
+
+pub use identity_provider::{FetchError, IdentityProvider};
 
 use std::collections::HashSet;
 use std::fmt;
@@ -189,6 +196,37 @@ pub enum AuthError {
     /// A key could not be read.
     #[error("signing key: {0}")]
     Key(String),
+    /// A token of the club's identity provider names a key (`kid`) not among those it published
+    /// when last fetched: the keys are fetched again before the token is refused.
+    #[error("token signed with key {0:?}, which the identity provider does not publish; sign in with it again")]
+    UnknownKey(String),
+    /// The identity provider's keys could not be fetched, so its tokens cannot be checked now.
+    #[error("{0}; try again shortly")]
+    ProviderUnavailable(String),
+}
+
+/// The refusal of a token `jsonwebtoken` did not accept.
+fn refusal_of(e: jsonwebtoken::errors::Error) -> AuthError {
+    use jsonwebtoken::errors::ErrorKind;
+    match e.kind() {
+        ErrorKind::ExpiredSignature => AuthError::Expired,
+        ErrorKind::InvalidSignature => AuthError::WrongKey,
+        ErrorKind::InvalidToken | ErrorKind::Base64(_) | ErrorKind::Json(_) | ErrorKind::Utf8(_) => {
+            AuthError::Malformed(e.to_string())
+        }
+        _ => AuthError::Invalid(e.to_string()),
+    }
+}
+
+impl AuthError {
+    /// The status a request refused for this answers with: UNAVAILABLE when the identity
+    /// provider's keys cannot be had (the token may well be good), UNAUTHENTICATED otherwise.
+    pub fn status(&self) -> Status {
+        match self {
+            AuthError::ProviderUnavailable(_) => crate::error::unavailable(self.to_string()),
+            _ => crate::error::unauthenticated(self.to_string()),
+        }
+    }
 }
 
 /// How a caller gets a token, said with every refusal of one: a newcomer reads the refusal, not
@@ -208,6 +246,8 @@ pub struct TokenVerifier {
     key: Arc<DecodingKey>,
     validation: Arc<Validation>,
     verified: Arc<std::sync::Mutex<std::collections::HashMap<String, Verified>>>,
+    /// The club's identity provider, whose tokens (by their `iss`) are checked against its keys.
+    provider: Option<Arc<IdentityProvider>>,
 }
 
 /// What a verified token says, remembered with it.
@@ -235,7 +275,30 @@ impl TokenVerifier {
         validation.set_issuer(&[ISSUER]);
         validation.set_required_spec_claims(&["exp", "iss", "sub"]);
         validation.leeway = 5;
-        TokenVerifier { key: Arc::new(key), validation: Arc::new(validation), verified: Arc::default() }
+        TokenVerifier { key: Arc::new(key), validation: Arc::new(validation), verified: Arc::default(), provider: None }
+    }
+
+    /// Also accepts the tokens of `provider` (those whose `iss` is its issuer).
+    pub fn with_identity_provider(mut self, provider: Arc<IdentityProvider>) -> Self {
+        self.provider = Some(provider);
+        self
+    }
+
+    /// The club's identity provider, if one is configured.
+    pub fn identity_provider(&self) -> Option<&Arc<IdentityProvider>> {
+        self.provider.as_ref()
+    }
+
+    /// Whether `token` claims to come from the identity provider. The claim is read unverified
+    /// only to choose the keys; those keys then check it.
+    fn is_from_provider(&self, token: &str) -> Option<&IdentityProvider> {
+        #[derive(Deserialize)]
+        struct Issuer {
+            iss: Option<String>,
+        }
+        let provider = self.provider.as_deref()?;
+        let claims = jsonwebtoken::dangerous::insecure_decode_claims::<Issuer>(token).ok()?;
+        (claims.iss.as_deref() == Some(provider.issuer())).then_some(provider)
     }
 
     /// A verifier for HS256 tokens signed with `secret`.
@@ -267,27 +330,23 @@ impl TokenVerifier {
         if token.is_empty() {
             return Err(AuthError::Empty);
         }
-        let data = jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation).map_err(|e| {
-            use jsonwebtoken::errors::ErrorKind;
-            match e.kind() {
-                ErrorKind::ExpiredSignature => AuthError::Expired,
-                ErrorKind::InvalidSignature => AuthError::WrongKey,
-                ErrorKind::InvalidToken | ErrorKind::Base64(_) | ErrorKind::Json(_) | ErrorKind::Utf8(_) => {
-                    AuthError::Malformed(e.to_string())
-                }
-                _ => AuthError::Invalid(e.to_string()),
+        let (principal, expires, session) = match self.is_from_provider(token) {
+            Some(provider) => {
+                let (principal, expires) = provider.verify(token)?;
+                (principal, expires, None)
             }
-        })?;
-        let principal = Principal { subject: data.claims.sub, roles: data.claims.roles.into_iter().collect() };
-        let session: Option<Arc<str>> = data.claims.sid.map(Arc::from);
+            None => {
+                let data = jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation).map_err(refusal_of)?;
+                let principal = Principal { subject: data.claims.sub, roles: data.claims.roles.into_iter().collect() };
+                let session: Option<Arc<str>> = data.claims.sid.map(Arc::from);
+                (principal, data.claims.exp, session)
+            }
+        };
         let mut verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
         if verified.len() >= VERIFIED_LIMIT {
             verified.clear();
         }
-        verified.insert(
-            token.to_owned(),
-            Verified { principal: principal.clone(), expires: data.claims.exp, session: session.clone() },
-        );
+        verified.insert(token.to_owned(), Verified { principal: principal.clone(), expires, session: session.clone() });
         Ok((principal, session))
     }
 
@@ -458,32 +517,77 @@ impl AuthLayer {
         self
     }
 
-    /// Decides one request: the principal, or the status to answer with.
+    /// Decides one request: the principal, or the status to answer with. Never waits on the
+    /// network: a token naming a key of the identity provider not yet known answers UNAVAILABLE
+    /// here ([`AuthService`] fetches the keys again first).
     pub fn authorize(&self, path: &str, headers: &http::HeaderMap) -> Result<Option<Principal>, Status> {
+        self.decide(path, headers).map_err(|refusal| match refusal {
+            Refusal::Status(status) => status,
+            Refusal::UnknownKey(kid) => crate::error::unavailable(format!(
+                "the identity provider's key {kid:?} is not known yet; try again shortly"
+            )),
+        })
+    }
+
+    /// [`AuthLayer::authorize`], fetching the identity provider's keys again (within its
+    /// deadline, at most once every `min_refetch_interval_secs`) when the token names one not
+    /// known. A key still missing after a fetch is refused as UNAUTHENTICATED; one missing
+    /// because the keys could not be fetched, as UNAVAILABLE.
+    pub async fn authorize_fetching(&self, path: &str, headers: &http::HeaderMap) -> Result<Option<Principal>, Status> {
+        let kid = match self.decide(path, headers) {
+            Err(Refusal::UnknownKey(kid)) => kid,
+            Err(Refusal::Status(status)) => return Err(status),
+            Ok(principal) => return Ok(principal),
+        };
+        let Some(provider) = self.verifier.identity_provider() else {
+            return Err(AuthError::UnknownKey(kid).status());
+        };
+        let fetched = provider.refetch().await;
+        match (self.decide(path, headers), fetched) {
+            (Ok(principal), _) => Ok(principal),
+            (Err(Refusal::Status(status)), _) => Err(status),
+            (Err(Refusal::UnknownKey(kid)), Ok(())) => Err(AuthError::UnknownKey(kid).status()),
+            (Err(Refusal::UnknownKey(_)), Err(e)) => Err(AuthError::ProviderUnavailable(e.to_string()).status()),
+        }
+    }
+
+    fn decide(&self, path: &str, headers: &http::HeaderMap) -> Result<Option<Principal>, Refusal> {
         if is_public_path(path) {
             return Ok(None);
         }
-        let (principal, session) =
-            self.verifier.verify_headers_session(headers).map_err(|e| crate::error::unauthenticated(e.to_string()))?;
+        let (principal, session) = self.verifier.verify_headers_session(headers).map_err(|e| match e {
+            AuthError::UnknownKey(kid) => Refusal::UnknownKey(kid),
+            e => Refusal::Status(e.status()),
+        })?;
         // A set lookup, no database: the set follows the database in the background.
         if session.is_some_and(|session| self.revocations.contains(&session)) {
-            return Err(crate::error::unauthenticated(AuthError::Revoked.to_string()));
+            return Err(Refusal::Status(AuthError::Revoked.status()));
         }
         let allowed = (self.policy)(path).ok_or_else(|| {
-            Status::from(crate::ServiceError::PermissionDenied(format!("{path} is not open to any role")))
+            Refusal::Status(Status::from(crate::ServiceError::PermissionDenied(format!(
+                "{path} is not open to any role"
+            ))))
         })?;
         if !principal.has_any(allowed) {
             let allowed: Vec<&str> = allowed.iter().map(|r| r.as_str()).collect();
             let mut held: Vec<&str> = principal.roles.iter().map(|r| r.as_str()).collect();
             held.sort_unstable();
-            return Err(Status::from(crate::ServiceError::PermissionDenied(format!(
+            return Err(Refusal::Status(Status::from(crate::ServiceError::PermissionDenied(format!(
                 "{path} requires one of the roles [{}]; the token grants [{}]",
                 allowed.join(", "),
                 held.join(", ")
-            ))));
+            )))));
         }
         Ok(Some(principal))
     }
+}
+
+/// Why [`AuthLayer`] did not let a request through.
+enum Refusal {
+    /// Answered with this status.
+    Status(Status),
+    /// The token names a key of the identity provider not known yet: worth fetching the keys.
+    UnknownKey(String),
 }
 
 impl<S> tower::Layer<S> for AuthLayer {
@@ -521,197 +625,54 @@ where
         if request.method() == http::Method::OPTIONS {
             return Box::pin(self.inner.call(request));
         }
-        match self.layer.authorize(request.uri().path(), request.headers()) {
+        let decided = match self.layer.decide(request.uri().path(), request.headers()) {
+            Ok(principal) => Ok(principal),
+            Err(Refusal::Status(status)) => Err(status),
+            Err(Refusal::UnknownKey(_)) => {
+                // Only here does a call wait on the network, bounded by the provider's deadline;
+                // tokens naming a known key never come this way.
+                let layer = self.layer.clone();
+                // The service that was polled ready serves this call; a fresh clone waits for
+                // the next (tower's rule for services called from a future).
+                let clone = self.inner.clone();
+                let mut inner = std::mem::replace(&mut self.inner, clone);
+                return Box::pin(async move {
+                    match layer.authorize_fetching(request.uri().path(), request.headers()).await {
+                        Ok(principal) => {
+                            admit(&mut request, principal);
+                            inner.call(request).await
+                        }
+                        Err(status) => Ok(refuse(&request, status)),
+                    }
+                });
+            }
+        };
+        match decided {
             Ok(principal) => {
-                if let Some(principal) = principal {
-                    tracing::Span::current().record("enduser.id", principal.subject.as_str());
-                    request.extensions_mut().insert(principal);
-                }
+                admit(&mut request, principal);
                 Box::pin(self.inner.call(request))
             }
             Err(status) => {
-                tracing::info!(path = request.uri().path(), code = ?status.code(), message = status.message(), "request refused");
-                let response = status.into_http::<ResBody>();
+                let response = refuse(&request, status);
                 Box::pin(async move { Ok(response) })
             }
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    fn policy() -> MethodPolicy {
-        Arc::new(|path| match path {
-            "/x.v1.S/DeskOnly" => Some(&[Role::Desk, Role::Admin][..]),
-            _ => None,
-        })
-    }
-
-    fn headers(token: &str) -> http::HeaderMap {
-        let mut h = http::HeaderMap::new();
-        h.insert(http::header::AUTHORIZATION, format!("Bearer {token}").parse().unwrap());
-        h
-    }
-
-    #[test]
-    fn tokens_carry_subject_and_roles() {
-        let issuer = TokenIssuer::hs256(b"secret");
-        let token = issuer.issue("alice", &[Role::Desk], Duration::from_secs(60)).unwrap();
-        let principal = TokenVerifier::hs256(b"secret").verify(&token).unwrap();
-        assert_eq!(principal.subject, "alice");
-        assert!(principal.has(Role::Desk));
-        assert!(!principal.has(Role::Admin));
-    }
-
-    #[test]
-    fn forged_expired_and_missing_tokens_are_refused() {
-        let layer = AuthLayer::new(TokenVerifier::hs256(b"secret"), policy());
-        let forged = TokenIssuer::hs256(b"other").issue("mallory", &[Role::Admin], Duration::from_secs(60)).unwrap();
-        let now = chrono::Utc::now().timestamp();
-        let expired = TokenIssuer::hs256(b"secret")
-            .issue_claims(&Claims {
-                sub: "bob".into(),
-                roles: vec![Role::Desk],
-                iss: ISSUER.into(),
-                iat: now - 7200,
-                exp: now - 3600,
-                sid: None,
-            })
-            .unwrap();
-        for h in [headers(&forged), headers(&expired), http::HeaderMap::new()] {
-            let err = layer.authorize("/x.v1.S/DeskOnly", &h).unwrap_err();
-            assert_eq!(err.code(), tonic::Code::Unauthenticated, "{}", err.message());
-        }
-        assert!(layer.authorize("/x.v1.S/DeskOnly", &headers(&expired)).unwrap_err().message().contains("expired"));
-    }
-
-    #[test]
-    fn a_remembered_token_still_expires_and_a_forgery_of_it_is_still_refused() {
-        let verifier = TokenVerifier::hs256(b"secret");
-        let now = chrono::Utc::now().timestamp();
-        let claims = |exp: i64| Claims {
-            sub: "carol".into(),
-            roles: vec![Role::Desk],
-            iss: ISSUER.into(),
-            iat: now,
-            exp,
-            sid: None,
-        };
-        let issuer = TokenIssuer::hs256(b"secret");
-        // Verified once, then remembered: the same answer without verifying again.
-        let token = issuer.issue_claims(&claims(now + 60)).unwrap();
-        assert_eq!(verifier.verify(&token).unwrap().subject, "carol");
-        assert_eq!(verifier.verify(&token).unwrap().subject, "carol");
-        // A token remembered but past its expiry is verified again, and refused.
-        let stale = issuer.issue_claims(&claims(now - 3600)).unwrap();
-        let carol = verifier.verify(&token).unwrap();
-        verifier
-            .verified
-            .lock()
-            .unwrap()
-            .insert(stale.clone(), Verified { principal: carol, expires: now - 3600, session: None });
-        assert!(matches!(verifier.verify(&stale), Err(AuthError::Expired)));
-        // Another signature over the same claims is another string: never taken for the first.
-        let forged = TokenIssuer::hs256(b"other").issue_claims(&claims(now + 60)).unwrap();
-        assert!(matches!(verifier.verify(&forged), Err(AuthError::WrongKey)));
-    }
-
-    #[test]
-    fn an_empty_or_malformed_token_is_told_what_is_wrong_and_how_to_get_one() {
-        let verifier = TokenVerifier::hs256(b"secret");
-        let refusal = |value: &str| {
-            let mut headers = http::HeaderMap::new();
-            headers.insert(http::header::AUTHORIZATION, value.parse().unwrap());
-            verifier.verify_headers(&headers).unwrap_err()
-        };
-        let empty = refusal("Bearer ");
-        assert!(matches!(empty, AuthError::Empty), "{empty:?}");
-        let malformed = refusal("Bearer not-a-token");
-        assert!(matches!(malformed, AuthError::Malformed(_)), "{malformed:?}");
-        let garbled = refusal("Bearer a.b.c");
-        assert!(matches!(garbled, AuthError::Malformed(_)), "{garbled:?}");
-        for refused in [empty, malformed, garbled, AuthError::Missing, AuthError::Expired, AuthError::WrongKey] {
-            assert!(refused.to_string().contains("bridgectl token"), "{refused}");
-        }
-        assert!(AuthError::Empty.to_string().starts_with("empty bearer token"));
-    }
-
-    #[test]
-    fn wrong_role_is_permission_denied_and_names_the_roles() {
-        let layer = AuthLayer::new(TokenVerifier::hs256(b"secret"), policy());
-        let token = TokenIssuer::hs256(b"secret").issue("p", &[Role::Player], Duration::from_secs(60)).unwrap();
-        let err = layer.authorize("/x.v1.S/DeskOnly", &headers(&token)).unwrap_err();
-        assert_eq!(err.code(), tonic::Code::PermissionDenied);
-        assert!(err.message().contains("desk, admin"), "{}", err.message());
-        let err = layer.authorize("/x.v1.S/Unknown", &headers(&token)).unwrap_err();
-        assert_eq!(err.code(), tonic::Code::PermissionDenied);
-    }
-
-    #[test]
-    fn the_contract_policy_is_the_contract_s_table() {
-        let policy = contract_policy();
-        assert_eq!(
-            policy("/bridgeclub.appeals.v1.AppealsService/DecideAppeal"),
-            Some(&[Role::Committee, Role::Player][..])
-        );
-        assert_eq!(policy("/bridgeclub.appeals.v1.AppealsService/DirectorDecideAppeal"), Some(&[Role::Arbiter][..]));
-        assert_eq!(policy("/bridgeclub.appeals.v1.AppealsService/NoSuchMethod"), None);
-        for (path, roles) in api::ALLOWED_ROLES {
-            assert_eq!(policy(path).map(<[Role]>::len), Some(roles.len()), "{path}");
-        }
-    }
-
-    #[test]
-    fn a_token_of_an_ended_session_is_refused_and_one_without_a_session_is_not() {
-        let revocations = crate::revocation::Revocations::default();
-        let layer = AuthLayer::new(TokenVerifier::hs256(b"secret"), policy()).with_revocations(revocations.clone());
-        let issuer = TokenIssuer::hs256(b"secret");
-        let later = chrono::Utc::now().timestamp() + 600;
-        let in_session = issuer.issue_in_session("desk-1", &[Role::Desk], "s-1", later).unwrap();
-        let minted = issuer.issue("desk-2", &[Role::Desk], Duration::from_secs(600)).unwrap();
-        assert!(layer.authorize("/x.v1.S/DeskOnly", &headers(&in_session)).is_ok());
-        revocations.note("s-1", later * 1000);
-        let refused = layer.authorize("/x.v1.S/DeskOnly", &headers(&in_session)).unwrap_err();
-        assert_eq!(refused.code(), tonic::Code::Unauthenticated);
-        assert!(refused.message().contains("session has ended"), "{}", refused.message());
-        assert!(layer.authorize("/x.v1.S/DeskOnly", &headers(&minted)).is_ok(), "minted tokens have no session");
-    }
-
-    #[test]
-    fn signing_in_needs_no_token_and_nothing_else_does() {
-        let layer = AuthLayer::new(TokenVerifier::hs256(b"secret"), contract_policy());
-        for method in ["SignIn", "RedeemCode", "Refresh"] {
-            let path = format!("/bridgeclub.membership.v1.SignInService/{method}");
-            assert_eq!(layer.authorize(&path, &http::HeaderMap::new()).unwrap(), None, "{path}");
-        }
-        let issue = "/bridgeclub.membership.v1.SignInService/IssueSignInCode";
-        assert_eq!(layer.authorize(issue, &http::HeaderMap::new()).unwrap_err().code(), tonic::Code::Unauthenticated);
-    }
-
-    #[test]
-    fn health_and_reflection_are_open() {
-        let layer = AuthLayer::new(TokenVerifier::hs256(b"secret"), policy());
-        assert_eq!(layer.authorize("/grpc.health.v1.Health/Check", &http::HeaderMap::new()).unwrap(), None);
-        assert_eq!(
-            layer
-                .authorize("/grpc.reflection.v1.ServerReflection/ServerReflectionInfo", &http::HeaderMap::new())
-                .unwrap(),
-            None
-        );
-    }
-
-    #[test]
-    fn the_local_secret_is_created_once_and_reused() {
-        let dir = std::env::temp_dir().join(format!("bridge-club-key-{}", uuid::Uuid::new_v4()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("key");
-        let first = load_or_create_local_secret(&path).unwrap();
-        let second = load_or_create_local_secret(&path).unwrap();
-        assert_eq!(first, second);
-        assert_eq!(first.len(), 32);
-        std::fs::remove_dir_all(dir).unwrap();
+/// Hands the principal of a request let through to its handler.
+fn admit<B>(request: &mut http::Request<B>, principal: Option<Principal>) {
+    if let Some(principal) = principal {
+        tracing::Span::current().record("enduser.id", principal.subject.as_str());
+        request.extensions_mut().insert(principal);
     }
 }
+
+/// The answer to a request refused with `status`.
+fn refuse<B, ResBody: Default>(request: &http::Request<B>, status: Status) -> http::Response<ResBody> {
+    tracing::info!(path = request.uri().path(), code = ?status.code(), message = status.message(), "request refused");
+    status.into_http::<ResBody>()
+}
+
+#[cfg(test)]
+mod tests;

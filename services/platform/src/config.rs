@@ -101,6 +101,94 @@ pub struct AuthConfig {
     /// `service:<name>` (`service:game`, ...), one for each service's deployment. With a local key
     /// and no token configured, one is minted so for each service.
     pub service_token: Option<String>,
+    /// The club's own identity provider (`[auth.identity_provider]`), whose tokens are accepted
+    /// besides the platform's. Unset: only the platform's tokens.
+    pub identity_provider: Option<IdentityProviderConfig>,
+}
+
+/// A club's identity provider: its tokens are checked against the keys it publishes (its JWKS),
+/// with the claims that name the member and the roles (docs/architecture.md, "Identity and
+/// roles").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdentityProviderConfig {
+    /// The `iss` of the provider's tokens: tokens with this issuer are checked against its keys,
+    /// any other as the platform's own. It must differ from the platform's (`bridge-club`).
+    pub issuer: String,
+    /// The `aud` the provider's tokens must carry (the client id it gave the club's services).
+    /// Unset: not checked, so a token the provider made for another application is taken too.
+    #[serde(default)]
+    pub audience: Option<String>,
+    /// Where the provider publishes its keys (a JWKS, usually `.../.well-known/jwks.json`).
+    pub jwks_url: String,
+    /// The claim holding the member's roles: a list of the platform's role names (`player`,
+    /// `desk`, ...); names it does not know are ignored, and `service` refuses the token. A name
+    /// not found at the top level is read as a dotted path (`realm_access.roles`).
+    #[serde(default = "default_roles_claim")]
+    pub roles_claim: String,
+    /// The claim whose value becomes the caller's subject (for a member, the membership's player
+    /// id).
+    #[serde(default = "default_member_claim")]
+    pub member_claim: String,
+    /// Seconds between fetches of the keys while all goes well.
+    #[serde(default = "default_refresh_interval_secs")]
+    pub refresh_interval_secs: u64,
+    /// The fewest seconds between the fetches that tokens naming an unknown key ask for.
+    #[serde(default = "default_min_refetch_interval_secs")]
+    pub min_refetch_interval_secs: u64,
+    /// Milliseconds a fetch of the keys may take; a call waiting for one waits no longer.
+    #[serde(default = "default_fetch_timeout_ms")]
+    pub fetch_timeout_ms: u64,
+}
+
+fn default_roles_claim() -> String {
+    "roles".to_owned()
+}
+
+fn default_member_claim() -> String {
+    "sub".to_owned()
+}
+
+fn default_refresh_interval_secs() -> u64 {
+    300
+}
+
+fn default_min_refetch_interval_secs() -> u64 {
+    10
+}
+
+fn default_fetch_timeout_ms() -> u64 {
+    2_000
+}
+
+impl IdentityProviderConfig {
+    /// A provider at `jwks_url` issuing as `issuer`, everything else as by default.
+    pub fn new(issuer: impl Into<String>, jwks_url: impl Into<String>) -> Self {
+        IdentityProviderConfig {
+            issuer: issuer.into(),
+            audience: None,
+            jwks_url: jwks_url.into(),
+            roles_claim: default_roles_claim(),
+            member_claim: default_member_claim(),
+            refresh_interval_secs: default_refresh_interval_secs(),
+            min_refetch_interval_secs: default_min_refetch_interval_secs(),
+            fetch_timeout_ms: default_fetch_timeout_ms(),
+        }
+    }
+
+    /// [`IdentityProviderConfig::refresh_interval_secs`], at least a second.
+    pub fn refresh_interval(&self) -> Duration {
+        Duration::from_secs(self.refresh_interval_secs.max(1))
+    }
+
+    /// [`IdentityProviderConfig::min_refetch_interval_secs`].
+    pub fn min_refetch_interval(&self) -> Duration {
+        Duration::from_secs(self.min_refetch_interval_secs)
+    }
+
+    /// [`IdentityProviderConfig::fetch_timeout_ms`], at least 10 ms.
+    pub fn fetch_timeout(&self) -> Duration {
+        millis(self.fetch_timeout_ms.max(10))
+    }
 }
 
 impl Default for AuthConfig {
@@ -111,6 +199,7 @@ impl Default for AuthConfig {
             rs256_private_key_file: None,
             revocation_poll_ms: 1_000,
             service_token: None,
+            identity_provider: None,
         }
     }
 }
@@ -395,6 +484,31 @@ mod tests {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/bridge-club.example.toml");
         let config: Config<Scoring> = load_from("scoring", Figment::new().merge(Toml::file(path))).unwrap();
         assert_eq!(config.platform.streams, StreamsConfig::default());
+    }
+
+    #[test]
+    fn the_example_s_identity_provider_loads_once_uncommented() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/bridge-club.example.toml");
+        let example = std::fs::read_to_string(path).unwrap();
+        let start = example.find("# [auth.identity_provider]").unwrap();
+        let block: String = example[start..]
+            .lines()
+            .take_while(|line| line.starts_with("# "))
+            .map(|line| format!("{}\n", &line[2..]))
+            .collect();
+        let config: Config<Scoring> = load_from("scoring", Figment::new().merge(Toml::string(&block))).unwrap();
+        let provider = config.platform.auth.identity_provider.unwrap();
+        let mut expected = IdentityProviderConfig::new(
+            "https://id.club.example/realms/club",
+            "https://id.club.example/realms/club/protocol/openid-connect/certs",
+        );
+        expected.audience = Some("bridge-club".into());
+        assert_eq!(provider, expected, "the example shows the defaults");
+        // Without the table, no provider; with only the two it needs, the defaults.
+        assert_eq!(AuthConfig::default().identity_provider, None);
+        let toml = "[auth.identity_provider]\nissuer = \"i\"\njwks_url = \"http://x\"\n";
+        let config: Config<Scoring> = load_from("scoring", Figment::new().merge(Toml::string(toml))).unwrap();
+        assert_eq!(config.platform.auth.identity_provider, Some(IdentityProviderConfig::new("i", "http://x")));
     }
 
     #[test]
