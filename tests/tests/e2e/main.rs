@@ -10,6 +10,7 @@ mod faults;
 mod foundation;
 mod fuzz;
 mod game;
+mod jwks;
 mod live_store;
 mod membership;
 mod migrations;
