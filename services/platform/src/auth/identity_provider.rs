@@ -52,9 +52,9 @@ struct Keys {
 pub struct IdentityProvider {
     config: IdentityProviderConfig,
     keys: RwLock<Arc<Keys>>,
-    /// When the set was last fetched (or tried): the refetches an unknown key asks for are spaced
-    /// by `min_refetch_interval_secs`. The lock also makes concurrent callers share one fetch.
-    last_fetch: tokio::sync::Mutex<Option<Instant>>,
+    /// The last fetch of the set, or try: the refetches an unknown key asks for are spaced by
+    /// `min_refetch_interval_secs`. The lock also makes concurrent callers share one fetch.
+    last_fetch: tokio::sync::Mutex<Option<LastFetch>>,
     client: reqwest::Client,
 }
 
@@ -64,8 +64,16 @@ impl std::fmt::Debug for IdentityProvider {
     }
 }
 
+/// When the set was last fetched, and how it went.
+struct LastFetch {
+    at: Instant,
+    /// Why it failed, if it did: a caller spared a fetch by the spacing hears it, since the keys
+    /// it was spared are no fresher than that failure.
+    failure: Option<FetchError>,
+}
+
 /// Why the keys could not be fetched.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[error("identity provider's keys ({url}): {reason}")]
 pub struct FetchError {
     url: String,
@@ -178,11 +186,12 @@ impl IdentityProvider {
         let deadline = self.config.fetch_timeout();
         let attempt = async {
             let mut last = self.last_fetch.lock().await;
-            if last.is_some_and(|at| at.elapsed() < self.config.min_refetch_interval()) {
-                return Ok(());
+            if let Some(recent) = last.as_ref().filter(|last| last.at.elapsed() < self.config.min_refetch_interval()) {
+                return recent.failure.clone().map_or(Ok(()), Err);
             }
-            *last = Some(Instant::now());
-            self.fetch_and_store().await
+            let result = self.fetch_and_store().await;
+            *last = Some(LastFetch { at: Instant::now(), failure: result.as_ref().err().cloned() });
+            result
         };
         match tokio::time::timeout(deadline, attempt).await {
             Ok(result) => result,
@@ -193,8 +202,9 @@ impl IdentityProvider {
     /// Fetches the keys now, whenever they were last fetched (start and the periodic refresh).
     pub async fn refresh(&self) -> Result<(), FetchError> {
         let mut last = self.last_fetch.lock().await;
-        *last = Some(Instant::now());
-        self.fetch_and_store().await
+        let result = self.fetch_and_store().await;
+        *last = Some(LastFetch { at: Instant::now(), failure: result.as_ref().err().cloned() });
+        result
     }
 
     async fn fetch_and_store(&self) -> Result<(), FetchError> {

@@ -230,14 +230,22 @@ async fn keys_that_cannot_be_fetched_answer_unavailable() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/jwks.json", listener.local_addr().unwrap());
     drop(listener);
-    let mut config = config(&url);
-    config.fetch_timeout_ms = 500;
-    let provider = Arc::new(IdentityProvider::new(config).unwrap());
+    let mut quick = config(&url);
+    quick.fetch_timeout_ms = 500;
+    let provider = Arc::new(IdentityProvider::new(quick).unwrap());
     assert!(provider.refresh().await.is_err());
     let layer = AuthLayer::new(TokenVerifier::hs256(b"secret").with_identity_provider(provider), policy());
     let token = Signer::ec("a", EC_A).sign(&claims(json!({"roles": ["desk"]})));
     let refused = layer.authorize("/x.v1.S/DeskOnly", &headers(&token)).unwrap_err();
     assert_eq!(refused.code(), tonic::Code::Unavailable, "{}", refused.message());
+    let refused = layer.authorize_fetching("/x.v1.S/DeskOnly", &headers(&token)).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::Unavailable, "{}", refused.message());
+    // Spared a fetch by the spacing, a caller still hears that the last one failed.
+    let mut spaced = config(&url);
+    spaced.min_refetch_interval_secs = 3600;
+    let provider = Arc::new(IdentityProvider::new(spaced).unwrap());
+    assert!(provider.refresh().await.is_err());
+    let layer = AuthLayer::new(TokenVerifier::hs256(b"secret").with_identity_provider(provider), policy());
     let refused = layer.authorize_fetching("/x.v1.S/DeskOnly", &headers(&token)).await.unwrap_err();
     assert_eq!(refused.code(), tonic::Code::Unavailable, "{}", refused.message());
 }
