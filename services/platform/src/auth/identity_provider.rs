@@ -127,6 +127,8 @@ impl IdentityProvider {
         let mut validation = Validation::new(key.algorithm);
         validation.set_issuer(&[&self.config.issuer]);
         validation.leeway = 5;
+        // Providers may date a token's start (`nbf`); when one does, it is honoured.
+        validation.validate_nbf = true;
         match &self.config.audience {
             Some(audience) => {
                 validation.set_audience(&[audience]);

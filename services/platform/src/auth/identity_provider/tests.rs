@@ -178,6 +178,7 @@ async fn wrong_issuer_audience_key_or_expiry_is_refused() {
         ("audience", signer.sign(&claims(json!({"aud": "another-app"})))),
         ("no audience", signer.sign(&json!({"iss": ISSUER, "sub": "x", "exp": now + 600}))),
         ("expired", signer.sign(&claims(json!({"exp": now - 3600})))),
+        ("not yet valid", signer.sign(&claims(json!({"nbf": now + 3600})))),
         // Signed with another key under a published key's id.
         ("forged", Signer::ec("a", EC_B).sign(&claims(json!({})))),
         // The RSA key's id on a token of another algorithm.
