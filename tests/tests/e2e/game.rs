@@ -177,7 +177,7 @@ impl<'a> Table<'a> {
         client.get_table_state(request).await.unwrap().into_inner().view.unwrap()
     }
 
-    async fn version(&self) -> u64 {
+    pub(crate) async fn version(&self) -> u64 {
         self.view().await.version
     }
 

@@ -414,13 +414,15 @@ fn grpc_web(app: &TestApp, path: &str, request: &impl prost::Message, token: Opt
 async fn a_phone_signs_in_through_grpc_web_and_is_refused_there_once_revoked() {
     use prost::Message;
     let app = TestApp::spawn().await;
-    register(&app, "kim").await;
-    let code = issue_code(&app, "kim").await;
+    // North declares four spades; East, a member signing in on his phone, is on lead.
+    let table = rubber_four_spades(&app).await;
+    let east = table.players[Seat::East.index()].clone();
+    let code = issue_code(&app, &east).await;
     let redeem_path = "/bridgeclub.membership.v1.SignInService/RedeemCode";
     let (headers, message) = grpc_web(&app, redeem_path, &pb::RedeemCodeRequest { code }, None);
     assert!(headers.contains("grpc-status:0"), "{headers}");
     let signed_in = pb::RedeemCodeResponse::decode(&message[..]).unwrap().signed_in.unwrap();
-    assert_eq!(signed_in.subject, "kim");
+    assert_eq!(signed_in.subject, east);
 
     let refresh_path = "/bridgeclub.membership.v1.SignInService/Refresh";
     let request = pb::RefreshRequest { refresh_token: signed_in.refresh_token };
@@ -428,13 +430,33 @@ async fn a_phone_signs_in_through_grpc_web_and_is_refused_there_once_revoked() {
     assert!(headers.contains("grpc-status:0"), "{headers}");
     let refreshed = pb::RefreshResponse::decode(&message[..]).unwrap().signed_in.unwrap();
 
+    // With the refreshed token, through grpc-web: his opening lead at his table.
+    let play_path = "/bridgeclub.game.v1.GameService/PlayCard";
+    let lead = game::PlayCardRequest {
+        table_id: table.id.clone(),
+        expected_version: table.version().await,
+        idempotency_key: uuid::Uuid::new_v4().to_string(),
+        seat: api::common::v1::Seat::East as i32,
+        card: Some("CA".parse::<laws::Card>().unwrap().into()),
+        face_down: false,
+    };
+    let (headers, message) = grpc_web(&app, play_path, &lead, Some(&refreshed.access_token));
+    assert!(headers.contains("grpc-status:0"), "{headers}");
+    let view = game::PlayCardResponse::decode(&message[..]).unwrap().view.unwrap();
+    assert_eq!(view.tricks.first().map(|t| t.cards.len()), Some(1), "his lead is on the table");
+    assert_eq!(view.hands.len(), 2, "he sees his own hand and dummy, faced after the lead");
+
     let read_path = "/bridgeclub.membership.v1.MembershipService/GetPlayer";
-    let read = pb::GetPlayerRequest { player_id: "kim".into() };
+    let read = pb::GetPlayerRequest { player_id: east.clone() };
     let (headers, message) = grpc_web(&app, read_path, &read, Some(&refreshed.access_token));
     assert!(headers.contains("grpc-status:0"), "{headers}");
-    assert_eq!(pb::GetPlayerResponse::decode(&message[..]).unwrap().player.unwrap().player_id, "kim");
+    assert_eq!(pb::GetPlayerResponse::decode(&message[..]).unwrap().player.unwrap().player_id, east);
 
-    desk(&app).revoke_member_sessions(pb::RevokeMemberSessionsRequest { player_id: "kim".into() }).await.unwrap();
+    let state_path = "/bridgeclub.game.v1.GameService/GetTableState";
+    let state = game::GetTableStateRequest { table_id: table.id.clone() };
+    desk(&app).revoke_member_sessions(pb::RevokeMemberSessionsRequest { player_id: east.clone() }).await.unwrap();
+    let (headers, _) = grpc_web(&app, state_path, &state, Some(&refreshed.access_token));
+    assert!(headers.contains("grpc-status: 16") || headers.contains("grpc-status:16"), "UNAUTHENTICATED: {headers}");
     let (headers, _) = grpc_web(&app, read_path, &read, Some(&refreshed.access_token));
     assert!(headers.contains("grpc-status: 16") || headers.contains("grpc-status:16"), "UNAUTHENTICATED: {headers}");
     let request = pb::RefreshRequest { refresh_token: refreshed.refresh_token };
