@@ -16,6 +16,8 @@
 //! provider publishes ([`identity_provider`]).
 
 mod identity_provider;
+#[cfg(any(test, feature = "test-support"))]
+pub mod testing;
 
 pub use identity_provider::{FetchError, IdentityProvider};
 

@@ -4,17 +4,16 @@
 //! is fetched when a token first names it; a key it never published is refused; and a provider
 //! away at start answers UNAVAILABLE until it is back.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use api::membership::v1 as pb;
 use e2e::{MembershipClient, TestApp};
-use jsonwebtoken::jwk::{Jwk, JwkSet};
+use jsonwebtoken::jwk::Jwk;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use platform::auth::testing::JwksServer;
 use platform::config::{IdentityProviderConfig, PlatformConfig};
 use serde_json::json;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tonic::Code;
 
 const ISSUER: &str = "https://id.club.example/realms/club";
@@ -77,43 +76,6 @@ impl Signer {
     }
 }
 
-/// The provider's JWKS, served over HTTP/1.1 on a loopback port, one answer a connection.
-#[derive(Clone, Default)]
-struct Jwks {
-    keys: Arc<Mutex<Vec<Jwk>>>,
-    fetches: Arc<AtomicUsize>,
-}
-
-impl Jwks {
-    fn serve(&self, listener: tokio::net::TcpListener) {
-        let jwks = self.clone();
-        tokio::spawn(async move {
-            while let Ok((mut stream, _)) = listener.accept().await {
-                let mut request = Vec::new();
-                let mut buf = [0u8; 1024];
-                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match stream.read(&mut buf).await {
-                        Ok(0) | Err(_) => break,
-                        Ok(n) => request.extend_from_slice(&buf[..n]),
-                    }
-                }
-                jwks.fetches.fetch_add(1, Ordering::SeqCst);
-                let body = serde_json::to_string(&JwkSet { keys: jwks.keys.lock().unwrap().clone() }).unwrap();
-                let response = format!(
-                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-                let _ = stream.write_all(response.as_bytes()).await;
-                let _ = stream.shutdown().await;
-            }
-        });
-    }
-
-    fn publish(&self, signer: &Signer) {
-        self.keys.lock().unwrap().push(signer.jwk());
-    }
-}
-
 fn membership(app: &TestApp, token: &str) -> MembershipClient {
     MembershipClient::new(app.channel(Some(token)))
 }
@@ -144,8 +106,8 @@ async fn jwks_tokens_of_the_club_s_identity_provider_are_honoured() {
     let rsa = Signer::rsa("rsa-1", include_bytes!("jwks/rsa-1.pem"));
     let rotated = Signer::ec("ec-2", include_bytes!("jwks/ec-2.pem"));
     let stranger = Signer::ec("ec-3", include_bytes!("jwks/ec-3.pem"));
-    let jwks = Jwks::default();
-    jwks.publish(&rsa);
+    let jwks = JwksServer::default();
+    jwks.publish(rsa.jwk());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     SERVED_URL.set(format!("http://{}/.well-known/jwks.json", listener.local_addr().unwrap())).unwrap();
     jwks.serve(listener);
@@ -165,7 +127,7 @@ async fn jwks_tokens_of_the_club_s_identity_provider_are_honoured() {
     // naming it fetches the set again and is accepted.
     let refused = get_player(&app, &rotated.token(&player_id, &["player"]), &player_id).await;
     assert_eq!(code(refused, "a key not published yet"), Code::Unauthenticated);
-    jwks.publish(&rotated);
+    jwks.publish(rotated.jwk());
     let player = get_player(&app, &rotated.token(&player_id, &["player"]), &player_id).await.unwrap();
     assert_eq!(player.player_id, player_id);
 
@@ -180,7 +142,7 @@ async fn jwks_tokens_of_the_club_s_identity_provider_are_honoured() {
     assert_eq!(code(refused, "the service role from the provider"), Code::Unauthenticated);
     // The platform's own tokens still work beside the provider's.
     get_player(&app, &app.token("front-desk", &[platform::auth::Role::Desk]), &player_id).await.unwrap();
-    assert!(jwks.fetches.load(Ordering::SeqCst) >= 2, "fetched at start and for the new key");
+    assert!(jwks.fetches() >= 2, "fetched at start and for the new key");
 }
 
 #[tokio::test]
@@ -194,8 +156,8 @@ async fn jwks_away_at_start_answers_unavailable_until_it_is_back() {
     let player_id = format!("p-{}", uuid::Uuid::new_v4().simple());
     assert_eq!(code(register(&app, &desk, &player_id).await, "the provider away"), Code::Unavailable);
 
-    let jwks = Jwks::default();
-    jwks.publish(&signer);
+    let jwks = JwksServer::default();
+    jwks.publish(signer.jwk());
     jwks.serve(tokio::net::TcpListener::bind(address).await.unwrap());
     let start = Instant::now();
     loop {

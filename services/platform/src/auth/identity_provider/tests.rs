@@ -1,13 +1,10 @@
 //! Tests of the identity provider's tokens, against a JWKS served on a loopback port.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use jsonwebtoken::{EncodingKey, Header};
 use serde_json::json;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::*;
+use crate::auth::testing::JwksServer;
 use crate::auth::{AuthLayer, MethodPolicy, TokenIssuer, TokenVerifier};
 
 const ISSUER: &str = "https://id.club.example";
@@ -51,52 +48,6 @@ fn claims(extra: Value) -> Value {
         claims.extend(extra.clone());
     }
     claims
-}
-
-/// A JWKS served over HTTP on a loopback port; the keys served can change, and fetches counted.
-#[derive(Clone, Default)]
-struct JwksServer {
-    keys: Arc<Mutex<Vec<Jwk>>>,
-    fetches: Arc<AtomicUsize>,
-}
-
-impl JwksServer {
-    async fn start(keys: Vec<Jwk>) -> (Self, String) {
-        let server = JwksServer::default();
-        *server.keys.lock().unwrap() = keys;
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/jwks.json", listener.local_addr().unwrap());
-        let serving = server.clone();
-        tokio::spawn(async move {
-            while let Ok((mut stream, _)) = listener.accept().await {
-                let mut request = Vec::new();
-                let mut buf = [0u8; 1024];
-                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match stream.read(&mut buf).await {
-                        Ok(0) | Err(_) => break,
-                        Ok(n) => request.extend_from_slice(&buf[..n]),
-                    }
-                }
-                serving.fetches.fetch_add(1, Ordering::SeqCst);
-                let body = serde_json::to_string(&JwkSet { keys: serving.keys.lock().unwrap().clone() }).unwrap();
-                let response = format!(
-                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-                let _ = stream.write_all(response.as_bytes()).await;
-                let _ = stream.shutdown().await;
-            }
-        });
-        (server, url)
-    }
-
-    fn publish(&self, jwk: Jwk) {
-        self.keys.lock().unwrap().push(jwk);
-    }
-
-    fn fetches(&self) -> usize {
-        self.fetches.load(Ordering::SeqCst)
-    }
 }
 
 fn config(url: &str) -> IdentityProviderConfig {
