@@ -1,0 +1,360 @@
+// A table as its viewer may see it: for a player his own hand, dummy once the opening lead is faced,
+// the auction, the trick under way and the tricks won, the bidding box and his playable cards; for
+// the desk the public part only. It renders exactly the hands the server's view holds and asks for
+// no one else's view.
+
+import { DealPhase, type TableView } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
+import { PlayMode } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
+import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
+import { useCallback, useRef, useState } from "preact/hooks";
+
+import { explain, game, idempotencyKey, scoring } from "./api.js";
+import {
+  type Call,
+  type Card,
+  callName,
+  callText,
+  DENOMINATION_SYMBOL,
+  DENOMINATIONS,
+  isRedDenomination,
+  partnerOf,
+  SEAT_NAME,
+  type Seat,
+} from "./cards.js";
+import { CardFace, Hand } from "./hand.js";
+import { type LiveState, useLive } from "./live.js";
+import { around, callAllowed, cardAllowed, cardsLeft, currentTrick, seatToPlay } from "./rules.js";
+import { Scorepad } from "./scorepad.js";
+
+const SEAT_LETTER: Record<number, string> = { 1: "N", 2: "E", 3: "S", 4: "W" };
+
+const PHASE: Record<number, string> = {
+  [DealPhase.NO_DEAL]: "No deal yet",
+  [DealPhase.AUCTION]: "Auction",
+  [DealPhase.PLAY]: "Play",
+  [DealPhase.CLAIM]: "Claim pending",
+  [DealPhase.RESULT_ENTRY]: "Result to enter",
+  [DealPhase.FINISHED]: "Deal finished",
+  [DealPhase.ABANDONED]: "Deal abandoned",
+};
+
+/**
+ * Keeps the viewer's view of a table fresh: read once, then again after every event the table's
+ * stream brings (a snapshot is the view itself). Reads never overlap; events during a read cause one
+ * more read after it.
+ */
+export function useTableView(tableId: string): { view?: TableView; live: LiveState; reload: () => void; setView: (v: TableView) => void } {
+  const [view, setView] = useState<TableView>();
+  const reading = useRef<Promise<void> | undefined>(undefined);
+  const again = useRef(false);
+  const reload = useCallback(() => {
+    if (reading.current) {
+      again.current = true;
+      return;
+    }
+    reading.current = (async () => {
+      do {
+        again.current = false;
+        try {
+          const answer = await game().getTableState({ tableId });
+          if (answer.view) setView(answer.view);
+        } catch (error) {
+          console.warn("table view", explain(error));
+        }
+      } while (again.current);
+      reading.current = undefined;
+    })();
+  }, [tableId]);
+  const live = useLive(
+    tableId,
+    (after, signal) => game().watchTable({ tableId, afterSequence: after }, { signal }),
+    (response) => {
+      const event = response.event?.event;
+      if (event?.case === "snapshot") setView(event.value);
+      else reload();
+    },
+  );
+  return { view, live, reload, setView };
+}
+
+export function TableScreen({ tableId, title, withScorepad = true }: { tableId: string; title: string; withScorepad?: boolean }) {
+  const { view, live, setView, reload } = useTableView(tableId);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const act = async (action: (view: TableView) => Promise<TableView | undefined>) => {
+    if (!view || busy) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const next = await action(view);
+      if (next) setView(next);
+    } catch (e) {
+      setError(explain(e));
+      reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+  const call = (seat: Seat, call: Call) =>
+    act(async (v) => (await game().makeCall({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), seat, call })).view);
+  const play = (seat: Seat, card: Card) =>
+    act(async (v) => (await game().playCard({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), seat, card })).view);
+  const callArbiter = () =>
+    act(async (v) => {
+      await game().callArbiter({
+        tableId,
+        expectedVersion: v.version,
+        idempotencyKey: idempotencyKey(),
+        seat: v.viewer?.seat,
+        reason: "called from the table's screen",
+      });
+      return undefined;
+    });
+  const nextDeal = (scorepadId: string, dealNumber: number) =>
+    act(async (v) => {
+      const source = v.setup?.source;
+      if (source?.case !== "rubber") return undefined;
+      const setup = { source: { case: "rubber" as const, value: { rubberId: source.value.rubberId, scorepadId, dealNumber } }, kind: TableKind.RUBBER, mode: PlayMode.DIGITAL };
+      return (await game().startDeal({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), setup })).view;
+    });
+
+  const me = view?.viewer?.seat || undefined;
+  const scorepadId = view?.setup?.source.case === "rubber" ? view.setup.source.value.scorepadId : undefined;
+  return (
+    <section
+      class="table-screen"
+      aria-labelledby={`table-title-${tableId}`}
+      data-viewer={me ? SEAT_LETTER[me] : "spectator"}
+      data-version={view ? String(view.version) : ""}
+      data-phase={view ? PHASE[view.phase] : ""}
+    >
+      <div class="heading-row">
+        <h1 id={`table-title-${tableId}`}>{title}</h1>
+        <LiveBadge live={live} />
+      </div>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {!view ? (
+        <p>Reading the table…</p>
+      ) : (
+        <>
+          <Status view={view} />
+          <Compass view={view} onPlay={play} busy={busy} />
+          {view.phase === DealPhase.AUCTION && me && <BiddingBox view={view} seat={me} onCall={call} busy={busy} />}
+          <Auction view={view} />
+          {me && view.phase !== DealPhase.NO_DEAL && (
+            <div class="actions">
+              <button type="button" class="quiet" onClick={callArbiter} disabled={busy}>
+                Call the arbiter
+              </button>
+            </div>
+          )}
+        </>
+      )}
+      {scorepadId && withScorepad && (
+        <Scorepad
+          scorepadId={scorepadId}
+          nextDeal={
+            me && view && (view.phase === DealPhase.FINISHED || view.phase === DealPhase.NO_DEAL)
+              ? (number) => nextDeal(scorepadId, number)
+              : undefined
+          }
+        />
+      )}
+    </section>
+  );
+}
+
+export function LiveBadge({ live }: { live: LiveState }) {
+  const text = { connecting: "connecting", live: "live", reconnecting: "reconnecting…", stopped: "stopped" }[live];
+  return (
+    <span class={`live ${live}`} role="status" aria-live="polite">
+      {text}
+    </span>
+  );
+}
+
+function Status({ view }: { view: TableView }) {
+  const contract = view.contract?.contract;
+  const bid = contract?.bid;
+  const doubling = contract?.doubling === 2 ? "X" : contract?.doubling === 3 ? "XX" : "";
+  const next = view.nextToAct ? SEAT_NAME[view.nextToAct] : undefined;
+  const you = view.viewer?.seat;
+  const outcome = view.outcome?.result?.outcome;
+  return (
+    <div class="status" aria-live="polite">
+      <span>{PHASE[view.phase] ?? "—"}</span>
+      {bid && view.contract && (
+        <span data-testid="contract">
+          Contract {bid.level}
+          <span class={isRedDenomination(bid.denomination) ? "red" : ""}>{DENOMINATION_SYMBOL[bid.denomination]}</span>
+          {doubling} by {SEAT_NAME[view.contract.declarer]}
+        </span>
+      )}
+      {view.tricksWon && view.phase !== DealPhase.AUCTION && view.phase !== DealPhase.NO_DEAL && (
+        <span>
+          Tricks: NS {view.tricksWon.northSouth}, EW {view.tricksWon.eastWest}
+        </span>
+      )}
+      {next && view.phase !== DealPhase.FINISHED && (
+        <span data-testid="next-to-act">{next === (you ? SEAT_NAME[you] : "") ? "Your turn" : `${next} to act`}</span>
+      )}
+      {view.phase === DealPhase.FINISHED && (
+        <span data-testid="result">
+          {outcome?.case === "played" ? `Declarer took ${outcome.value.tricks} tricks` : outcome?.case === "passedOut" ? "Passed out" : "Finished"}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function Compass({ view, onPlay, busy }: { view: TableView; onPlay: (seat: Seat, card: Card) => void; busy: boolean }) {
+  const seats = around(view);
+  const players = new Map(view.setup?.players.map((p) => [p.seat, p.playerId]));
+  const declarer = view.contract?.declarer;
+  const dummy = declarer ? partnerOf(declarer) : undefined;
+  const toPlay = seatToPlay(view);
+  const trick = currentTrick(view) ?? view.tricks[view.tricks.length - 1];
+  const position = (where: "top" | "left" | "right" | "bottom") => {
+    const seat = seats[where];
+    const held = view.hands.find((h) => h.seat === seat)?.hand?.cards;
+    const name = players.get(seat);
+    const role = seat === view.viewer?.seat ? "you" : seat === dummy ? "dummy" : seat === declarer ? "declarer" : "";
+    const label = `${SEAT_NAME[seat]}${name ? `, ${name}` : ""}${role ? ` (${role})` : ""}`;
+    return (
+      <div class={`seat ${where} ${view.nextToAct === seat ? "to-act" : ""}`}>
+        <h2 class="seat-name">{label}</h2>
+        {held ? (
+          <Hand
+            cards={held}
+            seatCode={SEAT_LETTER[seat]}
+            label={`${SEAT_NAME[seat]}'s hand`}
+            playable={toPlay === seat ? (card) => !busy && cardAllowed(view, seat, card) : undefined}
+            onPlay={(card) => onPlay(seat, card)}
+          />
+        ) : (
+          view.phase !== DealPhase.NO_DEAL && <p class="hidden-hand">{cardsLeft(view, seat)} cards</p>
+        )}
+      </div>
+    );
+  };
+  return (
+    <div class="compass">
+      {position("top")}
+      {position("left")}
+      <section class="trick" aria-label={trick ? `Trick ${trick.number}` : "No trick yet"}>
+        {trick &&
+          (["top", "left", "right", "bottom"] as const).map((where) => {
+            const played = trick.cards.find((c) => c.seat === seats[where]);
+            return (
+              <div class={`played ${where}`} key={where}>
+                {played?.card && <CardFace card={played.card} />}
+              </div>
+            );
+          })}
+      </section>
+      {position("right")}
+      {position("bottom")}
+    </div>
+  );
+}
+
+/** The auction as the familiar grid: West, North, East, South, from the dealer's column. */
+function Auction({ view }: { view: TableView }) {
+  const order = [4, 1, 2, 3];
+  const dealer = view.setup?.dealer || 1;
+  const cells: (string | undefined)[] = Array(order.indexOf(dealer)).fill(undefined);
+  for (const entry of view.auction) cells.push(entry.status === 3 ? `(${callText(entry.call)})` : callText(entry.call));
+  const rows: (string | undefined)[][] = [];
+  for (let i = 0; i < cells.length; i += 4) rows.push(cells.slice(i, i + 4));
+  if (view.phase === DealPhase.NO_DEAL) return null;
+  return (
+    <table class="auction">
+      <caption>Auction</caption>
+      <thead>
+        <tr>
+          {order.map((seat) => (
+            <th scope="col" key={seat}>
+              {SEAT_NAME[seat]}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, i) => (
+          <tr key={i}>
+            {[0, 1, 2, 3].map((j) => (
+              <td key={j}>{row[j] ?? ""}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function callCode(call: Call): string {
+  switch (call.kind.case) {
+    case "bid":
+      return `${call.kind.value.level}${"CDHSN"[DENOMINATIONS.indexOf(call.kind.value.denomination)]}`;
+    case "pass":
+      return "P";
+    case "double":
+      return "X";
+    case "redouble":
+      return "XX";
+    default:
+      return "";
+  }
+}
+
+/** The bidding box: every bid, pass, double and redouble; only the calls allowed now are enabled. */
+function BiddingBox({ view, seat, onCall, busy }: { view: TableView; seat: Seat; onCall: (seat: Seat, call: Call) => void; busy: boolean }) {
+  const button = (call: Call, extra = "") => {
+    const allowed = !busy && callAllowed(view, seat, call);
+    return (
+      <button
+        type="button"
+        class={`call ${extra}`}
+        key={callCode(call)}
+        data-call={callCode(call)}
+        disabled={!allowed}
+        aria-label={callName(call)}
+        onClick={() => onCall(seat, call)}
+      >
+        {call.kind.case === "bid" ? (
+          <>
+            {call.kind.value.level}
+            <span class={isRedDenomination(call.kind.value.denomination) ? "red" : ""}>{DENOMINATION_SYMBOL[call.kind.value.denomination]}</span>
+          </>
+        ) : (
+          callText(call)
+        )}
+      </button>
+    );
+  };
+  const mine = view.nextToAct === seat;
+  return (
+    <section class="bidding-box" aria-label="Bidding box">
+      <p class="hint">{mine ? "Your call" : `Waiting for ${SEAT_NAME[view.nextToAct] ?? "the table"}`}</p>
+      <div class="bids">
+        {[1, 2, 3, 4, 5, 6, 7].map((level) => (
+          <div class="level" role="group" aria-label={`Level ${level}`} key={level}>
+            {DENOMINATIONS.map((denomination) =>
+              button({ kind: { case: "bid", value: { level, denomination } } } as Call),
+            )}
+          </div>
+        ))}
+      </div>
+      <div class="others">
+        {button({ kind: { case: "pass", value: {} } } as Call, "pass")}
+        {button({ kind: { case: "double", value: {} } } as Call, "double")}
+        {button({ kind: { case: "redouble", value: {} } } as Call, "redouble")}
+      </div>
+    </section>
+  );
+}
