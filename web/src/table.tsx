@@ -3,8 +3,8 @@
 // the desk the public part only. It renders exactly the hands the server's view holds and asks for
 // no one else's view.
 
-import { DealPhase, type TableView } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
-import { PlayMode } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
+import { DealPhase, PlayMode, type TableView } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
+import { ClaimReply, ClaimStatus } from "@bridgeclub/client/gen/bridgeclub/game/v1/irregularity_pb.js";
 import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
 import { useCallback, useRef, useState } from "preact/hooks";
 
@@ -111,6 +111,10 @@ export function TableScreen({ tableId, title, withScorepad = true }: { tableId: 
       });
       return undefined;
     });
+  const claim = (claimer: Seat, tricks: number, statement: string) =>
+    act(async (v) => (await game().claim({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), claimer, tricks, statement })).view);
+  const answerClaim = (seat: Seat, claimId: string, reply: ClaimReply) =>
+    act(async (v) => (await game().respondToClaim({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), claimId, seat, reply })).view);
   const nextDeal = (scorepadId: string, dealNumber: number) =>
     act(async (v) => {
       const source = v.setup?.source;
@@ -146,6 +150,7 @@ export function TableScreen({ tableId, title, withScorepad = true }: { tableId: 
           <Compass view={view} onPlay={play} busy={busy} />
           {view.phase === DealPhase.AUCTION && me && <BiddingBox view={view} seat={me} onCall={call} busy={busy} />}
           <Auction view={view} />
+          {me && <Claims view={view} seat={me} busy={busy} onClaim={claim} onAnswer={answerClaim} />}
           {me && view.phase !== DealPhase.NO_DEAL && (
             <div class="actions">
               <button type="button" class="quiet" onClick={callArbiter} disabled={busy}>
@@ -356,5 +361,81 @@ function BiddingBox({ view, seat, onCall, busy }: { view: TableView; seat: Seat;
         {button({ kind: { case: "redouble", value: {} } } as Call, "redouble")}
       </div>
     </section>
+  );
+}
+
+/**
+ * Claims and concessions (Laws 68 to 71): in the play a player (not dummy) may claim some of the
+ * tricks left, stating his line; while one is pending, the claimer's opponents accept or dispute
+ * it, each for himself. A dispute goes to the Laws' procedure, which the arbiter's screens will
+ * carry.
+ */
+function Claims({
+  view,
+  seat,
+  busy,
+  onClaim,
+  onAnswer,
+}: {
+  view: TableView;
+  seat: Seat;
+  busy: boolean;
+  onClaim: (seat: Seat, tricks: number, statement: string) => void;
+  onAnswer: (seat: Seat, claimId: string, reply: ClaimReply) => void;
+}) {
+  const left = 13 - view.tricks.filter((t) => t.cards.length === 4).length;
+  const [tricks, setTricks] = useState("");
+  const [statement, setStatement] = useState("");
+  const dummy = view.contract ? partnerOf(view.contract.declarer) : undefined;
+  const pending = view.claim && view.claim.status === ClaimStatus.PENDING ? view.claim : undefined;
+  if (pending) {
+    const opponent = seat !== pending.claimer && seat !== partnerOf(pending.claimer);
+    const answered = pending.answers.some((a) => a.seat === seat);
+    return (
+      <section class="claim card" aria-labelledby="claim-title" data-testid="claim">
+        <h2 id="claim-title">Claim</h2>
+        <p>
+          {SEAT_NAME[pending.claimer]} claims {pending.tricks} of the {pending.tricksRemaining} tricks left
+          {pending.statement ? `: “${pending.statement}”` : "."}
+        </p>
+        {opponent && !answered && (
+          <div class="actions">
+            <button type="button" disabled={busy} onClick={() => onAnswer(seat, pending.claimId, ClaimReply.ACCEPT)}>
+              Accept the claim
+            </button>{" "}
+            <button type="button" class="quiet" disabled={busy} onClick={() => onAnswer(seat, pending.claimId, ClaimReply.DISPUTE)}>
+              Dispute it
+            </button>
+          </div>
+        )}
+        {opponent && answered && <p>You have answered.</p>}
+      </section>
+    );
+  }
+  if (view.phase !== DealPhase.PLAY || seat === dummy) return null;
+  return (
+    <details class="claim card">
+      <summary>Claim tricks</summary>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          onClaim(seat, tricks === "" ? left : Number(tricks), statement.trim());
+          setTricks("");
+          setStatement("");
+        }}
+      >
+        <label>
+          Tricks your side will take, of the {left} left
+          <input name="claim-tricks" type="number" min={0} max={left} value={tricks} placeholder={String(left)} onInput={(e) => setTricks(e.currentTarget.value)} />
+        </label>
+        <label>
+          How you will play them
+          <input name="claim-statement" value={statement} onInput={(e) => setStatement(e.currentTarget.value)} />
+        </label>
+        <button type="submit" disabled={busy}>
+          Claim
+        </button>
+      </form>
+    </details>
   );
 }
