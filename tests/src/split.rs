@@ -76,7 +76,10 @@ impl Split {
             services.push(builder.serve_on(listener).await.unwrap_or_else(|e| fail(name, e)));
         }
         let resources = Resources::start(&config, "gateway").await.unwrap_or_else(|e| fail("gateway", e));
-        let gateway_settings = gateway::Settings { requests_per_minute: settings.requests_per_minute };
+        let gateway_settings = gateway::Settings {
+            requests_per_minute: settings.requests_per_minute,
+            screens_dir: settings.screens_dir.clone(),
+        };
         let gateway = gateway::start(&resources, &gateway_settings).await.unwrap_or_else(|e| fail("gateway", e));
         Split { services, gateway, resources }
     }
