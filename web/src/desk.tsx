@@ -278,7 +278,7 @@ function TableCard({ table, act, generation }: { table: Table; act: (action: () 
       {rubber && (
         <details class="public-view">
           <summary>The table (public view)</summary>
-          <TableScreen tableId={table.tableId} title={table.name} withScorepad={false} />
+          <TableScreen tableId={table.tableId} title={table.name} withScorepad={false} nested />
         </details>
       )}
       {rubber && padId && <Scorepad scorepadId={padId} />}

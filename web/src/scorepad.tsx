@@ -1,5 +1,6 @@
-// A rubber's scorepad as it is kept on paper: We and They (North-South and East-West), premiums
-// above the line with the newest nearest it, trick points below it, a line under each game won,
+// A rubber's scorepad as it is kept on paper: a column for each side (the We and They of a
+// player's pad, named by seats here since the desk reads it too), premiums
+// above the line, each written above the one before, trick points below it, a line under each game won,
 // struck entries struck through; live from the pad's stream.
 
 import { Side } from "@bridgeclub/client/gen/bridgeclub/common/v1/cards_pb.js";
@@ -44,25 +45,27 @@ export function Scorepad({ scorepadId, nextDeal }: { scorepadId: string; nextDea
       .join(" & ");
   const entries = (side: Side, line: ScoreLine) => pad.entries.filter((e) => e.side === side && e.line === line);
   const games = Math.max(0, ...pad.entries.filter((e) => e.line === ScoreLine.BELOW).map((e) => e.gameNumber));
-  const column = (side: Side) => (
-    <div class="pad-column" data-side={side === Side.NORTH_SOUTH ? "NS" : "EW"}>
-      <ol class="above" aria-label="Above the line">
-        {[...entries(side, ScoreLine.ABOVE)].reverse().map((e) => (
-          <Entry entry={e} key={e.entryId} />
-        ))}
+  const sides = [Side.NORTH_SOUTH, Side.EAST_WEST];
+  const code = (side: Side) => (side === Side.NORTH_SOUTH ? "NS" : "EW");
+  // One row of the sheet at a time, across both columns, so that the line and each game's rule
+  // run straight across as on paper.
+  const above = sides.map((side) => (
+    <ol class="above" key={`above-${side}`} data-side={code(side)} aria-label={`${code(side)} above the line`}>
+      {[...entries(side, ScoreLine.ABOVE)].reverse().map((e) => (
+        <Entry entry={e} key={e.entryId} />
+      ))}
+    </ol>
+  ));
+  const below = Array.from({ length: Math.max(1, games) }, (_, i) => i + 1).flatMap((game) =>
+    sides.map((side) => (
+      <ol class="game" key={`game-${game}-${side}`} data-side={code(side)} aria-label={`${code(side)} below the line, game ${game}`}>
+        {entries(side, ScoreLine.BELOW)
+          .filter((e) => (e.gameNumber || 1) === game)
+          .map((e) => (
+            <Entry entry={e} key={e.entryId} />
+          ))}
       </ol>
-      <div class="below" aria-label="Below the line">
-        {Array.from({ length: Math.max(1, games) }, (_, i) => i + 1).map((game) => (
-          <ol class="game" key={game} aria-label={`Game ${game}`}>
-            {entries(side, ScoreLine.BELOW)
-              .filter((e) => (e.gameNumber || 1) === game)
-              .map((e) => (
-                <Entry entry={e} key={e.entryId} />
-              ))}
-          </ol>
-        ))}
-      </div>
-    </div>
+    )),
   );
   const score = (side: Side) => (side === Side.NORTH_SOUTH ? pad.northSouth : pad.eastWest);
   return (
@@ -71,15 +74,15 @@ export function Scorepad({ scorepadId, nextDeal }: { scorepadId: string; nextDea
       <div class="pad">
         <div class="pad-head">
           <span>
-            We (NS)<small>{names(Side.NORTH_SOUTH)}</small>
+            North–South<small>{names(Side.NORTH_SOUTH)}</small>
           </span>
           <span>
-            They (EW)<small>{names(Side.EAST_WEST)}</small>
+            East–West<small>{names(Side.EAST_WEST)}</small>
           </span>
         </div>
         <div class="pad-body">
-          {column(Side.NORTH_SOUTH)}
-          {column(Side.EAST_WEST)}
+          {above}
+          {below}
         </div>
         <div class="pad-totals">
           <span data-testid="total-ns">{score(Side.NORTH_SOUTH)?.total ?? 0}</span>

@@ -77,7 +77,19 @@ export function useTableView(tableId: string): { view?: TableView; live: LiveSta
   return { view, live, reload, setView };
 }
 
-export function TableScreen({ tableId, title, withScorepad = true }: { tableId: string; title: string; withScorepad?: boolean }) {
+export function TableScreen({
+  tableId,
+  title,
+  withScorepad = true,
+  nested = false,
+}: {
+  tableId: string;
+  title: string;
+  withScorepad?: boolean;
+  /** Shown inside another screen (the desk's table card): its heading is not the page's. */
+  nested?: boolean;
+}) {
+  const Title = nested ? "h4" : "h1";
   const { view, live, setView, reload } = useTableView(tableId);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -134,7 +146,7 @@ export function TableScreen({ tableId, title, withScorepad = true }: { tableId: 
       data-phase={view ? PHASE[view.phase] : ""}
     >
       <div class="heading-row">
-        <h1 id={`table-title-${tableId}`}>{title}</h1>
+        <Title id={`table-title-${tableId}`}>{title}</Title>
         <LiveBadge live={live} />
       </div>
       {error && (

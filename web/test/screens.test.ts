@@ -273,4 +273,32 @@ describe("the screens", () => {
     await desk.getByTestId("scorepad").getByText("2 deals recorded").waitFor();
     await shoot(desk, "desk-scorepad-2");
   });
+
+  test("a fifth player arrives, signs in, and applies to the table from her phone", async () => {
+    await desk.getByLabel("Player id").fill("erin");
+    await desk.getByLabel("Name", { exact: true }).fill("Erin");
+    await desk.getByRole("button", { name: "Register and arrive" }).click();
+    const row = desk.locator(`li[data-player="erin"]`);
+    await row.getByText("present").waitFor();
+    await row.getByRole("button", { name: /Sign-in code/ }).click();
+    const code = (await desk.locator(`output[data-code-for="erin"]`).textContent())?.trim() ?? "";
+
+    const erin = await newPage(PHONE);
+    await erin.getByLabel("Code from the desk").fill(code);
+    await erin.getByRole("button", { name: "Sign in with the code" }).click();
+    await erin.getByRole("heading", { name: "The room" }).waitFor();
+    await erin.getByTestId("waiting").waitFor();
+    await shoot(erin, "player-room");
+    await erin.getByRole("button", { name: "Apply to Table 1" }).click();
+    // A table of four that plays takes her at once (rule D): she is a member, sitting out the rubber.
+    await erin.locator(".tables li").getByText(/erin/).waitFor();
+    const card = desk.locator("section[data-table]");
+    await card.locator("dd").first().getByText(/erin/).waitFor();
+    await card.locator("dt", { hasText: "Sitting out" }).waitFor();
+    assert.equal(await card.locator("dt:has-text('Sitting out') + dd").textContent(), "erin");
+    await shoot(desk, "desk-fifth-member");
+    // She is not at the table: her page shows no card, and she does not see the table's screen.
+    assert.equal(await erin.locator("[data-card]").count(), 0, "a member sitting out is shown cards");
+    assert.equal(await erin.locator("section.table-screen").count(), 0);
+  });
 });
