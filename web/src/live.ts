@@ -29,14 +29,21 @@ export function useLive<R extends WatchResponse>(
       while (!stopped) {
         try {
           setState(after === undefined ? "connecting" : "reconnecting");
-          for await (const response of resumable(open, {
+          // Any response, a heartbeat too, shows the stream is open again.
+          const opened = (from: bigint | undefined, signal: AbortSignal) =>
+            (async function* () {
+              for await (const response of open(from, signal)) {
+                setState("live");
+                yield response;
+              }
+            })();
+          for await (const response of resumable(opened, {
             after,
             signal: controller.signal,
             retryable: () => true,
             maxRetries: 3,
             retryDelayMs: delay,
           })) {
-            setState("live");
             delay = 500;
             if (response.event) after = response.event.sequence;
             onEvent(response);

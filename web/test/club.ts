@@ -28,9 +28,11 @@ export class Club {
   private constructor(
     readonly baseUrl: string,
     readonly administrator: { name: string; password: string },
-    private readonly child: ChildProcess,
+    private child: ChildProcess,
     private readonly dir: string,
-    readonly log: () => string,
+    private readonly env: NodeJS.ProcessEnv,
+    /** What the server printed so far. */
+    public log: () => string,
   ) {}
 
   static async start(): Promise<Club> {
@@ -42,40 +44,71 @@ export class Club {
       if (key.startsWith("BRIDGE_") || key.startsWith("OTEL_") || key === "DATABASE_URL" || key === "REDIS_URL") continue;
       env[key] = value;
     }
-    Object.assign(env, { BRIDGE_LISTEN: "127.0.0.1:0", BRIDGE_CLUB__SCREENS_DIR: screens, RUST_LOG: "warn" });
-    const child = spawn(clubBinary(), [], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    const started = await new Promise<{ address: string; name: string; password: string }>((done, fail) => {
-      const timer = setTimeout(() => fail(new Error(`bridge-club did not start within 60 s\n${output}`)), 60_000);
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const serving = /serving every service on (\S+)/.exec(output);
-        const admin = FIRST_ADMINISTRATOR.exec(output);
-        if (serving && admin) {
-          clearTimeout(timer);
-          done({ address: serving[1], name: admin[1], password: admin[2] });
-        }
-      };
-      child.stdout.on("data", read);
-      child.stderr.on("data", read);
-      child.on("exit", (code) => {
-        clearTimeout(timer);
-        fail(new Error(`bridge-club exited (${code})\n${output}`));
-      });
+    // Heartbeats every second, so that a screen whose stream opens again shows it is live at once.
+    Object.assign(env, {
+      BRIDGE_LISTEN: "127.0.0.1:0",
+      BRIDGE_CLUB__SCREENS_DIR: screens,
+      BRIDGE_STREAMS__HEARTBEAT_INTERVAL_MS: "1000",
+      RUST_LOG: "warn",
     });
-    child.removeAllListeners("exit");
-    process.on("exit", () => child.kill("SIGKILL"));
-    return new Club(`http://${started.address}`, { name: started.name, password: started.password }, child, dir, () => output);
+    const { child, started, output } = await launch(dir, env, true);
+    return new Club(`http://${started.address}`, { name: started.name, password: started.password }, child, dir, env, output);
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops the server and starts it again on the same address and directory, as after a crash or a
+   * deployment: every open stream breaks, and the screens must open theirs again. `whileDown` runs
+   * once it has stopped.
+   */
+  async restart(whileDown: () => Promise<void>): Promise<void> {
+    await this.terminate();
+    await whileDown();
+    const address = new URL(this.baseUrl).host;
+    const { child, output } = await launch(this.dir, { ...this.env, BRIDGE_LISTEN: address }, false);
+    this.child = child;
+    const before = this.log();
+    this.log = () => before + output();
+  }
+
+  private async terminate(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise<void>((done) => this.child.once("exit", () => done()));
       this.child.kill("SIGTERM");
-      const timer = setTimeout(() => this.child.kill("SIGKILL"), 5_000);
+      const timer = setTimeout(() => this.child.kill("SIGKILL"), 10_000);
       await exited;
       clearTimeout(timer);
     }
+  }
+
+  async stop(): Promise<void> {
+    await this.terminate();
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Starts bridge-club in `dir`; on a first start, also reads the administrator it made. */
+async function launch(dir: string, env: NodeJS.ProcessEnv, first: boolean) {
+  const child = spawn(clubBinary(), [], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+  process.on("exit", () => child.kill("SIGKILL"));
+  let text = "";
+  const started = await new Promise<{ address: string; name: string; password: string }>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`bridge-club did not start within 60 s\n${text}`)), 60_000);
+    const read = (chunk: Buffer) => {
+      text += chunk.toString();
+      const serving = /serving every service on (\S+)/.exec(text);
+      const admin = first ? FIRST_ADMINISTRATOR.exec(text) : ["", "", ""];
+      if (serving && admin) {
+        clearTimeout(timer);
+        done({ address: serving[1], name: admin[1], password: admin[2] });
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      fail(new Error(`bridge-club exited (${code})\n${text}`));
+    });
+  });
+  child.removeAllListeners("exit");
+  return { child, started, output: () => text };
 }

@@ -274,6 +274,23 @@ describe("the screens", () => {
     await shoot(desk, "desk-scorepad-2");
   });
 
+  test("the screens open their streams again after the server restarts, and catch up", async () => {
+    const [[, away], [, other]] = [...pages];
+    const badge = (page: Page, text: RegExp) => page.locator("section.table-screen .live", { hasText: text }).waitFor();
+    await club.restart(async () => {
+      // Every stream broke with the server; each screen says so while it tries again.
+      await badge(away, /reconnecting/);
+      await desk.locator(".heading-row .live", { hasText: /reconnecting/ }).first().waitFor();
+    });
+    for (const page of pages.values()) await badge(page, /^live$/);
+    // The next deal, dealt from one page, reaches every page through the reopened streams.
+    await other.getByRole("button", { name: "Deal 3" }).click();
+    for (const page of [...pages.values()]) await page.locator("section.table-screen[data-phase='Auction']").waitFor();
+    assert.equal(await versionOf(away), await versionOf(other));
+    await desk.getByTestId("scorepad").getByText("next: deal 3").waitFor();
+    assert.equal(await away.locator("[data-hand] [data-card]").count(), 13, "he sees his new hand, and only it");
+  });
+
   test("a fifth player arrives, signs in, and applies to the table from her phone", async () => {
     await desk.getByLabel("Player id").fill("erin");
     await desk.getByLabel("Name", { exact: true }).fill("Erin");
