@@ -37,7 +37,7 @@ export function Hand({
                   class="card-face"
                   key={cardCode(card)}
                   data-card={cardCode(card)}
-                  aria-label={`Play the ${cardName(card)}`}
+                  aria-label={`${rankText(card.rank)}, play the ${cardName(card)}`}
                   disabled={!playable(card)}
                   onClick={() => onPlay?.(card)}
                 >

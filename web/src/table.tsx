@@ -340,7 +340,8 @@ function BiddingBox({ view, seat, onCall, busy }: { view: TableView; seat: Seat;
         key={callCode(call)}
         data-call={callCode(call)}
         disabled={!allowed}
-        aria-label={callName(call)}
+        // The visible text first (for voice control, which goes by what is seen), then in words.
+        aria-label={`${callText(call)}, ${callName(call)}`}
         onClick={() => onCall(seat, call)}
       >
         {call.kind.case === "bid" ? (

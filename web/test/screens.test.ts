@@ -9,6 +9,7 @@
 
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
@@ -39,12 +40,34 @@ async function newPage(viewport: { width: number; height: number }): Promise<Pag
   return page;
 }
 
-/** A screenshot of `page` at phone and desk widths, back at its own width afterwards. */
+const AXE = createRequire(import.meta.url).resolve("axe-core");
+
+/**
+ * Fails on what axe-core finds serious or critical on the page as it stands: missing labels and
+ * names, contrast below WCAG AA, invalid ARIA. (Lesser findings, such as the order of heading
+ * levels, are printed.)
+ */
+async function checkAccessible(page: Page, name: string) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const results = await (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document);
+    return results.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+  });
+  const grave = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  for (const v of violations.filter((v) => !grave.includes(v))) console.log(`${name}: ${v.impact} ${v.id}: ${v.help} (${v.targets.join(", ")})`);
+  assert.deepEqual(grave, [], `${name}: accessibility violations`);
+}
+
+/**
+ * A screenshot of `page` at phone and desk widths, back at its own width afterwards; each screen
+ * shot is checked for accessibility at both widths too.
+ */
 async function shoot(page: Page, name: string) {
   const own = page.viewportSize() ?? PHONE;
   for (const [width, size] of [["phone", PHONE], ["desk", DESK]] as const) {
     await page.setViewportSize(size);
     await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+    await checkAccessible(page, `${name} (${width})`);
   }
   await page.setViewportSize(own);
 }
@@ -125,8 +148,16 @@ describe("the screens", () => {
     // Each member signs in on his own phone with the code the desk gave him; his table opens.
     for (const id of PLAYERS) {
       const page = await newPage(PHONE);
-      await page.getByLabel("Code from the desk").fill(codes.get(id)!.toLowerCase());
-      await page.getByRole("button", { name: "Sign in with the code" }).click();
+      if (id === "alice") {
+        // With the keyboard alone: the code's field comes first, and Enter signs in.
+        await page.keyboard.press("Tab");
+        assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "code");
+        await page.keyboard.type(codes.get(id)!);
+        await page.keyboard.press("Enter");
+      } else {
+        await page.getByLabel("Code from the desk").fill(codes.get(id)!.toLowerCase());
+        await page.getByRole("button", { name: "Sign in with the code" }).click();
+      }
       await page.locator("section.table-screen[data-phase='Auction']").waitFor();
       pages.set(id, page);
     }
