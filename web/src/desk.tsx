@@ -14,6 +14,7 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import { accounts, explain, game, idempotencyKey, membership, scoring } from "./api.js";
 import { SEAT_NAME } from "./cards.js";
 import { useLive } from "./live.js";
+import { Draws } from "./draws.js";
 import { Scorepad } from "./scorepad.js";
 import { LiveBadge, TableScreen } from "./table.js";
 
@@ -275,6 +276,7 @@ function TableCard({ table, act, generation }: { table: Table; act: (action: () 
           </button>
         )}
       </div>
+      <Draws tableId={table.tableId} generation={table.version} nested />
       {rubber && (
         <details class="public-view">
           <summary>The table (public view)</summary>

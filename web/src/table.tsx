@@ -21,6 +21,7 @@ import {
   SEAT_NAME,
   type Seat,
 } from "./cards.js";
+import { Draws } from "./draws.js";
 import { CardFace, Hand } from "./hand.js";
 import { type LiveState, useLive } from "./live.js";
 import { around, callAllowed, cardAllowed, cardsLeft, currentTrick, seatToPlay } from "./rules.js";
@@ -162,6 +163,7 @@ export function TableScreen({
           <Compass view={view} onPlay={play} busy={busy} />
           {view.phase === DealPhase.AUCTION && me && <BiddingBox view={view} seat={me} onCall={call} busy={busy} />}
           <Auction view={view} />
+          <TricksPlayed view={view} />
           {me && <Claims view={view} seat={me} busy={busy} onClaim={claim} onAnswer={answerClaim} />}
           {me && view.phase !== DealPhase.NO_DEAL && (
             <div class="actions">
@@ -172,6 +174,7 @@ export function TableScreen({
           )}
         </>
       )}
+      {!nested && <Draws tableId={tableId} />}
       {scorepadId && withScorepad && (
         <Scorepad
           scorepadId={scorepadId}
@@ -449,6 +452,28 @@ function Claims({
           Claim
         </button>
       </form>
+    </details>
+  );
+}
+
+/** The tricks played so far, each with its leader, its four cards in order and its winner. */
+function TricksPlayed({ view }: { view: TableView }) {
+  const done = view.tricks.filter((t) => t.cards.length === 4);
+  if (done.length === 0) return null;
+  return (
+    <details class="tricks-played">
+      <summary>
+        Tricks played ({done.length})
+      </summary>
+      <ol>
+        {done.map((trick) => (
+          <li key={trick.number}>
+            <span class="who">{SEAT_LETTER[trick.leader]}:</span>
+            {trick.cards.map((c) => c.card && <CardFace card={c.card} key={c.seat} />)}
+            <span class="who">won by {SEAT_NAME[trick.winner]}</span>
+          </li>
+        ))}
+      </ol>
     </details>
   );
 }

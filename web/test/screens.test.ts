@@ -279,6 +279,10 @@ describe("the screens", () => {
       }
     }
     for (const p of pages.values()) await p.locator("section.table-screen[data-phase='Deal finished']").waitFor();
+    // The tricks as played, and the draw that seated the table, opened for the record.
+    await declarersPage.getByText(/^Tricks played \(\d+\)$/).click();
+    await declarersPage.locator("details.draws summary").click();
+    await declarersPage.locator("details.draws li").first().waitFor();
     await shoot(declarersPage, `${name}-finished`);
     await checkEveryPage("finished");
   }
