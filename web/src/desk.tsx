@@ -4,6 +4,8 @@
 // public view and its scorepad, live.
 
 import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
+import { RubberStatus } from "@bridgeclub/client/gen/bridgeclub/membership/v1/rubber_pb.js";
+import { ScorepadStatus } from "@bridgeclub/client/gen/bridgeclub/scoring/v1/scorepad_pb.js";
 import { PlayMode } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
 import type { Player as RegisteredPlayer } from "@bridgeclub/client/gen/bridgeclub/membership/v1/player_pb.js";
 import { NextStep } from "@bridgeclub/client/gen/bridgeclub/membership/v1/next_steps_pb.js";
@@ -202,6 +204,10 @@ function TableCard({ table, act, generation }: { table: Table; act: (action: () 
   const steps = table.nextSteps;
   const rubber = table.currentRubber;
   const [padId, setPadId] = useState<string>();
+  // The pad found finished, by id: a late answer about an earlier rubber's pad must not offer to end
+  // the rubber now being played.
+  const [finishedPad, setFinishedPad] = useState<string>();
+  const padFinished = padId !== undefined && finishedPad === padId && rubber?.status === RubberStatus.IN_PROGRESS;
   useEffect(() => {
     if (!rubber) return;
     scoring()
@@ -228,6 +234,14 @@ function TableCard({ table, act, generation }: { table: Table; act: (action: () 
         setup: { source: { case: "rubber", value: { rubberId, scorepadId, dealNumber: 1 } }, kind: TableKind.RUBBER, mode: PlayMode.DIGITAL },
       });
       return `Rubber ${started.rubber?.number ?? ""} started at ${table.name}; the first deal is dealt.`;
+    });
+  // Once the pad says the rubber is over (Law 77: a side has won two games), the desk ends it, and
+  // the table's next step turns to the next rubber: who goes out, who comes in.
+  const endRubber = () =>
+    act(async () => {
+      if (!rubber) return;
+      await membership().endRubber({ tableId: table.tableId, rubberId: rubber.rubberId, status: RubberStatus.FINISHED });
+      return `Rubber ${rubber.number} at ${table.name} is ended.`;
     });
   const draw = () =>
     act(async () => {
@@ -270,6 +284,11 @@ function TableCard({ table, act, generation }: { table: Table; act: (action: () 
             Draw (server)
           </button>
         )}
+        {steps?.step === NextStep.PLAY_RUBBER && padFinished && (
+          <button type="button" onClick={endRubber}>
+            End the rubber
+          </button>
+        )}
         {steps?.step === NextStep.START_RUBBER && (
           <button type="button" onClick={startRubber}>
             Start the rubber
@@ -283,7 +302,9 @@ function TableCard({ table, act, generation }: { table: Table; act: (action: () 
           <TableScreen tableId={table.tableId} title={table.name} withScorepad={false} nested />
         </details>
       )}
-      {rubber && padId && <Scorepad scorepadId={padId} />}
+      {rubber && padId && (
+        <Scorepad key={padId} scorepadId={padId} onPad={(pad) => setFinishedPad(pad.status === ScorepadStatus.FINISHED ? pad.scorepadId : undefined)} />
+      )}
     </section>
   );
 }

@@ -4,7 +4,12 @@
 // struck entries struck through; live from the pad's stream.
 
 import { Side } from "@bridgeclub/client/gen/bridgeclub/common/v1/cards_pb.js";
-import { type Scorepad as Pad, type ScoreEntry, ScoreLine } from "@bridgeclub/client/gen/bridgeclub/scoring/v1/scorepad_pb.js";
+import {
+  type Scorepad as Pad,
+  type ScoreEntry,
+  ScoreLine,
+  ScorepadStatus,
+} from "@bridgeclub/client/gen/bridgeclub/scoring/v1/scorepad_pb.js";
 import { useCallback, useEffect, useState } from "preact/hooks";
 
 import { explain, scoring } from "./api.js";
@@ -23,13 +28,25 @@ const ITEM: Record<number, string> = {
   9: "part score",
 };
 
-export function Scorepad({ scorepadId, nextDeal }: { scorepadId: string; nextDeal?: (dealNumber: number) => void }) {
+export function Scorepad({
+  scorepadId,
+  nextDeal,
+  onPad,
+}: {
+  scorepadId: string;
+  nextDeal?: (dealNumber: number) => void;
+  /** Told of the pad each time it is read (the desk ends the rubber once its pad is finished). */
+  onPad?: (pad: Pad) => void;
+}) {
   const [pad, setPad] = useState<Pad>();
   const [error, setError] = useState<string>();
   const read = useCallback(async () => {
     try {
       const answer = await scoring().getScorepad({ scorepadId });
-      if (answer.scorepad) setPad(answer.scorepad);
+      if (answer.scorepad) {
+        setPad(answer.scorepad);
+        onPad?.(answer.scorepad);
+      }
     } catch (e) {
       setError(explain(e));
     }
@@ -38,6 +55,7 @@ export function Scorepad({ scorepadId, nextDeal }: { scorepadId: string; nextDea
   useLive(scorepadId, (after, signal) => scoring().watchScorepad({ scorepadId, afterSequence: after }, { signal }), () => void read());
   if (error && !pad) return <p role="alert" class="error">{error}</p>;
   if (!pad) return null;
+  const finished = pad.status === ScorepadStatus.FINISHED;
   const names = (side: Side) =>
     pad.players
       .filter((p) => (side === Side.NORTH_SOUTH ? p.seat === 1 || p.seat === 3 : p.seat === 2 || p.seat === 4))
@@ -91,9 +109,12 @@ export function Scorepad({ scorepadId, nextDeal }: { scorepadId: string; nextDea
       </div>
       <p class="pad-summary">
         {pad.deals.length} {pad.deals.length === 1 ? "deal" : "deals"} recorded
-        {pad.nextDeal && pad.status === 1 ? `; next: deal ${pad.nextDeal.dealNumber}, dealt by ${SEAT_NAME[pad.nextDeal.dealer]}` : ""}
+        {pad.nextDeal && pad.status === ScorepadStatus.IN_PROGRESS
+          ? `; next: deal ${pad.nextDeal.dealNumber}, dealt by ${SEAT_NAME[pad.nextDeal.dealer]}`
+          : ""}
+        {finished && pad.net ? `; the rubber is over: ${pad.net.winner === Side.NORTH_SOUTH ? "North-South" : "East-West"} by ${pad.net.margin}` : ""}
       </p>
-      {nextDeal && pad.nextDeal && pad.status === 1 && (
+      {nextDeal && pad.nextDeal && pad.status === ScorepadStatus.IN_PROGRESS && (
         <button type="button" onClick={() => nextDeal(pad.nextDeal!.dealNumber)}>
           Deal {pad.nextDeal.dealNumber}
         </button>

@@ -191,11 +191,12 @@ describe("the screens", () => {
   };
 
   /**
-   * One deal through the four players' pages: the first to call opens 1NT and the others pass; then
-   * cards are played, each by whoever may play it, until `claimAfter` cards, when declarer claims the
-   * rest and both defenders accept (or all 52 are played). Every page is checked after every action.
+   * One deal through the four players' pages: the first to call of `side` (NS or EW; anyone's
+   * without) bids `contract` and every other call is a pass; then cards are played, each by whoever
+   * may play it, until `claimAfter` cards, when declarer claims the rest and both defenders accept
+   * (or all 52 are played). Every page is checked after every action. Returns declarer's seat.
    */
-  async function playDeal(name: string, claimAfter = 52) {
+  async function playDeal(name: string, claimAfter = 52, contract = "1N", side?: string): Promise<string> {
     // Each hand, as its own player's page shows it; nobody else's page is asked.
     const hands = new Map<string, Set<string>>(); // by seat letter
     for (const [id, page] of pages) {
@@ -230,19 +231,30 @@ describe("the screens", () => {
     await checkEveryPage("dealt");
 
     // The auction; only sufficient calls are offered.
-    let [opener, page] = await whoseTurn("button[data-call]:enabled");
-    assert.equal(await page.locator("button[data-call='X']").isDisabled(), true, "nothing to double yet");
-    await shoot(page, `${name}-auction`);
-    await actAndSync(page, page.locator("button[data-call='1N']"));
-    const declarer = seatOf.get(opener)!;
-    dummy = PARTNER[declarer];
-    await checkEveryPage("1NT");
-    for (let passes = 0; passes < 3; passes++) {
-      [, page] = await whoseTurn("button[data-call]:enabled");
-      assert.equal(await page.locator("button[data-call='1C']").isDisabled(), true, "1C is not sufficient over 1NT");
-      await actAndSync(page, page.locator("button[data-call='P']"));
-      await checkEveryPage(`pass ${passes + 1}`);
+    let opener: string | undefined;
+    let page: Page;
+    let passes = 0;
+    while (passes < 3 || opener === undefined) {
+      let id: string;
+      [id, page] = await whoseTurn("button[data-call]:enabled");
+      const seat = seatOf.get(id)!;
+      if (opener === undefined && (side === undefined || side.includes(seat))) {
+        assert.equal(await page.locator("button[data-call='X']").isDisabled(), true, "nothing to double yet");
+        if (contract === "1N") await shoot(page, `${name}-auction`);
+        opener = id;
+        dummy = PARTNER[seat];
+        await actAndSync(page, page.locator(`button[data-call='${contract}']`));
+        await checkEveryPage(contract);
+      } else {
+        if (opener !== undefined) {
+          assert.equal(await page.locator("button[data-call='1C']").isDisabled(), true, `1C is not sufficient over ${contract}`);
+          passes++;
+        }
+        await actAndSync(page, page.locator("button[data-call='P']"));
+        await checkEveryPage(`a pass`);
+      }
     }
+    const declarer = seatOf.get(opener)!;
     const declarersPage = pages.get(opener)!;
     await declarersPage.getByTestId("contract").waitFor();
 
@@ -252,7 +264,7 @@ describe("the screens", () => {
       const button = page.locator("button[data-card]:enabled").first();
       const card = (await button.getAttribute("data-card")) ?? "";
       played.add(card);
-      if (n === 0) faced.add(dummy);
+      if (n === 0) faced.add(dummy!);
       await actAndSync(page, button);
       await checkEveryPage(`card ${n + 1} (${card})`);
       if (n === 0) {
@@ -279,12 +291,15 @@ describe("the screens", () => {
       }
     }
     for (const p of pages.values()) await p.locator("section.table-screen[data-phase='Deal finished']").waitFor();
-    // The tricks as played, and the draw that seated the table, opened for the record.
-    await declarersPage.getByText(/^Tricks played \(\d+\)$/).click();
-    await declarersPage.locator("details.draws summary").click();
-    await declarersPage.locator("details.draws li").first().waitFor();
+    if (name === "deal-1") {
+      // The tricks as played, and the draw that seated the table, opened for the record.
+      await declarersPage.getByText(/^Tricks played \(\d+\)$/).click();
+      await declarersPage.locator("details.draws summary").click();
+      await declarersPage.locator("details.draws li").first().waitFor();
+    }
     await shoot(declarersPage, `${name}-finished`);
     await checkEveryPage("finished");
+    return declarer;
   }
 
   test("four players bid and play a whole deal, each seeing only what he may", async () => {
@@ -352,5 +367,57 @@ describe("the screens", () => {
     // She is not at the table: her page shows no card, and she does not see the table's screen.
     assert.equal(await erin.locator("[data-card]").count(), 0, "a member sitting out is shown cards");
     assert.equal(await erin.locator("section.table-screen").count(), 0);
+  });
+
+  test("two grand slams win the rubber; the desk ends it, and the next rubber takes the fifth player in", async () => {
+    // Deal 3 is dealt (the restart test dealt it): its dealer's side bids 7NT, claims every trick after
+    // the opening lead and the defenders accept; then the same side again in deal 4: two games.
+    const first = await playDeal("deal-3", 1, "7N");
+    const side = "NS".includes(first) ? "NS" : "EW";
+    await [...pages.values()][0].getByRole("button", { name: "Deal 4" }).click();
+    for (const p of pages.values()) await p.locator("section.table-screen[data-phase='Auction']").waitFor();
+    await playDeal("deal-4", 1, "7N", side);
+
+    const card = desk.locator("section[data-table]");
+    await card.getByTestId("scorepad").getByText(/the rubber is over/).waitFor();
+    await shoot(desk, "desk-rubber-won");
+    await card.getByRole("button", { name: "End the rubber" }).click();
+    // Five members: the rules say who goes out and who comes in; the desk follows its what-next.
+    const nextStep = card.getByTestId("next-step");
+    for (;;) {
+      const step = card.getByRole("button", { name: /^(Draw \(server\)|Start the rubber)$/ });
+      await step.waitFor();
+      const label = (await step.textContent()) ?? "";
+      const said = await nextStep.textContent();
+      await card.getByRole("button", { name: label, exact: true }).click();
+      if (label.includes("Start the rubber")) break;
+      await desk.waitForFunction(
+        ([selector, before]) => document.querySelector(selector)?.textContent !== before,
+        [`section[data-table] [data-testid="next-step"]`, said] as const,
+      );
+    }
+    await card.getByText(/^Rubber 2$/).waitFor();
+    await card.getByTestId("scorepad").getByText(/^0 deals recorded/).waitFor();
+    assert.equal(await card.getByRole("button", { name: "End the rubber" }).count(), 0, "rubber 2 has only begun");
+    await shoot(desk, "desk-rubber-2");
+
+    // Erin sat out, so she plays (rule E): her page turns into her table, with her hand alone.
+    const erin = contexts[contexts.length - 1].pages()[0];
+    await erin.locator("section.table-screen[data-phase='Auction']").waitFor();
+    const seat = (await erin.locator("section.table-screen").getAttribute("data-viewer")) ?? "";
+    const shown = await cardsShown(erin);
+    assert.equal(shown.length, 13, "erin sees her own hand and nothing else");
+    assert.ok(shown.every((c) => c.hand === seat), "every card erin sees is in her own hand");
+    await shoot(erin, "player-rubber-2");
+    // One of the four went out: his page is the room again, with no card.
+    let out = 0;
+    for (const page of pages.values()) {
+      await page.locator("section.table-screen[data-phase='Auction'], section.room").first().waitFor();
+      if ((await page.locator("section.room").count()) > 0) {
+        out++;
+        assert.equal(await page.locator("[data-card]").count(), 0, "the player who went out is shown cards");
+      }
+    }
+    assert.equal(out, 1, "one player goes out");
   });
 });
