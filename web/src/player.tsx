@@ -7,6 +7,7 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 
 import { explain, membership } from "./api.js";
 import { SEAT_NAME } from "./cards.js";
+import { Draws } from "./draws.js";
 import { useLive } from "./live.js";
 import { LiveBadge, TableScreen } from "./table.js";
 
@@ -72,6 +73,7 @@ export function Player({ playerId }: { playerId: string }) {
               {table.nextSteps?.summary && <p class="summary">{table.nextSteps.summary}</p>}
               {seat && <p>You sit {SEAT_NAME[seat.seat]}.</p>}
               {waiting && <p>You are number {waiting.queuePosition} in the queue.</p>}
+              <Draws tableId={table.tableId} generation={table.version} nested />
               {!member && !waiting && present && (
                 <button type="button" onClick={act(() => membership().applyToTable({ tableId: table.tableId, playerId }))}>
                   Apply to {table.name}

@@ -248,7 +248,7 @@ function Compass({ view, onPlay, busy }: { view: TableView; onPlay: (seat: Seat,
     return (
       <div class={`seat ${where} ${view.nextToAct === seat ? "to-act" : ""}`}>
         <h2 class="seat-name">{label}</h2>
-        {held ? (
+        {held && held.length === 0 ? null : held ? (
           <Hand
             cards={held}
             seatCode={SEAT_LETTER[seat]}
