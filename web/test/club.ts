@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** web/, from web/test-dist where this runs. */
-export const web = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+/** web/, from web/test-dist/test where this runs. */
+export const web = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const root = resolve(web, "..");
 export const target = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
 
