@@ -161,8 +161,9 @@ export function TableScreen({
         <>
           <Status view={view} />
           <Compass view={view} onPlay={play} busy={busy} />
-          {view.phase === DealPhase.AUCTION && me && <BiddingBox view={view} seat={me} onCall={call} busy={busy} />}
+          {/* The auction above the box: a player reads it before he calls. */}
           <Auction view={view} />
+          {view.phase === DealPhase.AUCTION && me && <BiddingBox view={view} seat={me} onCall={call} busy={busy} />}
           <TricksPlayed view={view} />
           {me && <Claims view={view} seat={me} busy={busy} onClaim={claim} onAnswer={answerClaim} />}
           {me && view.phase !== DealPhase.NO_DEAL && (
@@ -266,9 +267,9 @@ function Compass({ view, onPlay, busy }: { view: TableView; onPlay: (seat: Seat,
     <div class="compass">
       {position("top")}
       {position("left")}
-      <section class="trick" aria-label={trick ? `Trick ${trick.number}` : "No trick yet"}>
-        {trick &&
-          (["top", "left", "right", "bottom"] as const).map((where) => {
+      {trick && (
+        <section class="trick" aria-label={`Trick ${trick.number}`}>
+          {(["top", "left", "right", "bottom"] as const).map((where) => {
             const played = trick.cards.find((c) => c.seat === seats[where]);
             return (
               <div class={`played ${where}`} key={where}>
@@ -276,7 +277,8 @@ function Compass({ view, onPlay, busy }: { view: TableView; onPlay: (seat: Seat,
               </div>
             );
           })}
-      </section>
+        </section>
+      )}
       {position("right")}
       {position("bottom")}
     </div>
