@@ -166,7 +166,14 @@ export function TableScreen({
           {view.phase === DealPhase.AUCTION && me && <BiddingBox view={view} seat={me} onCall={call} busy={busy} />}
           <TricksPlayed view={view} />
           {me && <Claims view={view} seat={me} busy={busy} onClaim={claim} onAnswer={answerClaim} />}
-          {me && view.phase !== DealPhase.NO_DEAL && (
+          {view.openArbiterCalls.length > 0 && (
+            <p class="notice" role="status" data-testid="arbiter-called">
+              {view.openArbiterCalls
+                .map((c) => `The arbiter is called${c.calledBySeat ? ` by ${SEAT_NAME[c.calledBySeat]}` : ""}${c.reason ? `: ${c.reason}` : ""}.`)
+                .join(" ")}
+            </p>
+          )}
+          {me && view.phase !== DealPhase.NO_DEAL && view.openArbiterCalls.length === 0 && (
             <div class="actions">
               <button type="button" class="quiet" onClick={callArbiter} disabled={busy}>
                 Call the arbiter

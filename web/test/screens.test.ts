@@ -24,6 +24,7 @@ const DESK = { width: 1280, height: 800 };
 const PLAYERS = ["alice", "bob", "carol", "dave"];
 /** Seat letters as the screens write them (data-viewer, data-hand). */
 const PARTNER: Record<string, string> = { N: "S", S: "N", E: "W", W: "E" };
+const SEAT_NAMES: Record<string, string> = { N: "North", E: "East", S: "South", W: "West" };
 
 let club: Club;
 let browser: Browser;
@@ -419,5 +420,14 @@ describe("the screens", () => {
       }
     }
     assert.equal(out, 1, "one player goes out");
+
+    // Erin calls the arbiter from her table: every page at the table says so.
+    await erin.getByRole("button", { name: "Call the arbiter" }).click();
+    for (const page of [erin, ...[...pages.values()].filter((p) => p !== erin)]) {
+      if ((await page.locator("section.table-screen").count()) === 0) continue;
+      await page.getByTestId("arbiter-called").getByText(`The arbiter is called by ${SEAT_NAMES[seat]}`).waitFor();
+    }
+    await desk.getByTestId("arbiter-called").waitFor({ state: "attached" });
+    await shoot(erin, "player-arbiter-called");
   });
 });
