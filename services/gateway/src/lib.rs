@@ -233,7 +233,7 @@ pub enum GatewayError {
 /// Starts the stand-alone gateway on `resources.config.listen`: auth at the edge, CORS, grpc-web
 /// and rate limits in front of the upstream services named in `resources.config.endpoints`.
 pub async fn start(
-    resources: &platform::app::Resources,
+    resources: &platform::app::EdgeResources,
     settings: &Settings,
 ) -> Result<platform::server::RunningServer, GatewayError> {
     let endpoints = &resources.config.endpoints;

@@ -226,6 +226,11 @@ pub struct DatabaseConfig {
     pub group_commit_writers: usize,
     /// Group commit: the most commands written together.
     pub group_commit_max_batch: usize,
+    /// Whether the service applies pending migrations at start (`BRIDGE_DATABASE__MIGRATE_ON_START`).
+    /// On by default, so the embedded default and a first try need no set-up; a deployment turns
+    /// it off and migrates once, before the rollout (the chart's migration Job, `bridgectl
+    /// migrate`), and a service then refuses to start on a schema older than its code.
+    pub migrate_on_start: bool,
 }
 
 impl Default for DatabaseConfig {
