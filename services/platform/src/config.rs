@@ -242,6 +242,7 @@ impl Default for DatabaseConfig {
             probe_interval_ms: 1_000,
             group_commit_writers: 2,
             group_commit_max_batch: 128,
+            migrate_on_start: true,
         }
     }
 }
@@ -319,12 +320,25 @@ pub struct TelemetryConfig {
     pub log: String,
     /// OTLP/gRPC collector endpoint. Unset: no export, logs only.
     pub otlp_endpoint: Option<String>,
+    /// How log lines are written to standard output (`BRIDGE_TELEMETRY__LOG_FORMAT`).
+    pub log_format: LogFormat,
 }
 
 impl Default for TelemetryConfig {
     fn default() -> Self {
-        TelemetryConfig { log: "info".to_owned(), otlp_endpoint: None }
+        TelemetryConfig { log: "info".to_owned(), otlp_endpoint: None, log_format: LogFormat::Text }
     }
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// For people reading a terminal: the embedded default.
+    Text,
+    /// One JSON object a line (time, level, message, fields and the spans around it), for a log
+    /// collector in production: no parsing of free text, and fields stay fields.
+    Json,
 }
 
 /// Keep-alives, so that a quiet watch stream is not cut by a load balancer's idle timeout and a
