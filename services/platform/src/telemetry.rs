@@ -258,13 +258,26 @@ pub fn observe_gauge(
     description: &'static str,
     read: impl Fn() -> Option<u64> + Send + Sync + 'static,
 ) {
-    observe_gauge_on(&global::meter("bridge-club"), name, description, read);
+    observe_gauge_on(&global::meter("bridge-club"), name, description, Vec::new(), read);
 }
 
-fn observe_gauge_on(
+/// [`observe_gauge`] with `attributes` on each value (which dependency, which outbox), so one
+/// gauge name serves every instance of a thing.
+pub fn observe_gauge_with(
+    name: &'static str,
+    description: &'static str,
+    attributes: Vec<opentelemetry::KeyValue>,
+    read: impl Fn() -> Option<u64> + Send + Sync + 'static,
+) {
+    observe_gauge_on(&global::meter("bridge-club"), name, description, attributes, read);
+}
+
+/// [`observe_gauge_with`] on `meter` (tests give their own provider's).
+pub fn observe_gauge_on(
     meter: &opentelemetry::metrics::Meter,
     name: &'static str,
     description: &'static str,
+    attributes: Vec<opentelemetry::KeyValue>,
     read: impl Fn() -> Option<u64> + Send + Sync + 'static,
 ) {
     // The SDK keeps the callback for the provider's lifetime; the handle need not be kept.
@@ -273,7 +286,7 @@ fn observe_gauge_on(
         .with_description(description)
         .with_callback(move |observer| {
             if let Some(value) = read() {
-                observer.observe(value, &[]);
+                observer.observe(value, &attributes);
             }
         })
         .build();
@@ -406,16 +419,33 @@ mod tests {
         assert_eq!(untraced.in_scope(capture_trace_context), None);
     }
 
-    /// Keeps the `test.live_things` gauge's values of every export (one list per export).
-    #[derive(Debug, Clone, Default)]
-    struct Exports(Arc<std::sync::Mutex<Vec<Vec<u64>>>>);
+    /// Keeps the values of the gauge named `.1` of every export (one list per export).
+    #[derive(Debug, Clone)]
+    struct Exports(Arc<std::sync::Mutex<Vec<Vec<u64>>>>, &'static str);
+
+    impl Exports {
+        fn of(name: &'static str) -> Exports {
+            Exports(Arc::default(), name)
+        }
+
+        /// A provider whose gauges are collected when it is flushed (the periodic export is a
+        /// day away).
+        fn provider(&self) -> SdkMeterProvider {
+            let reader = PeriodicReader::builder(self.clone()).with_interval(std::time::Duration::from_secs(86_400));
+            SdkMeterProvider::builder().with_reader(reader.build()).build()
+        }
+
+        fn exported(&self) -> Vec<Vec<u64>> {
+            self.0.lock().unwrap().iter().filter(|v| !v.is_empty()).cloned().collect()
+        }
+    }
 
     impl PushMetricExporter for Exports {
         fn export(&self, metrics: &ResourceMetrics) -> impl std::future::Future<Output = OTelSdkResult> + Send {
             let values = metrics
                 .scope_metrics()
                 .flat_map(|scope| scope.metrics())
-                .filter(|metric| metric.name() == "test.live_things")
+                .filter(|metric| metric.name() == self.1)
                 .flat_map(|metric| match metric.data() {
                     AggregatedMetrics::U64(MetricData::Gauge(gauge)) => {
                         gauge.data_points().map(|point| point.value()).collect::<Vec<_>>()
@@ -439,13 +469,11 @@ mod tests {
 
     #[test]
     fn a_gauge_reports_what_it_reads_at_each_collection_and_nothing_once_its_source_is_gone() {
-        let exports = Exports::default();
-        // Collected when flushed (the periodic export is a day away).
-        let reader = PeriodicReader::builder(exports.clone()).with_interval(std::time::Duration::from_secs(86_400));
-        let provider = SdkMeterProvider::builder().with_reader(reader.build()).build();
+        let exports = Exports::of("test.live_things");
+        let provider = exports.provider();
         let source = Arc::new(AtomicU64::new(3));
         let weak = Arc::downgrade(&source);
-        observe_gauge_on(&provider.meter("test"), "test.live_things", "things", move || {
+        observe_gauge_on(&provider.meter("test"), "test.live_things", "things", Vec::new(), move || {
             weak.upgrade().map(|s| s.load(Ordering::Relaxed))
         });
         provider.force_flush().unwrap();
@@ -454,8 +482,22 @@ mod tests {
         drop(source);
         provider.force_flush().unwrap();
         // The last collection observed nothing (the SDK may skip exporting it at all).
-        let exported: Vec<Vec<u64>> = exports.0.lock().unwrap().iter().filter(|v| !v.is_empty()).cloned().collect();
-        assert_eq!(exported, [vec![3], vec![5]]);
+        assert_eq!(exports.exported(), [vec![3], vec![5]]);
+    }
+
+    #[test]
+    fn a_breaker_reports_whether_its_dependency_fails_fast() {
+        let exports = Exports::of("dependency.breaker.open");
+        let provider = exports.provider();
+        let breaker = crate::breaker::Breaker::new("database", std::time::Duration::ZERO);
+        breaker.report_on(&provider.meter("test"));
+        provider.force_flush().unwrap();
+        breaker.admit().unwrap().failed();
+        provider.force_flush().unwrap();
+        // The cool-down is over at once: the next call is the probe, and it succeeds.
+        breaker.admit().unwrap().succeeded();
+        provider.force_flush().unwrap();
+        assert_eq!(exports.exported(), [vec![0], vec![1], vec![0]]);
     }
 
     /// Lines captured from a log layer.
