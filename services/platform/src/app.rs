@@ -229,7 +229,16 @@ fn keys(config: &PlatformConfig) -> Result<(TokenVerifier, Option<TokenIssuer>),
                 }
                 None => None,
             };
-            (TokenVerifier::rs256_pem(&pem)?, issuer)
+            let verifier = TokenVerifier::rs256_pem(&pem)?;
+            let verifier = match &config.auth.rs256_previous_public_key_file {
+                Some(path) => {
+                    let pem = std::fs::read(path)
+                        .map_err(|e| crate::auth::AuthError::Key(format!("{}: {e}", path.display())))?;
+                    verifier.with_previous_rs256_pem(&pem)?
+                }
+                None => verifier,
+            };
+            (verifier, issuer)
         }
         None => {
             let secret = load_or_create_local_secret(&config.auth.local_key_file)?;

@@ -89,6 +89,9 @@ pub struct AuthConfig {
     pub local_key_file: PathBuf,
     /// A PEM RS256 public key: production tokens are checked against it and no local key is used.
     pub rs256_public_key_file: Option<PathBuf>,
+    /// The PEM RS256 public key `rs256_public_key_file` replaced, while a key is being rotated:
+    /// tokens signed with it are still accepted (docs/runbook.md, "Rotating keys").
+    pub rs256_previous_public_key_file: Option<PathBuf>,
     /// A PEM RS256 private key, the other half of `rs256_public_key_file`: only the service that
     /// hands out tokens (membership, which signs people in) is given it. Without it, and without a
     /// local key, signing in answers UNAVAILABLE.
@@ -196,6 +199,7 @@ impl Default for AuthConfig {
         AuthConfig {
             local_key_file: PathBuf::from("bridge-club.key"),
             rs256_public_key_file: None,
+            rs256_previous_public_key_file: None,
             rs256_private_key_file: None,
             revocation_poll_ms: 1_000,
             service_token: None,
