@@ -33,8 +33,9 @@ impl Split {
         for _ in SERVICES {
             listeners.push(platform::server::bind(loopback).await.unwrap_or_else(|e| fail("bind", e)));
         }
+        let scheme = if config.tls.cert_file.is_some() { "https" } else { "http" };
         let uri = |listener: &tokio::net::TcpListener| {
-            Some(format!("http://{}", listener.local_addr().unwrap_or_else(|e| fail("address", e))))
+            Some(format!("{scheme}://{}", listener.local_addr().unwrap_or_else(|e| fail("address", e))))
         };
         let endpoints = Endpoints {
             membership: uri(&listeners[0]),
@@ -49,7 +50,7 @@ impl Split {
         // One at a time, so that the first migrates the database before the others look at it.
         for (name, listener) in SERVICES.into_iter().zip(listeners) {
             let resources = Resources::start(&config, name).await.unwrap_or_else(|e| fail(name, e));
-            let peers = Peers::from_endpoints(&endpoints, resources.peer_interceptor.clone())
+            let peers = Peers::from_endpoints(&endpoints, &resources.peer_tls, resources.peer_interceptor.clone())
                 .unwrap_or_else(|e| fail("peers", e));
             let builder = resources.server();
             first.get_or_insert_with(|| resources.clone());

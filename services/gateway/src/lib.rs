@@ -168,11 +168,12 @@ pub struct Upstreams {
 }
 
 impl Upstreams {
-    /// Routes calls to the package `bridgeclub.<service>.v1` to `uri`, for each (service, uri).
-    pub fn new(upstreams: &[(&str, &str)]) -> Result<Self, tonic::transport::Error> {
+    /// Routes calls to the package `bridgeclub.<service>.v1` to `uri`, for each (service, uri),
+    /// over TLS checked as `tls` says where the uri is `https://`.
+    pub fn new(upstreams: &[(&str, &str)], tls: &platform::tls::PeerTls) -> Result<Self, tonic::transport::Error> {
         let routes = upstreams
             .iter()
-            .map(|(service, uri)| Ok((format!("/bridgeclub.{service}.v1."), platform::client::channel(uri)?)))
+            .map(|(service, uri)| Ok((format!("/bridgeclub.{service}.v1."), platform::client::channel_with(uri, tls)?)))
             .collect::<Result<Vec<_>, tonic::transport::Error>>()?;
         Ok(Upstreams { routes: Arc::new(routes) })
     }
@@ -253,7 +254,7 @@ pub async fn start(
     }
     let mut routes: Vec<(&str, &str)> = configured.iter().map(|(name, uri, _)| (*name, *uri)).collect();
     routes.dedup();
-    let upstreams = Upstreams::new(&routes)?;
+    let upstreams = Upstreams::new(&routes, &resources.peer_tls)?;
     let options = EdgeOptions {
         cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
         requests_per_minute: settings.requests_per_minute,

@@ -13,6 +13,7 @@ use crate::db::Db;
 use crate::live::{MemoryStore, RedisStore, SharedLiveStore};
 use crate::revocation::Revocations;
 use crate::server::ServerBuilder;
+use crate::tls::PeerTls;
 
 /// A start-up failure; the message says what to fix.
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +41,9 @@ pub enum StartError {
         /// The migrations not applied, by name.
         pending: Vec<String>,
     },
+    /// A TLS certificate, key or CA could not be used.
+    #[error(transparent)]
+    Tls(#[from] crate::tls::TlsError),
     /// Redis could not be reached.
     #[error(transparent)]
     Live(#[from] crate::live::LiveError),
@@ -74,6 +78,10 @@ pub struct Resources {
     pub revocations: Revocations,
     /// What this process presents when it calls another service.
     pub peer_interceptor: ClientInterceptor,
+    /// Its port's TLS (presenting a certificate that follows its files), when it speaks TLS.
+    pub tls: Option<tokio_rustls::TlsAcceptor>,
+    /// How it checks the certificates of the services it calls.
+    pub peer_tls: PeerTls,
 }
 
 impl std::fmt::Debug for Resources {
@@ -132,6 +140,8 @@ impl Resources {
             issuer,
             revocations: Revocations::default(),
             peer_interceptor: ClientInterceptor::default(),
+            tls: tls_acceptor(config)?,
+            peer_tls: PeerTls::from_config(&config.tls)?,
         };
         // Outside a runtime (tools that only read the configuration) there is nothing to protect.
         if tokio::runtime::Handle::try_current().is_ok() {
@@ -150,7 +160,7 @@ impl Resources {
     }
 
     /// A server builder with this process's token verifier, ended sessions, the contract's per-RPC
-    /// roles and the configured HTTP/2 keep-alives.
+    /// roles, the configured HTTP/2 keep-alives and TLS.
     pub fn server(&self) -> ServerBuilder {
         ServerBuilder::new(
             AuthLayer::new(self.verifier.clone(), crate::auth::contract_policy())
@@ -158,6 +168,7 @@ impl Resources {
         )
         .http2_keepalive(self.config.streams.http2_keepalive())
         .depends_on(self.db.dependency())
+        .tls(self.tls.clone())
     }
 }
 
@@ -176,6 +187,10 @@ pub struct EdgeResources {
     pub verifier: TokenVerifier,
     /// What the gateway presents when it calls a service of its own accord (health checks).
     pub peer_interceptor: ClientInterceptor,
+    /// The public port's TLS, when it speaks TLS.
+    pub tls: Option<tokio_rustls::TlsAcceptor>,
+    /// How it checks the certificates of the services it forwards to.
+    pub peer_tls: PeerTls,
 }
 
 impl std::fmt::Debug for EdgeResources {
@@ -194,15 +209,29 @@ impl EdgeResources {
     pub fn with(config: &PlatformConfig, service: &str, live: SharedLiveStore) -> Result<EdgeResources, StartError> {
         let (verifier, issuer) = keys(config)?;
         let peer_interceptor = peer_interceptor(config, issuer.as_ref(), service)?;
-        Ok(EdgeResources { config: config.clone(), live, verifier, peer_interceptor })
+        Ok(EdgeResources {
+            config: config.clone(),
+            live,
+            verifier,
+            peer_interceptor,
+            tls: tls_acceptor(config)?,
+            peer_tls: PeerTls::from_config(&config.tls)?,
+        })
     }
 
-    /// A server builder with the edge's token verifier, the contract's per-RPC roles and the
-    /// configured HTTP/2 keep-alives.
+    /// A server builder with the edge's token verifier, the contract's per-RPC roles, the
+    /// configured HTTP/2 keep-alives and TLS.
     pub fn server(&self) -> ServerBuilder {
         ServerBuilder::new(AuthLayer::new(self.verifier.clone(), crate::auth::contract_policy()))
             .http2_keepalive(self.config.streams.http2_keepalive())
+            .tls(self.tls.clone())
     }
+}
+
+/// The TLS acceptor of `config`'s certificate (which then follows its files), or `None` for
+/// plaintext.
+fn tls_acceptor(config: &PlatformConfig) -> Result<Option<tokio_rustls::TlsAcceptor>, StartError> {
+    Ok(crate::tls::server_certificate(&config.tls)?.map(|certificate| certificate.acceptor()).transpose()?)
 }
 
 /// Redis where `config` names it, otherwise the in-process store (one process only).
@@ -322,11 +351,14 @@ impl Peers {
     }
 
     /// The peers configured in `endpoints`; unset ones are unavailable.
+    /// Those at `https://` addresses are called over TLS, checked as `tls` says.
     pub fn from_endpoints(
         endpoints: &crate::config::Endpoints,
+        tls: &PeerTls,
         interceptor: ClientInterceptor,
     ) -> Result<Peers, tonic::transport::Error> {
-        let channel = |uri: &Option<String>| uri.as_deref().map(crate::client::channel).transpose();
+        let channel =
+            |uri: &Option<String>| uri.as_deref().map(|uri| crate::client::channel_with(uri, tls)).transpose();
         Ok(Peers {
             membership: channel(&endpoints.membership)?,
             game: channel(&endpoints.game)?,

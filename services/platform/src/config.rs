@@ -48,6 +48,8 @@ pub struct PlatformConfig {
     pub endpoints: Endpoints,
     /// Keep-alives on watch streams and their connections.
     pub streams: StreamsConfig,
+    /// TLS on the port this process serves and on its calls to the other services (`[tls]`).
+    pub tls: TlsConfig,
 }
 
 impl Default for PlatformConfig {
@@ -65,6 +67,7 @@ impl Default for PlatformConfig {
             cors_allowed_origins: Vec::new(),
             endpoints: Endpoints::default(),
             streams: StreamsConfig::default(),
+            tls: TlsConfig::default(),
         }
     }
 }
@@ -261,11 +264,14 @@ pub struct RedisConfig {
     /// Milliseconds commands are refused at once after Redis could not be reached, before one
     /// command probes it again.
     pub cool_down_ms: u64,
+    /// The PEM CA certificate a `rediss://` (TLS) server's certificate is checked against. Unset:
+    /// the web's public roots.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for RedisConfig {
     fn default() -> Self {
-        RedisConfig { command_timeout_ms: 300, cool_down_ms: 1_000 }
+        RedisConfig { command_timeout_ms: 300, cool_down_ms: 1_000, ca_file: None }
     }
 }
 
@@ -314,6 +320,31 @@ impl RedisConfig {
 /// `ms` milliseconds, at least one: a zero timeout would refuse everything.
 fn millis(ms: u64) -> Duration {
     Duration::from_millis(ms.max(1))
+}
+
+/// TLS (`[tls]`, see [`crate::tls`]). Unset: plaintext, as the embedded default on loopback is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TlsConfig {
+    /// The PEM certificate chain this process serves with; with `key_file`, its port speaks TLS
+    /// only.
+    pub cert_file: Option<PathBuf>,
+    /// The PEM private key of `cert_file`.
+    pub key_file: Option<PathBuf>,
+    /// The PEM CA certificate(s) the other services' certificates are checked against, when
+    /// their addresses are `https://`. Unset: the web's public roots.
+    pub ca_file: Option<PathBuf>,
+    /// The name checked on the other services' certificates when it is not the host of their
+    /// address (the all-in-one process calls itself on its bound address).
+    pub server_name: Option<String>,
+    /// Milliseconds between looks at `cert_file` and `key_file` for a renewed certificate.
+    pub reload_interval_ms: u64,
+}
+
+impl Default for TlsConfig {
+    fn default() -> Self {
+        TlsConfig { cert_file: None, key_file: None, ca_file: None, server_name: None, reload_interval_ms: 10_000 }
+    }
 }
 
 /// Logs, traces and metrics.

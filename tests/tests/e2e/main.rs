@@ -21,4 +21,5 @@ mod scoring;
 mod signin;
 mod streams;
 mod third_party;
+mod tls;
 mod trust;
