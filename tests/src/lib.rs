@@ -3,6 +3,7 @@
 //! nothing behind. A test that needs Postgres or Redis and cannot reach them fails with a
 //! message saying how to start them; it never skips.
 
+pub mod certificates;
 pub mod fuzz;
 pub mod lineup;
 pub mod postgres_server;
@@ -247,7 +248,8 @@ impl TestApp {
 
     /// A game client of `replica` presenting a token with `roles`.
     pub fn game_at(&self, replica: &club::Club, subject: &str, roles: &[platform::auth::Role]) -> GameClient {
-        let channel = platform::client::channel(&replica.server.uri()).unwrap_or_else(|e| panic!("channel: {e}"));
+        let channel = platform::client::channel_with(&replica.server.uri(), &self.peer_tls())
+            .unwrap_or_else(|e| panic!("channel: {e}"));
         let token = self.token(subject, roles);
         let interceptor = platform::client::ClientInterceptor::with_token(&token).unwrap_or_else(|e| panic!("{e}"));
         GameClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor))
@@ -297,9 +299,19 @@ impl TestApp {
         issuer.issue(subject, roles, std::time::Duration::from_secs(3600)).unwrap_or_else(|e| panic!("token: {e}"))
     }
 
+    /// How the test's clients check the server's certificate, when it speaks TLS: as its own
+    /// services check one another's.
+    pub fn peer_tls(&self) -> platform::tls::PeerTls {
+        match &self.split {
+            Some(split) => split.resources.peer_tls.clone(),
+            None => self.club().resources.peer_tls.clone(),
+        }
+    }
+
     /// A channel to the server that presents `token` (or nothing) and the current trace context.
     pub fn channel(&self, token: Option<&str>) -> platform::app::PeerChannel {
-        let channel = platform::client::channel(&self.uri()).unwrap_or_else(|e| panic!("channel: {e}"));
+        let channel =
+            platform::client::channel_with(&self.uri(), &self.peer_tls()).unwrap_or_else(|e| panic!("channel: {e}"));
         let interceptor = match token {
             Some(token) => platform::client::ClientInterceptor::with_token(token).unwrap_or_else(|e| panic!("{e}")),
             None => platform::client::ClientInterceptor::default(),

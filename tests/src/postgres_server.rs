@@ -38,19 +38,32 @@ pub struct PostgresServer {
     port: u16,
     as_root: bool,
     running: bool,
+    /// Settings added to the server's command line (TLS).
+    options: String,
 }
 
 impl PostgresServer {
     /// Creates a cluster (user `postgres`, trust authentication) and starts it on a free loopback
     /// port; returns once it accepts connections.
     pub async fn start() -> PostgresServer {
+        Self::start_with(None).await
+    }
+
+    /// [`PostgresServer::start`], accepting TLS connections (and plaintext ones, as a server
+    /// whose clients choose with `sslmode`) with the PEM certificate and key given.
+    pub async fn start_with_tls(cert_file: &std::path::Path, key_file: &std::path::Path) -> PostgresServer {
+        Self::start_with(Some((cert_file, key_file))).await
+    }
+
+    async fn start_with(tls: Option<(&std::path::Path, &std::path::Path)>) -> PostgresServer {
         let port = {
             let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap_or_else(|e| panic!("free port: {e}"));
             listener.local_addr().unwrap_or_else(|e| panic!("free port: {e}")).port()
         };
         let dir = std::env::temp_dir().join(format!("bc_pg_{}", uuid::Uuid::new_v4().simple()));
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        let mut server = PostgresServer { dir, port, as_root: running_as_root(), running: false };
+        let mut server =
+            PostgresServer { dir, port, as_root: running_as_root(), running: false, options: String::new() };
         if server.as_root {
             server.run(tokio::process::Command::new("chown").args(["-R", "postgres:postgres"]).arg(&server.dir)).await;
         }
@@ -67,6 +80,18 @@ impl PostgresServer {
                 "--no-instructions",
             ]))
             .await;
+        if let Some((cert_file, key_file)) = tls {
+            // Postgres reads its key only if no one else can: owned by its user, mode 0600.
+            let (cert, key) = (server.dir.join("server.crt"), server.dir.join("server.key"));
+            std::fs::copy(cert_file, &cert).unwrap_or_else(|e| panic!("{}: {e}", cert_file.display()));
+            std::fs::copy(key_file, &key).unwrap_or_else(|e| panic!("{}: {e}", key_file.display()));
+            server.run(tokio::process::Command::new("chmod").arg("600").arg(&key)).await;
+            if server.as_root {
+                server.run(tokio::process::Command::new("chown").arg("postgres:postgres").arg(&cert).arg(&key)).await;
+            }
+            server.options =
+                format!(" -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}", cert.display(), key.display());
+        }
         server.restart().await;
         server
     }
@@ -104,9 +129,10 @@ impl PostgresServer {
     pub async fn restart(&mut self) {
         assert!(!self.running, "the test's Postgres is running already");
         let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off",
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off{}",
             self.port,
-            self.dir.display()
+            self.dir.display(),
+            self.options
         );
         let (data, log) = (self.data(), self.dir.join("postgres.log"));
         self.run(

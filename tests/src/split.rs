@@ -3,7 +3,7 @@
 //! coming in through the stand-alone gateway. Every check one service makes of another's
 //! records crosses a real gRPC hop here, as it does in production.
 
-use platform::app::{Peers, Resources};
+use platform::app::{EdgeResources, Peers, Resources};
 use platform::config::{Endpoints, PlatformConfig};
 use platform::server::RunningServer;
 
@@ -13,7 +13,8 @@ pub struct Split {
     pub services: Vec<RunningServer>,
     /// The stand-alone gateway, which clients call.
     pub gateway: RunningServer,
-    /// The gateway's resources (its key signs the tests' tokens).
+    /// The first service's resources (its key, which every process shares here, signs the tests'
+    /// tokens).
     pub resources: Resources,
 }
 
@@ -32,8 +33,9 @@ impl Split {
         for _ in SERVICES {
             listeners.push(platform::server::bind(loopback).await.unwrap_or_else(|e| fail("bind", e)));
         }
+        let scheme = if config.tls.cert_file.is_some() { "https" } else { "http" };
         let uri = |listener: &tokio::net::TcpListener| {
-            Some(format!("http://{}", listener.local_addr().unwrap_or_else(|e| fail("address", e))))
+            Some(format!("{scheme}://{}", listener.local_addr().unwrap_or_else(|e| fail("address", e))))
         };
         let endpoints = Endpoints {
             membership: uri(&listeners[0]),
@@ -44,12 +46,14 @@ impl Split {
         let mut config = config.clone();
         config.endpoints = endpoints.clone();
         let mut services = Vec::new();
+        let mut first: Option<Resources> = None;
         // One at a time, so that the first migrates the database before the others look at it.
         for (name, listener) in SERVICES.into_iter().zip(listeners) {
             let resources = Resources::start(&config, name).await.unwrap_or_else(|e| fail(name, e));
-            let peers = Peers::from_endpoints(&endpoints, resources.peer_interceptor.clone())
+            let peers = Peers::from_endpoints(&endpoints, &resources.peer_tls, resources.peer_interceptor.clone())
                 .unwrap_or_else(|e| fail("peers", e));
             let builder = resources.server();
+            first.get_or_insert_with(|| resources.clone());
             let builder = match name {
                 "membership" => {
                     let (sign_in, _) = membership::sign_in_service(&resources, &settings.membership)
@@ -75,12 +79,14 @@ impl Split {
             };
             services.push(builder.serve_on(listener).await.unwrap_or_else(|e| fail(name, e)));
         }
-        let resources = Resources::start(&config, "gateway").await.unwrap_or_else(|e| fail("gateway", e));
+        // The gateway keeps no records: it is given no database, as in the chart.
+        let edge = EdgeResources::start(&config, "gateway").await.unwrap_or_else(|e| fail("gateway", e));
         let gateway_settings = gateway::Settings {
             requests_per_minute: settings.requests_per_minute,
             screens_dir: settings.screens_dir.clone(),
         };
-        let gateway = gateway::start(&resources, &gateway_settings).await.unwrap_or_else(|e| fail("gateway", e));
+        let gateway = gateway::start(&edge, &gateway_settings).await.unwrap_or_else(|e| fail("gateway", e));
+        let resources = first.unwrap_or_else(|| fail("resources", "no service started"));
         Split { services, gateway, resources }
     }
 

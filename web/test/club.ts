@@ -52,7 +52,9 @@ export class Club {
       RUST_LOG: "warn",
     });
     const { child, started, output } = await launch(dir, env, true);
-    return new Club(`http://${started.address}`, { name: started.name, password: started.password }, child, dir, env, output);
+    // The server names itself by its URL (http://, or https:// with TLS); older builds by address.
+    const baseUrl = /^https?:\/\//.test(started.address) ? started.address : `http://${started.address}`;
+    return new Club(baseUrl, { name: started.name, password: started.password }, child, dir, env, output);
   }
 
   /**

@@ -55,10 +55,11 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Prints a token signed with the local key (the file `bridge-club` created; production
-    /// tokens come from the club's identity provider instead).
+    /// Prints a token signed with the local key (the file `bridge-club` created), or, where
+    /// `BRIDGE_AUTH__RS256_PRIVATE_KEY_FILE` names a deployment's private key, signed with it:
+    /// how the services' own tokens are made (`--role service --subject service:game`).
     Token {
-        /// A role to grant; repeat for several (player, desk, arbiter, committee, admin).
+        /// A role to grant; repeat for several (player, desk, arbiter, committee, admin, service).
         #[arg(long = "role", required = true, value_parser = parse_role)]
         roles: Vec<Role>,
         /// Who the token speaks for: a player's id, or a name for staff.
@@ -180,17 +181,26 @@ async fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Token { roles, subject, hours } => {
             let config = platform::config::load::<platform::config::Endpoints>("cli")?;
-            let path = &config.platform.auth.local_key_file;
-            if !path.exists() {
-                bail!(
-                    "no local key at {}: start bridge-club in this directory first (it creates the key), \
-                     or set BRIDGE_AUTH__LOCAL_KEY_FILE",
-                    path.display()
-                );
-            }
-            let secret = load_or_create_local_secret(path)?;
-            let token = TokenIssuer::hs256(&secret).issue(&subject, &roles, Duration::from_secs(hours * 3600))?;
-            println!("{token}");
+            let issuer = match &config.platform.auth.rs256_private_key_file {
+                Some(path) => {
+                    let pem = std::fs::read(path).with_context(|| format!("private key {}", path.display()))?;
+                    TokenIssuer::rs256_pem(&pem)?
+                }
+                None => {
+                    let path = &config.platform.auth.local_key_file;
+                    if !path.exists() {
+                        bail!(
+                            "no local key at {}: start bridge-club in this directory first (it creates the key), \
+                             or set BRIDGE_AUTH__LOCAL_KEY_FILE (or BRIDGE_AUTH__RS256_PRIVATE_KEY_FILE for a \
+                             deployment's key pair)",
+                            path.display()
+                        );
+                    }
+                    TokenIssuer::hs256(&load_or_create_local_secret(path)?)
+                }
+            };
+            let lifetime = Duration::from_secs(hours.saturating_mul(3600));
+            println!("{}", issuer.issue(&subject, &roles, lifetime)?);
         }
         Command::Health { service } => {
             let channel = tonic::transport::Endpoint::from_shared(cli.server.clone())?

@@ -79,3 +79,28 @@ async fn staff_and_members_sign_in_with_bridgectl() {
     assert!(refused.contains("Unauthenticated"), "{refused}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A deployment's services present tokens signed with its RS256 private key (the chart's
+/// service-token secret): `bridgectl token` makes them where that key is configured.
+#[test]
+fn bridgectl_signs_a_service_token_with_a_deployment_s_private_key() {
+    let testdata = concat!(env!("CARGO_MANIFEST_DIR"), "/../platform/src/auth/testdata");
+    let dir = std::env::temp_dir().join(format!("bc-cli-token-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bridgectl"))
+        .args(["token", "--role", "service", "--subject", "service:game", "--hours", "1"])
+        .current_dir(&dir)
+        .env_remove("BRIDGE_CONFIG")
+        .env("BRIDGE_AUTH__RS256_PRIVATE_KEY_FILE", format!("{testdata}/rsa-b.pem"))
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let token = String::from_utf8(output.stdout).unwrap();
+    let public = std::fs::read(format!("{testdata}/rsa-b.pub.pem")).unwrap();
+    let principal = platform::auth::TokenVerifier::rs256_pem(&public).unwrap().verify(token.trim()).unwrap();
+    assert_eq!(principal.subject, "service:game");
+    assert!(principal.has(Role::Service), "{principal:?}");
+    let other = std::fs::read(format!("{testdata}/rsa-a.pub.pem")).unwrap();
+    assert!(platform::auth::TokenVerifier::rs256_pem(&other).unwrap().verify(token.trim()).is_err());
+}

@@ -92,8 +92,10 @@ impl Club {
         let address = listener
             .local_addr()
             .map_err(|source| platform::server::ServerError::Bind { addr: resources.config.listen, source })?;
-        // Every peer is this process, unless `[endpoints]` names another address for it.
-        let here = Some(format!("http://{address}"));
+        // Every peer is this process, unless `[endpoints]` names another address for it; over
+        // TLS when this port speaks it (`tls.server_name` is then the name its certificate carries).
+        let scheme = if resources.tls.is_some() { "https" } else { "http" };
+        let here = Some(format!("{scheme}://{address}"));
         let configured = &resources.config.endpoints;
         let endpoints = platform::config::Endpoints {
             membership: configured.membership.clone().or_else(|| here.clone()),
@@ -103,7 +105,7 @@ impl Club {
         };
         // Each service calls the others under its own identity, as it would in its own process.
         let peers = |service: &str| -> Result<Peers, ClubError> {
-            Ok(Peers::from_endpoints(&endpoints, resources.peer_interceptor_for(service)?)?)
+            Ok(Peers::from_endpoints(&endpoints, &resources.peer_tls, resources.peer_interceptor_for(service)?)?)
         };
         let edge = gateway::EdgeOptions {
             cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
@@ -153,8 +155,8 @@ pub async fn run() -> anyhow::Result<()> {
     let _telemetry = platform::telemetry::init("bridge-club", &config.platform.telemetry)?;
     let club = Club::start(&config.platform, &config.service).await.context("bridge-club did not start")?;
     let address = club.server.local_addr();
-    println!("bridge-club is serving every service on {address} (gRPC and grpc-web)");
-    println!("the screens: http://{address}/ (from {})", config.service.screens_dir.display());
+    println!("bridge-club is serving every service on {} (gRPC and grpc-web)", club.server.uri());
+    println!("the screens: {}/ (from {})", club.server.uri(), config.service.screens_dir.display());
     if let Some(first) = &club.first_administrator {
         print!("{}", first_start_notice(first, &address.to_string()));
     }

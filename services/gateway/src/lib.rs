@@ -179,11 +179,12 @@ pub struct Upstreams {
 }
 
 impl Upstreams {
-    /// Routes calls to the package `bridgeclub.<service>.v1` to `uri`, for each (service, uri).
-    pub fn new(upstreams: &[(&str, &str)]) -> Result<Self, tonic::transport::Error> {
+    /// Routes calls to the package `bridgeclub.<service>.v1` to `uri`, for each (service, uri),
+    /// over TLS checked as `tls` says where the uri is `https://`.
+    pub fn new(upstreams: &[(&str, &str)], tls: &platform::tls::PeerTls) -> Result<Self, tonic::transport::Error> {
         let routes = upstreams
             .iter()
-            .map(|(service, uri)| Ok((format!("/bridgeclub.{service}.v1."), platform::client::channel(uri)?)))
+            .map(|(service, uri)| Ok((format!("/bridgeclub.{service}.v1."), platform::client::channel_with(uri, tls)?)))
             .collect::<Result<Vec<_>, tonic::transport::Error>>()?;
         Ok(Upstreams { routes: Arc::new(routes) })
     }
@@ -253,7 +254,7 @@ pub enum GatewayError {
 /// Starts the stand-alone gateway on `resources.config.listen`: auth at the edge, CORS, grpc-web
 /// and rate limits in front of the upstream services named in `resources.config.endpoints`.
 pub async fn start(
-    resources: &platform::app::Resources,
+    resources: &platform::app::EdgeResources,
     settings: &Settings,
 ) -> Result<platform::server::RunningServer, GatewayError> {
     let endpoints = &resources.config.endpoints;
@@ -273,7 +274,7 @@ pub async fn start(
     }
     let mut routes: Vec<(&str, &str)> = configured.iter().map(|(name, uri, _)| (*name, *uri)).collect();
     routes.dedup();
-    let upstreams = Upstreams::new(&routes)?;
+    let upstreams = Upstreams::new(&routes, &resources.peer_tls)?;
     let options = EdgeOptions {
         cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
         requests_per_minute: settings.requests_per_minute,

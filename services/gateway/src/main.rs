@@ -6,7 +6,8 @@ use anyhow::Context;
 async fn main() -> anyhow::Result<()> {
     let config = platform::config::load::<gateway::Settings>("gateway")?;
     let _telemetry = platform::telemetry::init("bridge-gateway", &config.platform.telemetry)?;
-    let resources = platform::app::Resources::start(&config.platform, "gateway").await.context("gateway resources")?;
+    let resources =
+        platform::app::EdgeResources::start(&config.platform, "gateway").await.context("gateway resources")?;
     let server = gateway::start(&resources, &config.service).await.context("bridge-gateway did not start")?;
     tracing::info!(address = %server.local_addr(), "bridge-gateway serving");
     server.wait().await?;

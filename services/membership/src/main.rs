@@ -9,7 +9,11 @@ async fn main() -> anyhow::Result<()> {
     let resources = platform::app::Resources::start(&config.platform, "membership")
         .await
         .context("bridge-membership did not start")?;
-    let peers = platform::app::Peers::from_endpoints(&config.platform.endpoints, resources.peer_interceptor.clone())?;
+    let peers = platform::app::Peers::from_endpoints(
+        &config.platform.endpoints,
+        &resources.peer_tls,
+        resources.peer_interceptor.clone(),
+    )?;
     let service = membership::service(&resources, &config.service, &peers).await?;
     let (sign_in, first) = membership::sign_in_service(&resources, &config.service).await?;
     let server = resources.server().add_service(service).add_service(sign_in).serve(config.platform.listen).await?;

@@ -1,6 +1,7 @@
 //! What a service process needs at start-up, built the same way for every service: the
-//! database (migrated), the live store, the token verifier (and locally, the issuer), and the
-//! token it presents to its peers.
+//! database (migrated, or checked to need no migration), the live store, the token verifier (and
+//! locally, the issuer), and the token it presents to its peers. The stand-alone gateway, which
+//! keeps no records, gets [`EdgeResources`]: the same without the database.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,6 +13,7 @@ use crate::db::Db;
 use crate::live::{MemoryStore, RedisStore, SharedLiveStore};
 use crate::revocation::Revocations;
 use crate::server::ServerBuilder;
+use crate::tls::PeerTls;
 
 /// A start-up failure; the message says what to fix.
 #[derive(Debug, thiserror::Error)]
@@ -24,6 +26,24 @@ pub enum StartError {
         /// Why.
         source: sea_orm::DbErr,
     },
+    /// The database's schema is older than this build's and the service was told not to migrate
+    /// it (`database.migrate_on_start` off).
+    #[error(
+        "database {url}: {count} migration(s) of this build not applied (first: {first}); run `bridgectl migrate` \
+         (in Kubernetes, the chart's migration Job does) or set database.migrate_on_start \
+         (BRIDGE_DATABASE__MIGRATE_ON_START=true)",
+        count = pending.len(),
+        first = pending.first().map(String::as_str).unwrap_or("-")
+    )]
+    SchemaBehind {
+        /// The URL, without credentials.
+        url: String,
+        /// The migrations not applied, by name.
+        pending: Vec<String>,
+    },
+    /// A TLS certificate, key or CA could not be used.
+    #[error(transparent)]
+    Tls(#[from] crate::tls::TlsError),
     /// Redis could not be reached.
     #[error(transparent)]
     Live(#[from] crate::live::LiveError),
@@ -58,6 +78,10 @@ pub struct Resources {
     pub revocations: Revocations,
     /// What this process presents when it calls another service.
     pub peer_interceptor: ClientInterceptor,
+    /// Its port's TLS (presenting a certificate that follows its files), when it speaks TLS.
+    pub tls: Option<tokio_rustls::TlsAcceptor>,
+    /// How it checks the certificates of the services it calls.
+    pub peer_tls: PeerTls,
 }
 
 impl std::fmt::Debug for Resources {
@@ -81,18 +105,22 @@ pub fn redact(url: &str) -> String {
 }
 
 impl Resources {
-    /// Connects and migrates the database, connects the live store, and loads the keys, as
-    /// `config` says. `service` names the process in its peer token (`service:<name>`).
+    /// Connects the database (migrating it, or checking that it needs no migration, as
+    /// `database.migrate_on_start` says), connects the live store, and loads the keys, as `config`
+    /// says. `service` names the process in its peer token (`service:<name>`).
     pub async fn start(config: &PlatformConfig, service: &str) -> Result<Resources, StartError> {
         let url = config.effective_database_url();
-        let db = crate::db::connect_and_migrate_with(&url, &config.database)
-            .await
-            .map_err(|source| StartError::Database { url: redact(&url), source })?;
-        let live: SharedLiveStore = match &config.redis_url {
-            Some(url) => Arc::new(RedisStore::connect_with(url, &config.redis_prefix, &config.redis).await?),
-            None => Arc::new(MemoryStore::new()),
-        };
-        Self::with(config, service, db, live)
+        let database = |source| StartError::Database { url: redact(&url), source };
+        let db = crate::db::connect_with(&url, &config.database).await.map_err(database)?;
+        if config.database.migrate_on_start {
+            crate::db::migrate(&db).await.map_err(database)?;
+        } else {
+            let pending = crate::db::pending_migrations(&db).await.map_err(database)?;
+            if !pending.is_empty() {
+                return Err(StartError::SchemaBehind { url: redact(&url), pending });
+            }
+        }
+        Self::with(config, service, db, connect_live(config).await?)
     }
 
     /// Builds the resources around an existing database and live store (tests share them).
@@ -103,36 +131,7 @@ impl Resources {
         live: SharedLiveStore,
     ) -> Result<Resources, StartError> {
         let db = db.into();
-        let (verifier, issuer) = match &config.auth.rs256_public_key_file {
-            Some(path) => {
-                let pem =
-                    std::fs::read(path).map_err(|e| crate::auth::AuthError::Key(format!("{}: {e}", path.display())))?;
-                let issuer = match &config.auth.rs256_private_key_file {
-                    Some(path) => {
-                        let pem = std::fs::read(path)
-                            .map_err(|e| crate::auth::AuthError::Key(format!("{}: {e}", path.display())))?;
-                        Some(TokenIssuer::rs256_pem(&pem)?)
-                    }
-                    None => None,
-                };
-                (TokenVerifier::rs256_pem(&pem)?, issuer)
-            }
-            None => {
-                let secret = load_or_create_local_secret(&config.auth.local_key_file)?;
-                (TokenVerifier::hs256(&secret), Some(TokenIssuer::hs256(&secret)))
-            }
-        };
-        let verifier = match &config.auth.identity_provider {
-            Some(provider) => {
-                let provider = Arc::new(crate::auth::IdentityProvider::new(provider.clone())?);
-                // Outside a runtime (tools that only read the configuration) no token is checked.
-                if tokio::runtime::Handle::try_current().is_ok() {
-                    provider.follow();
-                }
-                verifier.with_identity_provider(provider)
-            }
-            None => verifier,
-        };
+        let (verifier, issuer) = keys(config)?;
         let mut resources = Resources {
             config: config.clone(),
             db,
@@ -141,6 +140,8 @@ impl Resources {
             issuer,
             revocations: Revocations::default(),
             peer_interceptor: ClientInterceptor::default(),
+            tls: tls_acceptor(config)?,
+            peer_tls: PeerTls::from_config(&config.tls)?,
         };
         // Outside a runtime (tools that only read the configuration) there is nothing to protect.
         if tokio::runtime::Handle::try_current().is_ok() {
@@ -151,29 +152,15 @@ impl Resources {
         Ok(resources)
     }
 
-    /// What service `service` of this process presents when it calls another: the configured
-    /// service token (a deployment runs one service a process, each with its own token), or
-    /// with a local key one minted for [`service_subject`]`(service)` with the service role. The
-    /// all-in-one process gives each of its services its own, so that a peer can tell them apart.
+    /// What service `service` of this process presents when it calls another: see
+    /// [`peer_interceptor`]. The all-in-one process gives each of its services its own, so that a
+    /// peer can tell them apart.
     pub fn peer_interceptor_for(&self, service: &str) -> Result<ClientInterceptor, StartError> {
-        let token = match (&self.config.auth.service_token, &self.issuer) {
-            (Some(token), _) => Some(token.clone()),
-            (None, Some(issuer)) => Some(issuer.issue(
-                &service_subject(service),
-                &[Role::Service],
-                Duration::from_secs(10 * 365 * 86_400),
-            )?),
-            (None, None) => None,
-        };
-        Ok(match token {
-            Some(token) => ClientInterceptor::with_token(&token)
-                .map_err(|e| crate::auth::AuthError::Key(format!("service token: {}", e.message())))?,
-            None => ClientInterceptor::default(),
-        })
+        peer_interceptor(&self.config, self.issuer.as_ref(), service)
     }
 
     /// A server builder with this process's token verifier, ended sessions, the contract's per-RPC
-    /// roles and the configured HTTP/2 keep-alives.
+    /// roles, the configured HTTP/2 keep-alives and TLS.
     pub fn server(&self) -> ServerBuilder {
         ServerBuilder::new(
             AuthLayer::new(self.verifier.clone(), crate::auth::contract_policy())
@@ -181,7 +168,146 @@ impl Resources {
         )
         .http2_keepalive(self.config.streams.http2_keepalive())
         .depends_on(self.db.dependency())
+        .tls(self.tls.clone())
     }
+}
+
+/// What the stand-alone gateway needs, which keeps no records: the live store (its rate limits),
+/// the token verifier (auth at the edge) and its own peer token. It is given no database: the
+/// services behind it refuse a session ended early (they follow the ended sessions in the
+/// database), so the gateway need not, and a compromised gateway holds no credentials to the
+/// records.
+#[derive(Clone)]
+pub struct EdgeResources {
+    /// The configuration it was built from.
+    pub config: PlatformConfig,
+    /// The live store: Redis, so that every gateway replica enforces the same budgets.
+    pub live: SharedLiveStore,
+    /// Checks callers' tokens.
+    pub verifier: TokenVerifier,
+    /// What the gateway presents when it calls a service of its own accord (health checks).
+    pub peer_interceptor: ClientInterceptor,
+    /// The public port's TLS, when it speaks TLS.
+    pub tls: Option<tokio_rustls::TlsAcceptor>,
+    /// How it checks the certificates of the services it forwards to.
+    pub peer_tls: PeerTls,
+}
+
+impl std::fmt::Debug for EdgeResources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EdgeResources").field("config", &self.config).finish_non_exhaustive()
+    }
+}
+
+impl EdgeResources {
+    /// Connects the live store and loads the keys, as `config` says; touches no database.
+    pub async fn start(config: &PlatformConfig, service: &str) -> Result<EdgeResources, StartError> {
+        Self::with(config, service, connect_live(config).await?)
+    }
+
+    /// Builds the edge's resources around an existing live store (tests share one).
+    pub fn with(config: &PlatformConfig, service: &str, live: SharedLiveStore) -> Result<EdgeResources, StartError> {
+        let (verifier, issuer) = keys(config)?;
+        let peer_interceptor = peer_interceptor(config, issuer.as_ref(), service)?;
+        Ok(EdgeResources {
+            config: config.clone(),
+            live,
+            verifier,
+            peer_interceptor,
+            tls: tls_acceptor(config)?,
+            peer_tls: PeerTls::from_config(&config.tls)?,
+        })
+    }
+
+    /// A server builder with the edge's token verifier, the contract's per-RPC roles, the
+    /// configured HTTP/2 keep-alives and TLS.
+    pub fn server(&self) -> ServerBuilder {
+        ServerBuilder::new(AuthLayer::new(self.verifier.clone(), crate::auth::contract_policy()))
+            .http2_keepalive(self.config.streams.http2_keepalive())
+            .tls(self.tls.clone())
+    }
+}
+
+/// The TLS acceptor of `config`'s certificate (which then follows its files), or `None` for
+/// plaintext.
+fn tls_acceptor(config: &PlatformConfig) -> Result<Option<tokio_rustls::TlsAcceptor>, StartError> {
+    Ok(crate::tls::server_certificate(&config.tls)?.map(|certificate| certificate.acceptor()).transpose()?)
+}
+
+/// Redis where `config` names it, otherwise the in-process store (one process only).
+async fn connect_live(config: &PlatformConfig) -> Result<SharedLiveStore, StartError> {
+    Ok(match &config.redis_url {
+        Some(url) => Arc::new(RedisStore::connect_with(url, &config.redis_prefix, &config.redis).await?),
+        None => Arc::new(MemoryStore::new()),
+    })
+}
+
+/// The token verifier, and the issuer where this process holds a signing key: RS256 from files in
+/// production (the private half only where configured), otherwise a local HS256 key; and the
+/// club's identity provider beside them when one is configured.
+fn keys(config: &PlatformConfig) -> Result<(TokenVerifier, Option<TokenIssuer>), StartError> {
+    let (verifier, issuer) = match &config.auth.rs256_public_key_file {
+        Some(path) => {
+            let pem =
+                std::fs::read(path).map_err(|e| crate::auth::AuthError::Key(format!("{}: {e}", path.display())))?;
+            let issuer = match &config.auth.rs256_private_key_file {
+                Some(path) => {
+                    let pem = std::fs::read(path)
+                        .map_err(|e| crate::auth::AuthError::Key(format!("{}: {e}", path.display())))?;
+                    Some(TokenIssuer::rs256_pem(&pem)?)
+                }
+                None => None,
+            };
+            let verifier = TokenVerifier::rs256_pem(&pem)?;
+            let verifier = match &config.auth.rs256_previous_public_key_file {
+                Some(path) => {
+                    let pem = std::fs::read(path)
+                        .map_err(|e| crate::auth::AuthError::Key(format!("{}: {e}", path.display())))?;
+                    verifier.with_previous_rs256_pem(&pem)?
+                }
+                None => verifier,
+            };
+            (verifier, issuer)
+        }
+        None => {
+            let secret = load_or_create_local_secret(&config.auth.local_key_file)?;
+            (TokenVerifier::hs256(&secret), Some(TokenIssuer::hs256(&secret)))
+        }
+    };
+    let verifier = match &config.auth.identity_provider {
+        Some(provider) => {
+            let provider = Arc::new(crate::auth::IdentityProvider::new(provider.clone())?);
+            // Outside a runtime (tools that only read the configuration) no token is checked.
+            if tokio::runtime::Handle::try_current().is_ok() {
+                provider.follow();
+            }
+            verifier.with_identity_provider(provider)
+        }
+        None => verifier,
+    };
+    Ok((verifier, issuer))
+}
+
+/// What service `service` presents when it calls another: the configured service token (a
+/// deployment runs one service a process, each with its own token), or with a local key one
+/// minted for [`service_subject`]`(service)` with the service role.
+fn peer_interceptor(
+    config: &PlatformConfig,
+    issuer: Option<&TokenIssuer>,
+    service: &str,
+) -> Result<ClientInterceptor, StartError> {
+    let token = match (&config.auth.service_token, issuer) {
+        (Some(token), _) => Some(token.clone()),
+        (None, Some(issuer)) => {
+            Some(issuer.issue(&service_subject(service), &[Role::Service], Duration::from_secs(10 * 365 * 86_400))?)
+        }
+        (None, None) => None,
+    };
+    Ok(match token {
+        Some(token) => ClientInterceptor::with_token(&token)
+            .map_err(|e| crate::auth::AuthError::Key(format!("service token: {}", e.message())))?,
+        None => ClientInterceptor::default(),
+    })
 }
 
 #[cfg(test)]
@@ -225,11 +351,14 @@ impl Peers {
     }
 
     /// The peers configured in `endpoints`; unset ones are unavailable.
+    /// Those at `https://` addresses are called over TLS, checked as `tls` says.
     pub fn from_endpoints(
         endpoints: &crate::config::Endpoints,
+        tls: &PeerTls,
         interceptor: ClientInterceptor,
     ) -> Result<Peers, tonic::transport::Error> {
-        let channel = |uri: &Option<String>| uri.as_deref().map(crate::client::channel).transpose();
+        let channel =
+            |uri: &Option<String>| uri.as_deref().map(|uri| crate::client::channel_with(uri, tls)).transpose();
         Ok(Peers {
             membership: channel(&endpoints.membership)?,
             game: channel(&endpoints.game)?,

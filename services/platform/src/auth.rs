@@ -246,6 +246,9 @@ pub const GET_A_TOKEN: &str = "get one by signing in (`bridgectl signin --name <
 #[derive(Clone)]
 pub struct TokenVerifier {
     key: Arc<DecodingKey>,
+    /// The key before the last rotation: its tokens are still taken while they live (see
+    /// [`TokenVerifier::with_previous_rs256_pem`]).
+    previous: Option<Arc<DecodingKey>>,
     validation: Arc<Validation>,
     verified: Arc<std::sync::Mutex<std::collections::HashMap<String, Verified>>>,
     /// The club's identity provider, whose tokens (by their `iss`) are checked against its keys.
@@ -277,7 +280,13 @@ impl TokenVerifier {
         validation.set_issuer(&[ISSUER]);
         validation.set_required_spec_claims(&["exp", "iss", "sub"]);
         validation.leeway = 5;
-        TokenVerifier { key: Arc::new(key), validation: Arc::new(validation), verified: Arc::default(), provider: None }
+        TokenVerifier {
+            key: Arc::new(key),
+            previous: None,
+            validation: Arc::new(validation),
+            verified: Arc::default(),
+            provider: None,
+        }
     }
 
     /// Also accepts the tokens of `provider` (those whose `iss` is its issuer).
@@ -314,6 +323,16 @@ impl TokenVerifier {
         Ok(Self::with(key, Algorithm::RS256))
     }
 
+    /// Also accepts tokens signed with the key this one replaced (a PEM RS256 public key), so a
+    /// key can be rotated without refusing anyone: every verifier takes both keys first, then the
+    /// signer moves to the new one, and the old one is dropped once its last tokens (service
+    /// tokens included) are replaced.
+    pub fn with_previous_rs256_pem(mut self, public_key_pem: &[u8]) -> Result<Self, AuthError> {
+        let key = DecodingKey::from_rsa_pem(public_key_pem).map_err(|e| AuthError::Key(e.to_string()))?;
+        self.previous = Some(Arc::new(key));
+        Ok(self)
+    }
+
     /// Checks a token and returns its principal.
     pub fn verify(&self, token: &str) -> Result<Principal, AuthError> {
         self.verify_session(token).map(|(principal, _)| principal)
@@ -338,7 +357,14 @@ impl TokenVerifier {
                 (principal, expires, None)
             }
             None => {
-                let data = jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation).map_err(refusal_of)?;
+                let decoded = match (jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation), &self.previous)
+                {
+                    (Err(e), Some(previous)) if *e.kind() == jsonwebtoken::errors::ErrorKind::InvalidSignature => {
+                        jsonwebtoken::decode::<Claims>(token, previous, &self.validation)
+                    }
+                    (decoded, _) => decoded,
+                };
+                let data = decoded.map_err(refusal_of)?;
                 let principal = Principal { subject: data.claims.sub, roles: data.claims.roles.into_iter().collect() };
                 let session: Option<Arc<str>> = data.claims.sid.map(Arc::from);
                 (principal, data.claims.exp, session)

@@ -81,7 +81,7 @@ impl Breaker {
             .u64_counter("dependency.breaker.opened")
             .with_description("Times a dependency failed and calls to it were refused for a cool-down")
             .build();
-        Breaker {
+        let breaker = Breaker {
             inner: Arc::new(Inner {
                 name,
                 cool_down,
@@ -89,7 +89,28 @@ impl Breaker {
                 closed: watch::Sender::new(true),
                 opened,
             }),
-        }
+        };
+        breaker.report_on(&opentelemetry::global::meter("bridge-club"));
+        breaker
+    }
+
+    /// Reports the breaker as the gauge `dependency.breaker.open` (1 while calls to the dependency
+    /// are refused or one probe is out, 0 while they flow), labelled with the dependency, on
+    /// `meter`, for as long as the breaker lives: what an operator alerts on when the database or
+    /// Redis goes away.
+    pub fn report_on(&self, meter: &opentelemetry::metrics::Meter) {
+        let weak = Arc::downgrade(&self.inner);
+        crate::telemetry::observe_gauge_on(
+            meter,
+            "dependency.breaker.open",
+            "1 while calls to the dependency fail fast after a failure, 0 while they flow",
+            vec![opentelemetry::KeyValue::new("dependency", self.inner.name)],
+            move || {
+                let inner = weak.upgrade()?;
+                let state = *inner.state.lock().unwrap_or_else(|e| e.into_inner());
+                Some(u64::from(state != State::Closed))
+            },
+        );
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {

@@ -39,7 +39,16 @@ impl Interceptor for ClientInterceptor {
 /// A lazily-connecting channel to `uri` (`http://host:port`): it connects on first use and
 /// reconnects after failures, so a service starts even while its peers are still starting.
 pub fn channel(uri: &str) -> Result<Channel, tonic::transport::Error> {
-    Ok(Endpoint::from_shared(uri.to_owned())?
+    channel_with(uri, &crate::tls::PeerTls::default())
+}
+
+/// [`channel`], over TLS checked as `tls` says when `uri` is `https://`.
+pub fn channel_with(uri: &str, tls: &crate::tls::PeerTls) -> Result<Channel, tonic::transport::Error> {
+    let mut endpoint = Endpoint::from_shared(uri.to_owned())?;
+    if let Some(config) = tls.for_uri(uri) {
+        endpoint = endpoint.tls_config(config)?;
+    }
+    Ok(endpoint
         .connect_timeout(Duration::from_secs(3))
         .timeout(Duration::from_secs(30))
         .tcp_nodelay(true)

@@ -48,6 +48,8 @@ pub struct PlatformConfig {
     pub endpoints: Endpoints,
     /// Keep-alives on watch streams and their connections.
     pub streams: StreamsConfig,
+    /// TLS on the port this process serves and on its calls to the other services (`[tls]`).
+    pub tls: TlsConfig,
 }
 
 impl Default for PlatformConfig {
@@ -65,6 +67,7 @@ impl Default for PlatformConfig {
             cors_allowed_origins: Vec::new(),
             endpoints: Endpoints::default(),
             streams: StreamsConfig::default(),
+            tls: TlsConfig::default(),
         }
     }
 }
@@ -89,6 +92,9 @@ pub struct AuthConfig {
     pub local_key_file: PathBuf,
     /// A PEM RS256 public key: production tokens are checked against it and no local key is used.
     pub rs256_public_key_file: Option<PathBuf>,
+    /// The PEM RS256 public key `rs256_public_key_file` replaced, while a key is being rotated:
+    /// tokens signed with it are still accepted (docs/runbook.md, "Rotating keys").
+    pub rs256_previous_public_key_file: Option<PathBuf>,
     /// A PEM RS256 private key, the other half of `rs256_public_key_file`: only the service that
     /// hands out tokens (membership, which signs people in) is given it. Without it, and without a
     /// local key, signing in answers UNAVAILABLE.
@@ -196,6 +202,7 @@ impl Default for AuthConfig {
         AuthConfig {
             local_key_file: PathBuf::from("bridge-club.key"),
             rs256_public_key_file: None,
+            rs256_previous_public_key_file: None,
             rs256_private_key_file: None,
             revocation_poll_ms: 1_000,
             service_token: None,
@@ -226,6 +233,11 @@ pub struct DatabaseConfig {
     pub group_commit_writers: usize,
     /// Group commit: the most commands written together.
     pub group_commit_max_batch: usize,
+    /// Whether the service applies pending migrations at start (`BRIDGE_DATABASE__MIGRATE_ON_START`).
+    /// On by default, so the embedded default and a first try need no set-up; a deployment turns
+    /// it off and migrates once, before the rollout (the chart's migration Job, `bridgectl
+    /// migrate`), and a service then refuses to start on a schema older than its code.
+    pub migrate_on_start: bool,
 }
 
 impl Default for DatabaseConfig {
@@ -237,6 +249,7 @@ impl Default for DatabaseConfig {
             probe_interval_ms: 1_000,
             group_commit_writers: 2,
             group_commit_max_batch: 128,
+            migrate_on_start: true,
         }
     }
 }
@@ -251,11 +264,14 @@ pub struct RedisConfig {
     /// Milliseconds commands are refused at once after Redis could not be reached, before one
     /// command probes it again.
     pub cool_down_ms: u64,
+    /// The PEM CA certificate a `rediss://` (TLS) server's certificate is checked against. Unset:
+    /// the web's public roots.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Default for RedisConfig {
     fn default() -> Self {
-        RedisConfig { command_timeout_ms: 300, cool_down_ms: 1_000 }
+        RedisConfig { command_timeout_ms: 300, cool_down_ms: 1_000, ca_file: None }
     }
 }
 
@@ -306,6 +322,31 @@ fn millis(ms: u64) -> Duration {
     Duration::from_millis(ms.max(1))
 }
 
+/// TLS (`[tls]`, see [`crate::tls`]). Unset: plaintext, as the embedded default on loopback is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TlsConfig {
+    /// The PEM certificate chain this process serves with; with `key_file`, its port speaks TLS
+    /// only.
+    pub cert_file: Option<PathBuf>,
+    /// The PEM private key of `cert_file`.
+    pub key_file: Option<PathBuf>,
+    /// The PEM CA certificate(s) the other services' certificates are checked against, when
+    /// their addresses are `https://`. Unset: the web's public roots.
+    pub ca_file: Option<PathBuf>,
+    /// The name checked on the other services' certificates when it is not the host of their
+    /// address (the all-in-one process calls itself on its bound address).
+    pub server_name: Option<String>,
+    /// Milliseconds between looks at `cert_file` and `key_file` for a renewed certificate.
+    pub reload_interval_ms: u64,
+}
+
+impl Default for TlsConfig {
+    fn default() -> Self {
+        TlsConfig { cert_file: None, key_file: None, ca_file: None, server_name: None, reload_interval_ms: 10_000 }
+    }
+}
+
 /// Logs, traces and metrics.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -314,12 +355,25 @@ pub struct TelemetryConfig {
     pub log: String,
     /// OTLP/gRPC collector endpoint. Unset: no export, logs only.
     pub otlp_endpoint: Option<String>,
+    /// How log lines are written to standard output (`BRIDGE_TELEMETRY__LOG_FORMAT`).
+    pub log_format: LogFormat,
 }
 
 impl Default for TelemetryConfig {
     fn default() -> Self {
-        TelemetryConfig { log: "info".to_owned(), otlp_endpoint: None }
+        TelemetryConfig { log: "info".to_owned(), otlp_endpoint: None, log_format: LogFormat::Text }
     }
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// For people reading a terminal: the embedded default.
+    Text,
+    /// One JSON object a line (time, level, message, fields and the spans around it), for a log
+    /// collector in production: no parsing of free text, and fields stay fields.
+    Json,
 }
 
 /// Keep-alives, so that a quiet watch stream is not cut by a load balancer's idle timeout and a

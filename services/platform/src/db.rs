@@ -254,9 +254,48 @@ pub async fn connect_with(url: &str, config: &DatabaseConfig) -> Result<Db, DbEr
     Ok(Db::new(db, config))
 }
 
-/// Applies every pending migration.
+/// The Postgres advisory lock every migrator takes ("bridge" in ASCII): the chart's migration Job,
+/// `bridgectl migrate` and any service configured to migrate at start may run at the same moment
+/// (a rollout starts many at once), and two of them applying one migration would fail the
+/// second on the first's tables.
+pub const MIGRATION_LOCK: i64 = 0x0062_7269_6467_65;
+
+/// Applies every pending migration. On Postgres this happens in one transaction that first takes
+/// [`MIGRATION_LOCK`]: a second migrator waits for the first to commit, then finds nothing
+/// pending; and a migrator that dies part-way leaves the schema as it was (Postgres' DDL is
+/// transactional). SQLite is the embedded default, one process, with one writer anyway.
 pub async fn migrate(db: &Db) -> Result<(), DbErr> {
-    migration::Migrator::up(db.connection(), None).await
+    let connection = db.connection();
+    if connection.get_database_backend() != DbBackend::Postgres {
+        return migration::Migrator::up(connection, None).await;
+    }
+    let txn = connection.begin().await?;
+    txn.execute_unprepared(&format!("SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")).await?;
+    migration::Migrator::up(&txn, None).await?;
+    txn.commit().await
+}
+
+/// The migrations this build knows that the database has not applied, by name, for a service that
+/// does not migrate at start ([`DatabaseConfig::migrate_on_start`] off) and must not serve on a
+/// schema older than its code. A database never migrated has every migration pending.
+pub async fn pending_migrations(db: &Db) -> Result<Vec<String>, DbErr> {
+    let connection = db.connection();
+    let installed = connection
+        .query_one_raw(Statement::from_string(
+            connection.get_database_backend(),
+            match connection.get_database_backend() {
+                DbBackend::Postgres => "SELECT to_regclass('seaql_migrations') IS NOT NULL AS installed",
+                _ => "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'seaql_migrations') AS installed",
+            },
+        ))
+        .await?
+        .map(|row| row.try_get::<bool>("", "installed"))
+        .transpose()?
+        .unwrap_or(false);
+    if !installed {
+        return Ok(migration::Migrator::migrations().iter().map(|m| m.name().to_owned()).collect());
+    }
+    Ok(migration::Migrator::get_pending_migrations(connection).await?.iter().map(|m| m.name().to_owned()).collect())
 }
 
 /// Connects to `url` and applies pending migrations, with the default timeouts.
@@ -264,8 +303,8 @@ pub async fn connect_and_migrate(url: &str) -> Result<Db, DbErr> {
     connect_and_migrate_with(url, &DatabaseConfig::default()).await
 }
 
-/// Connects to `url` with `config` and applies pending migrations: what every service does at
-/// start-up.
+/// Connects to `url` with `config` and applies pending migrations: what the embedded default and
+/// `bridgectl migrate` do.
 pub async fn connect_and_migrate_with(url: &str, config: &DatabaseConfig) -> Result<Db, DbErr> {
     let db = connect_with(url, config).await?;
     migrate(&db).await?;

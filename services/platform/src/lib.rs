@@ -48,6 +48,7 @@ pub mod runtime;
 pub mod server;
 pub mod store;
 pub mod telemetry;
+pub mod tls;
 pub mod watch;
 
 pub use error::{ServiceError, ServiceResult};

@@ -386,7 +386,20 @@ impl RedisStore {
     /// Connects to `url` with `config`'s deadline and cool-down (see the module docs).
     pub async fn connect_with(url: &str, prefix: &str, config: &RedisConfig) -> Result<Self, LiveError> {
         let unavailable = |e: redis::RedisError| LiveError::Unavailable(format!("{}: {e}", crate::app::redact(url)));
-        let client = redis::Client::open(url).map_err(unavailable)?;
+        // `rediss://` is TLS, checked against the web's roots, or against `ca_file` (a managed
+        // Redis's or the deployment's own CA) when it is set.
+        let client = match &config.ca_file {
+            Some(path) => {
+                let root_cert = std::fs::read(path)
+                    .map_err(|e| LiveError::Unavailable(format!("redis.ca_file {}: {e}", path.display())))?;
+                redis::Client::build_with_tls(
+                    url,
+                    redis::TlsCertificates { client_tls: None, root_cert: Some(root_cert) },
+                )
+            }
+            None => redis::Client::open(url),
+        }
+        .map_err(unavailable)?;
         let deadline = config.command_timeout();
         // One attempt per reconnection, within the deadline: the manager's own retries (with
         // backoff) would hold every command waiting on the reconnection for seconds; the breaker

@@ -65,6 +65,8 @@ pub struct OutboxSettings {
     pub keep_delivered_hours: u64,
     /// How long an idempotency key (and the answer stored with it) is kept, in hours.
     pub keep_idempotency_hours: u64,
+    /// How often the backlog is measured for the metrics ([`Backlog`]), in milliseconds.
+    pub measure_interval_ms: u64,
 }
 
 impl Default for OutboxSettings {
@@ -80,6 +82,7 @@ impl Default for OutboxSettings {
             sweep_interval_ms: 3_600_000,
             keep_delivered_hours: 24 * 7,
             keep_idempotency_hours: 24 * 30,
+            measure_interval_ms: 15_000,
         }
     }
 }
@@ -318,12 +321,88 @@ impl<C: Courier> Outbox<C> {
     }
 }
 
+/// What an outbox still owes, for the metrics an operator watches: a backlog that grows, or an
+/// oldest row that keeps ageing, means a peer is away or refusing; dead letters wait for a person.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Backlog {
+    /// Rows not yet delivered (nor set aside).
+    pub owed: u64,
+    /// How long the oldest of them has waited (zero when none waits).
+    pub oldest_age: Duration,
+    /// Rows set aside after `max_attempts` failures, not cleared yet.
+    pub dead_letters: u64,
+}
+
+impl<C: Courier> Outbox<C> {
+    /// Measures this worker's source's backlog (three indexed reads).
+    pub async fn backlog(&self) -> Result<Backlog, DbErr> {
+        use sea_orm::{PaginatorTrait, QueryOrder, QuerySelect};
+        let source = self.courier.source();
+        let waiting = || {
+            outbox::Entity::find()
+                .filter(outbox::Column::Source.eq(source))
+                .filter(outbox::Column::DeliveredAt.is_null())
+        };
+        let owed = waiting().filter(outbox::Column::DeadLetteredAt.is_null()).count(&self.db).await?;
+        let oldest: Option<DateTime<FixedOffset>> = waiting()
+            .filter(outbox::Column::DeadLetteredAt.is_null())
+            .select_only()
+            .column(outbox::Column::CreatedAt)
+            .order_by_asc(outbox::Column::CreatedAt)
+            .into_tuple()
+            .one(&self.db)
+            .await?;
+        let dead_letters = waiting().filter(outbox::Column::DeadLetteredAt.is_not_null()).count(&self.db).await?;
+        let oldest_age = oldest.map_or(Duration::ZERO, |at| (now() - at).to_std().unwrap_or(Duration::ZERO));
+        Ok(Backlog { owed, oldest_age, dead_letters })
+    }
+
+    /// Reports the backlog as the gauges `outbox.owed`, `outbox.oldest_age_seconds` and
+    /// `outbox.dead_letters` (labelled with the source), measured every `measure_interval_ms`
+    /// while `owner` lives.
+    fn report<T: Send + Sync + 'static>(self: &Arc<Self>, owner: Weak<T>) {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let measured: Arc<[AtomicU64; 3]> = Arc::new(Default::default());
+        let source = opentelemetry::KeyValue::new("source", self.courier.source());
+        for (index, name, description) in [
+            (0, "outbox.owed", "calls owed to another service, not yet delivered"),
+            (1, "outbox.oldest_age_seconds", "seconds the oldest undelivered call has waited"),
+            (2, "outbox.dead_letters", "calls set aside after too many failures, waiting for an operator"),
+        ] {
+            let weak = Arc::downgrade(&measured);
+            crate::telemetry::observe_gauge_with(name, description, vec![source.clone()], move || {
+                Some(weak.upgrade()?[index].load(Ordering::Relaxed))
+            });
+        }
+        let outbox = Arc::downgrade(self);
+        let every = Duration::from_millis(self.settings.measure_interval_ms.max(1000));
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let (Some(outbox), true) = (outbox.upgrade(), owner.strong_count() > 0) else { return };
+                match outbox.backlog().await {
+                    Ok(backlog) => {
+                        measured[0].store(backlog.owed, Ordering::Relaxed);
+                        measured[1].store(backlog.oldest_age.as_secs(), Ordering::Relaxed);
+                        measured[2].store(backlog.dead_letters, Ordering::Relaxed);
+                    }
+                    Err(error) => tracing::debug!(source = outbox.courier.source(), %error, "outbox not measured"),
+                }
+            }
+        });
+    }
+}
+
 impl<C: Courier> Outbox<C> {
     /// Runs the worker until `owner` is dropped (the service was shut down): it claims whenever
     /// its signals say a change owed a call or the poll interval passes, keeping at most `batch`
     /// rows out at once, and sweeps every sweep interval.
     pub fn spawn<T: Send + Sync + 'static>(self, owner: Weak<T>) -> tokio::task::JoinHandle<()> {
-        tokio::spawn(async move { self.run(owner).await })
+        let outbox = Arc::new(self);
+        outbox.report(owner.clone());
+        tokio::spawn(async move { outbox.run(owner).await })
     }
 
     async fn run<T>(&self, owner: Weak<T>) {

@@ -69,6 +69,7 @@ pub struct ServerBuilder {
     behind_auth: Option<Edge>,
     dependencies: Vec<crate::health::Dependency>,
     keepalive: Option<(std::time::Duration, std::time::Duration)>,
+    tls: Option<tokio_rustls::TlsAcceptor>,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -90,7 +91,14 @@ impl ServerBuilder {
             behind_auth: None,
             dependencies: Vec::new(),
             keepalive: None,
+            tls: None,
         }
+    }
+
+    /// Speaks TLS only, with `acceptor` ([`crate::tls`]); without it, plaintext.
+    pub fn tls(mut self, acceptor: Option<tokio_rustls::TlsAcceptor>) -> Self {
+        self.tls = acceptor;
+        self
     }
 
     /// Sends an HTTP/2 PING on each connection every `interval`, closing a connection whose PING
@@ -214,20 +222,31 @@ impl ServerBuilder {
             }
             let _ = draining.send(true);
         };
-        // Responses are several small writes (headers, data, trailers); without TCP_NODELAY, Nagle's
-        // algorithm holds the later ones until the client's delayed ACK (~40 ms a request).
-        let incoming =
-            tokio_stream::StreamExt::map(tokio_stream::wrappers::TcpListenerStream::new(listener), |stream| {
-                if let Ok(stream) = &stream {
-                    let _ = stream.set_nodelay(true);
-                }
-                stream
-            });
-        let server = tonic::transport::Server::builder()
+        let builder = tonic::transport::Server::builder()
             .accept_http1(true)
             .http2_keepalive_interval(self.keepalive.map(|(interval, _)| interval))
-            .http2_keepalive_timeout(self.keepalive.map(|(_, timeout)| timeout))
-            .serve_with_incoming_shutdown(service, incoming, signal);
+            .http2_keepalive_timeout(self.keepalive.map(|(_, timeout)| timeout));
+        let scheme = if self.tls.is_some() { "https" } else { "http" };
+        let server: futures::future::BoxFuture<'static, Result<(), tonic::transport::Error>> = match self.tls.take() {
+            Some(acceptor) => Box::pin(builder.serve_with_incoming_shutdown(
+                service,
+                crate::tls::incoming(listener, acceptor),
+                signal,
+            )),
+            None => {
+                // Responses are several small writes (headers, data, trailers); without
+                // TCP_NODELAY, Nagle's algorithm holds the later ones until the client's delayed
+                // ACK (~40 ms a request).
+                let incoming =
+                    tokio_stream::StreamExt::map(tokio_stream::wrappers::TcpListenerStream::new(listener), |stream| {
+                        if let Ok(stream) = &stream {
+                            let _ = stream.set_nodelay(true);
+                        }
+                        stream
+                    });
+                Box::pin(builder.serve_with_incoming_shutdown(service, incoming, signal))
+            }
+        };
         let services = self.services.clone();
         let reporter = health.clone();
         let following = crate::health::follow(std::mem::take(&mut self.dependencies), health.clone(), services.clone());
@@ -252,8 +271,8 @@ impl ServerBuilder {
             }
             result.map_err(ServerError::from)
         });
-        tracing::info!(%local_addr, services = ?self.services, "serving");
-        Ok(RunningServer { local_addr, stop, task, health })
+        tracing::info!(%local_addr, scheme, services = ?self.services, "serving");
+        Ok(RunningServer { local_addr, scheme, stop, task, health })
     }
 }
 
@@ -285,6 +304,7 @@ async fn termination() {
 #[derive(Debug)]
 pub struct RunningServer {
     local_addr: SocketAddr,
+    scheme: &'static str,
     stop: watch::Sender<bool>,
     task: JoinHandle<Result<(), ServerError>>,
     health: HealthReporter,
@@ -296,9 +316,9 @@ impl RunningServer {
         self.local_addr
     }
 
-    /// `http://<addr>`, for clients.
+    /// `http://<addr>`, or `https://<addr>` over TLS, for clients.
     pub fn uri(&self) -> String {
-        format!("http://{}", self.local_addr)
+        format!("{}://{}", self.scheme, self.local_addr)
     }
 
     /// The health reporter, to mark a service NOT_SERVING (for example while its database is down).

@@ -29,7 +29,7 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
-use crate::config::TelemetryConfig;
+use crate::config::{LogFormat, TelemetryConfig};
 
 /// Keeps the exporters alive; flushes and shuts them down when dropped (at process exit).
 #[derive(Debug, Default)]
@@ -76,7 +76,7 @@ fn filter(directives: &str) -> EnvFilter {
 /// Call once, at the start of `main`.
 pub fn init(service_name: &str, config: &TelemetryConfig) -> Result<TelemetryGuard, TelemetryError> {
     global::set_text_map_propagator(TraceContextPropagator::new());
-    let fmt = tracing_subscriber::fmt::layer().with_target(false).with_filter(filter(&config.log));
+    let fmt = log_layer(config.log_format).with_filter(filter(&config.log));
     let Some(endpoint) = &config.otlp_endpoint else {
         tracing_subscriber::registry().with(fmt).try_init().map_err(|e| TelemetryError(e.to_string()))?;
         return Ok(TelemetryGuard::default());
@@ -97,6 +97,31 @@ pub fn init(service_name: &str, config: &TelemetryConfig) -> Result<TelemetryGua
     let mut guard = init_with_exporter(service_name, &config.log, spans, fmt)?;
     guard.meter = Some(meter);
     Ok(guard)
+}
+
+/// The layer writing log lines to standard output in `format`.
+pub fn log_layer<S>(format: LogFormat) -> Box<dyn Layer<S> + Send + Sync + 'static>
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+{
+    use std::io::IsTerminal as _;
+    log_layer_to(format, std::io::stdout, std::io::stdout().is_terminal())
+}
+
+/// The layer writing log lines in `format` to `writer`, text in colour where `ansi` (a terminal;
+/// in a file or a pipe the escape codes would only be noise).
+pub fn log_layer_to<S, W>(format: LogFormat, writer: W, ansi: bool) -> Box<dyn Layer<S> + Send + Sync + 'static>
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    W: for<'w> tracing_subscriber::fmt::MakeWriter<'w> + Send + Sync + 'static,
+{
+    let layer = tracing_subscriber::fmt::layer().with_writer(writer).with_ansi(ansi && format == LogFormat::Text);
+    match format {
+        LogFormat::Text => layer.with_target(false).boxed(),
+        // The current span and its parents go with each line, so a collector can group a
+        // request's lines (the span fields carry the RPC and, under a trace, its ids).
+        LogFormat::Json => layer.json().with_current_span(true).with_span_list(true).flatten_event(true).boxed(),
+    }
 }
 
 /// Installs the process-wide subscriber exporting spans to `exporter` (batched), beside the log
@@ -233,13 +258,26 @@ pub fn observe_gauge(
     description: &'static str,
     read: impl Fn() -> Option<u64> + Send + Sync + 'static,
 ) {
-    observe_gauge_on(&global::meter("bridge-club"), name, description, read);
+    observe_gauge_on(&global::meter("bridge-club"), name, description, Vec::new(), read);
 }
 
-fn observe_gauge_on(
+/// [`observe_gauge`] with `attributes` on each value (which dependency, which outbox), so one
+/// gauge name serves every instance of a thing.
+pub fn observe_gauge_with(
+    name: &'static str,
+    description: &'static str,
+    attributes: Vec<opentelemetry::KeyValue>,
+    read: impl Fn() -> Option<u64> + Send + Sync + 'static,
+) {
+    observe_gauge_on(&global::meter("bridge-club"), name, description, attributes, read);
+}
+
+/// [`observe_gauge_with`] on `meter` (tests give their own provider's).
+pub fn observe_gauge_on(
     meter: &opentelemetry::metrics::Meter,
     name: &'static str,
     description: &'static str,
+    attributes: Vec<opentelemetry::KeyValue>,
     read: impl Fn() -> Option<u64> + Send + Sync + 'static,
 ) {
     // The SDK keeps the callback for the provider's lifetime; the handle need not be kept.
@@ -248,7 +286,7 @@ fn observe_gauge_on(
         .with_description(description)
         .with_callback(move |observer| {
             if let Some(value) = read() {
-                observer.observe(value, &[]);
+                observer.observe(value, &attributes);
             }
         })
         .build();
@@ -381,16 +419,33 @@ mod tests {
         assert_eq!(untraced.in_scope(capture_trace_context), None);
     }
 
-    /// Keeps the `test.live_things` gauge's values of every export (one list per export).
-    #[derive(Debug, Clone, Default)]
-    struct Exports(Arc<std::sync::Mutex<Vec<Vec<u64>>>>);
+    /// Keeps the values of the gauge named `.1` of every export (one list per export).
+    #[derive(Debug, Clone)]
+    struct Exports(Arc<std::sync::Mutex<Vec<Vec<u64>>>>, &'static str);
+
+    impl Exports {
+        fn of(name: &'static str) -> Exports {
+            Exports(Arc::default(), name)
+        }
+
+        /// A provider whose gauges are collected when it is flushed (the periodic export is a
+        /// day away).
+        fn provider(&self) -> SdkMeterProvider {
+            let reader = PeriodicReader::builder(self.clone()).with_interval(std::time::Duration::from_secs(86_400));
+            SdkMeterProvider::builder().with_reader(reader.build()).build()
+        }
+
+        fn exported(&self) -> Vec<Vec<u64>> {
+            self.0.lock().unwrap().iter().filter(|v| !v.is_empty()).cloned().collect()
+        }
+    }
 
     impl PushMetricExporter for Exports {
         fn export(&self, metrics: &ResourceMetrics) -> impl std::future::Future<Output = OTelSdkResult> + Send {
             let values = metrics
                 .scope_metrics()
                 .flat_map(|scope| scope.metrics())
-                .filter(|metric| metric.name() == "test.live_things")
+                .filter(|metric| metric.name() == self.1)
                 .flat_map(|metric| match metric.data() {
                     AggregatedMetrics::U64(MetricData::Gauge(gauge)) => {
                         gauge.data_points().map(|point| point.value()).collect::<Vec<_>>()
@@ -414,13 +469,11 @@ mod tests {
 
     #[test]
     fn a_gauge_reports_what_it_reads_at_each_collection_and_nothing_once_its_source_is_gone() {
-        let exports = Exports::default();
-        // Collected when flushed (the periodic export is a day away).
-        let reader = PeriodicReader::builder(exports.clone()).with_interval(std::time::Duration::from_secs(86_400));
-        let provider = SdkMeterProvider::builder().with_reader(reader.build()).build();
+        let exports = Exports::of("test.live_things");
+        let provider = exports.provider();
         let source = Arc::new(AtomicU64::new(3));
         let weak = Arc::downgrade(&source);
-        observe_gauge_on(&provider.meter("test"), "test.live_things", "things", move || {
+        observe_gauge_on(&provider.meter("test"), "test.live_things", "things", Vec::new(), move || {
             weak.upgrade().map(|s| s.load(Ordering::Relaxed))
         });
         provider.force_flush().unwrap();
@@ -429,7 +482,69 @@ mod tests {
         drop(source);
         provider.force_flush().unwrap();
         // The last collection observed nothing (the SDK may skip exporting it at all).
-        let exported: Vec<Vec<u64>> = exports.0.lock().unwrap().iter().filter(|v| !v.is_empty()).cloned().collect();
-        assert_eq!(exported, [vec![3], vec![5]]);
+        assert_eq!(exports.exported(), [vec![3], vec![5]]);
+    }
+
+    #[test]
+    fn a_breaker_reports_whether_its_dependency_fails_fast() {
+        let exports = Exports::of("dependency.breaker.open");
+        let provider = exports.provider();
+        let breaker = crate::breaker::Breaker::new("database", std::time::Duration::ZERO);
+        breaker.report_on(&provider.meter("test"));
+        provider.force_flush().unwrap();
+        breaker.admit().unwrap().failed();
+        provider.force_flush().unwrap();
+        // The cool-down is over at once: the next call is the probe, and it succeeds.
+        breaker.admit().unwrap().succeeded();
+        provider.force_flush().unwrap();
+        assert_eq!(exports.exported(), [vec![0], vec![1], vec![0]]);
+    }
+
+    /// Lines captured from a log layer.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn json_logs_are_one_object_a_line_with_their_fields_and_spans() {
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let subscriber =
+            tracing_subscriber::registry().with(log_layer_to(LogFormat::Json, move || writer.clone(), false));
+        tracing::subscriber::with_default(subscriber, || {
+            let span = tracing::info_span!("grpc", rpc = "PlayCard");
+            let _entered = span.enter();
+            tracing::warn!(table_id = "t1", "deal \"quoted\"\nover two lines");
+        });
+        let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1, "one line for one event, even with a newline in the message: {text}");
+        let line: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+        assert_eq!(line["level"], "WARN");
+        assert_eq!(line["message"], "deal \"quoted\"\nover two lines");
+        assert_eq!(line["table_id"], "t1", "fields stay fields: {line}");
+        assert_eq!(line["span"]["rpc"], "PlayCard", "the span around the event goes with it: {line}");
+        assert!(line["timestamp"].is_string());
+    }
+
+    #[test]
+    fn text_logs_stay_for_people() {
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let subscriber =
+            tracing_subscriber::registry().with(log_layer_to(LogFormat::Text, move || writer.clone(), false));
+        tracing::subscriber::with_default(subscriber, || tracing::info!(table_id = "t1", "dealt"));
+        let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+        assert!(text.contains("dealt") && text.contains("table_id=\"t1\""), "{text}");
+        assert!(serde_json::from_str::<serde_json::Value>(text.trim()).is_err());
     }
 }

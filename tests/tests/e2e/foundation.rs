@@ -81,13 +81,7 @@ async fn one_trace_crosses_the_gateway_into_the_service() {
     let mut config = app.club().resources.config.clone();
     config.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
     config.endpoints.scoring = Some(app.uri());
-    let resources = platform::app::Resources::with(
-        &config,
-        "gateway",
-        app.club().resources.db.clone(),
-        app.club().resources.live.clone(),
-    )
-    .unwrap();
+    let resources = platform::app::EdgeResources::with(&config, "gateway", app.club().resources.live.clone()).unwrap();
     let gateway =
         gateway::start(&resources, &gateway::Settings { requests_per_minute: 0, ..Default::default() }).await.unwrap();
 

@@ -22,4 +22,5 @@ mod screens;
 mod signin;
 mod streams;
 mod third_party;
+mod tls;
 mod trust;

@@ -64,3 +64,70 @@ async fn migrations_apply_on_sqlite_twice() {
     db.close().await.unwrap();
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A rollout starts many migrators at once (the chart's Job, and services told to migrate): each
+/// waits for the Postgres advisory lock, so every migration is applied once and none fails on
+/// another's tables.
+#[tokio::test]
+async fn migrators_started_together_apply_each_migration_once() {
+    let database = TestDatabase::create().await;
+    let mut migrators = Vec::new();
+    for _ in 0..6 {
+        let db = platform::db::connect(database.url()).await.unwrap();
+        migrators.push(tokio::spawn(async move {
+            let applied = platform::db::migrate(&db).await;
+            db.close().await.unwrap();
+            applied
+        }));
+    }
+    for migrator in migrators {
+        migrator.await.unwrap().unwrap_or_else(|e| panic!("a migrator started beside others failed: {e}"));
+    }
+    let db = platform::db::connect(database.url()).await.unwrap();
+    assert_eq!(platform::db::pending_migrations(&db).await.unwrap(), Vec::<String>::new());
+    let applied: Vec<String> = table_names(&db, "SELECT version FROM seaql_migrations").await;
+    let mut once = applied.clone();
+    once.dedup();
+    assert_eq!(applied, once, "a migration recorded twice");
+    db.close().await.unwrap();
+}
+
+/// A deployment migrates once, before the rollout, and tells its services not to
+/// (`database.migrate_on_start` off): such a service refuses to serve on a schema older than its
+/// code, saying how to migrate, and starts once the schema is current.
+#[tokio::test]
+async fn a_service_told_not_to_migrate_refuses_a_schema_behind_its_code() {
+    let database = TestDatabase::create().await;
+    let keys = tempfile_dir();
+    let mut config =
+        platform::config::PlatformConfig { database_url: Some(database.url().to_owned()), ..Default::default() };
+    config.auth.local_key_file = keys.join("club.key");
+    config.database.migrate_on_start = false;
+
+    let refused = platform::app::Resources::start(&config, "scoring").await.expect_err("started on an empty schema");
+    let message = refused.to_string();
+    assert!(
+        matches!(&refused, platform::app::StartError::SchemaBehind { pending, .. } if !pending.is_empty()),
+        "{message}"
+    );
+    assert!(message.contains("bridgectl migrate"), "says how to migrate: {message}");
+    let db = platform::db::connect(database.url()).await.unwrap();
+    assert!(
+        table_names(&db, "SELECT table_name::text FROM information_schema.tables WHERE table_schema = 'public'")
+            .await
+            .is_empty(),
+        "a service told not to migrate created tables"
+    );
+
+    platform::db::migrate(&db).await.unwrap();
+    let resources = platform::app::Resources::start(&config, "scoring").await.unwrap();
+    drop(resources);
+    db.close().await.unwrap();
+    let _ = std::fs::remove_dir_all(keys);
+}
+
+fn tempfile_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bc-keys-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -59,6 +59,8 @@ async fn workers_of_several_processes_deliver_each_row_once() {
         let settings = OutboxSettings { batch: 7, ..Default::default() };
         workers.push(Outbox::new(own, Recording { delivered: Mutex::new(Vec::new()) }, settings));
     }
+    let backlog = workers[0].backlog().await.unwrap();
+    assert_eq!((backlog.owed, backlog.dead_letters), (200, 0), "the backlog the metrics report, on Postgres");
     let rounds = workers.iter().map(|worker| async move {
         let mut total = 0;
         loop {
@@ -81,5 +83,6 @@ async fn workers_of_several_processes_deliver_each_row_once() {
     assert_eq!(seen.len(), 200);
     let open = outbox::Entity::find().all(&db).await.unwrap().into_iter().filter(|r| r.delivered_at.is_none()).count();
     assert_eq!(open, 0);
+    assert_eq!(workers[0].backlog().await.unwrap(), platform::outbox::Backlog::default(), "nothing owed any more");
     db.close().await.unwrap();
 }

@@ -111,9 +111,7 @@ async fn the_gateway_serves_the_screens_beside_the_calls_it_forwards() {
     let mut config = club.resources.config.clone();
     config.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
     config.endpoints.game = Some(club.server.uri());
-    let resources =
-        platform::app::Resources::with(&config, "gateway", club.resources.db.clone(), club.resources.live.clone())
-            .unwrap();
+    let resources = platform::app::EdgeResources::with(&config, "gateway", club.resources.live.clone()).unwrap();
     let settings = gateway::Settings { requests_per_minute: 0, screens_dir: screens.clone() };
     let gateway = gateway::start(&resources, &settings).await.unwrap();
 

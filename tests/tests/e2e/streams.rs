@@ -422,6 +422,11 @@ async fn a_quiet_stream_carries_heartbeats_naming_where_to_resume() {
         let club = Club::new(&app).await;
         let mut watchers = Watchers::open(&app, &club, None, 0).await;
         watchers.heartbeats().await;
+        // Other tests' streams may be open too; these are, at least.
+        assert!(
+            platform::watch::stream::open_streams() >= 1,
+            "open watch streams are counted for the gauge rpc.server.open_streams"
+        );
         club.act(&app, 1).await;
         watchers.receive(&club, 1).await;
         watchers.heartbeats().await;

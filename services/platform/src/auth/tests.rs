@@ -172,3 +172,39 @@ fn the_local_secret_is_created_once_and_reused() {
     assert_eq!(first.len(), 32);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn during_a_key_rotation_tokens_of_the_old_key_and_the_new_are_taken_and_no_others() {
+    let old = TokenIssuer::rs256_pem(include_bytes!("testdata/rsa-a.pem")).unwrap();
+    let new = TokenIssuer::rs256_pem(include_bytes!("testdata/rsa-b.pem")).unwrap();
+    let stranger = TokenIssuer::hs256(b"a key nobody configured");
+    let minute = Duration::from_secs(60);
+    let from_old = old.issue("p1", &[Role::Player], minute).unwrap();
+    let from_new = new.issue("p2", &[Role::Player], minute).unwrap();
+
+    let before = TokenVerifier::rs256_pem(include_bytes!("testdata/rsa-a.pub.pem")).unwrap();
+    assert!(before.verify(&from_new).is_err(), "a verifier that has not heard of the new key refuses it");
+
+    let rotating = TokenVerifier::rs256_pem(include_bytes!("testdata/rsa-b.pub.pem"))
+        .unwrap()
+        .with_previous_rs256_pem(include_bytes!("testdata/rsa-a.pub.pem"))
+        .unwrap();
+    assert_eq!(rotating.verify(&from_new).unwrap().subject, "p2");
+    assert_eq!(rotating.verify(&from_old).unwrap().subject, "p1", "the old key's tokens live on until they expire");
+    assert!(rotating.verify(&stranger.issue("p3", &[Role::Admin], minute).unwrap()).is_err());
+    let now = chrono::Utc::now().timestamp();
+    let expired = old
+        .issue_claims(&Claims {
+            sub: "p1".into(),
+            roles: vec![Role::Player],
+            iss: ISSUER.into(),
+            iat: now - 7200,
+            exp: now - 3600,
+            sid: None,
+        })
+        .unwrap();
+    assert!(rotating.verify(&expired).is_err(), "the old key does not revive an expired token");
+
+    let after = TokenVerifier::rs256_pem(include_bytes!("testdata/rsa-b.pub.pem")).unwrap();
+    assert!(after.verify(&from_old).is_err(), "once the old key is dropped, its tokens are refused");
+}

@@ -309,3 +309,35 @@ async fn the_sweep_deletes_only_what_is_past_its_retention() {
     drop(db);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test]
+async fn the_backlog_counts_what_is_owed_how_long_it_has_waited_and_the_dead_letters() {
+    let (db, dir) = database().await;
+    let worker = worker(&db, vec![Delivery::Acknowledged], at_once(1));
+    assert_eq!(worker.backlog().await.unwrap(), Backlog::default(), "nothing owed yet");
+
+    let long_ago = now() - chrono::Duration::seconds(90);
+    owe(&db, "test", long_ago).await;
+    owe(&db, "test", now() - chrono::Duration::seconds(10)).await;
+    owe(&db, "another-service", now() - chrono::Duration::hours(5)).await;
+    let set_aside = owe(&db, "test", now() - chrono::Duration::hours(3)).await;
+    outbox::Entity::update_many()
+        .col_expr(outbox::Column::DeadLetteredAt, Expr::value(now()))
+        .filter(outbox::Column::Id.eq(set_aside))
+        .exec(&db)
+        .await
+        .unwrap();
+
+    let backlog = worker.backlog().await.unwrap();
+    assert_eq!((backlog.owed, backlog.dead_letters), (2, 1), "{backlog:?}: another source's rows are not counted");
+    assert!(
+        (90..3600).contains(&backlog.oldest_age.as_secs()),
+        "the oldest owed row, not the dead letter nor another source's, sets the age: {backlog:?}"
+    );
+
+    worker.deliver_due().await.unwrap();
+    let backlog = worker.backlog().await.unwrap();
+    assert_eq!((backlog.owed, backlog.oldest_age, backlog.dead_letters), (0, Duration::ZERO, 1));
+    db.close().await.unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -113,13 +113,52 @@ pub fn spawn_resyncing<S: WatchSource>(
     resync: Duration,
 ) -> ReceiverStream<Result<S::Item, Status>> {
     let (sender, receiver) = mpsc::channel(BUFFER);
+    let open = OpenStream::new();
     tokio::spawn(async move {
+        let _open = open;
         let mut watcher = Watcher { source, feed, sender, last };
         if let Err(Stop::Failed(status)) = watcher.run(first, resync).await {
             let _ = watcher.sender.send(Err(status)).await;
         }
     });
     ReceiverStream::new(receiver)
+}
+
+/// Watch streams open in this process, as the gauge `rpc.server.open_streams`: each one holds a
+/// task and a live subscription, so a climb that does not come down is a leak, and the number
+/// tells how many phones and screens are following the club.
+static OPEN_STREAMS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The watch streams open in this process now.
+pub fn open_streams() -> u64 {
+    OPEN_STREAMS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Counts one open stream from its start until its watcher ends, however it ends (the client
+/// went away, the stream failed, the task was cancelled).
+struct OpenStream(&'static std::sync::atomic::AtomicU64);
+
+impl OpenStream {
+    fn new() -> OpenStream {
+        static GAUGE: std::sync::Once = std::sync::Once::new();
+        GAUGE.call_once(|| {
+            crate::telemetry::observe_gauge("rpc.server.open_streams", "watch streams open in this process", || {
+                Some(open_streams())
+            })
+        });
+        OpenStream::on(&OPEN_STREAMS)
+    }
+
+    fn on(counter: &'static std::sync::atomic::AtomicU64) -> OpenStream {
+        counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        OpenStream(counter)
+    }
+}
+
+impl Drop for OpenStream {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// Why a watcher stopped.
@@ -379,5 +418,29 @@ mod tests {
         let mut stream = spawn_resyncing(source.clone(), feed, Vec::new(), 0, Duration::from_secs(3600));
         assert_eq!(next(&mut stream).await, "a");
         assert_eq!(next(&mut stream).await, "beat 2");
+    }
+}
+
+#[cfg(test)]
+mod open_stream_tests {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use super::OpenStream;
+
+    #[tokio::test]
+    async fn a_stream_is_counted_while_its_watcher_runs_however_the_watcher_ends() {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let finished = OpenStream::on(&COUNTER);
+        let cancelled = OpenStream::on(&COUNTER);
+        assert_eq!(COUNTER.load(Ordering::Relaxed), 2);
+        tokio::spawn(async move { drop(finished) }).await.unwrap();
+        assert_eq!(COUNTER.load(Ordering::Relaxed), 1);
+        let task = tokio::spawn(async move {
+            let _held = cancelled;
+            std::future::pending::<()>().await;
+        });
+        task.abort();
+        assert!(task.await.unwrap_err().is_cancelled());
+        assert_eq!(COUNTER.load(Ordering::Relaxed), 0, "a cancelled watcher is no longer counted");
     }
 }
