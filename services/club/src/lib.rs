@@ -171,3 +171,19 @@ pub async fn run() -> anyhow::Result<()> {
     club.server.wait().await?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use figment::Figment;
+    use figment::providers::{Format, Toml};
+
+    /// The example configuration shows the all-in-one's defaults, the screens' directory among them.
+    #[test]
+    fn the_example_configuration_shows_the_club_s_defaults() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/bridge-club.example.toml");
+        let config = platform::config::load_from::<Settings>("club", Figment::new().merge(Toml::file(path))).unwrap();
+        assert_eq!(config.service, Settings::default());
+        assert_eq!(config.service.screens_dir, PathBuf::from("web/dist"));
+    }
+}
