@@ -258,7 +258,7 @@ pub async fn connect_with(url: &str, config: &DatabaseConfig) -> Result<Db, DbEr
 /// `bridgectl migrate` and any service configured to migrate at start may run at the same moment
 /// (a rollout starts many at once), and two of them applying one migration would fail the
 /// second on the first's tables.
-pub const MIGRATION_LOCK: i64 = 0x0062_7269_6467_65;
+pub const MIGRATION_LOCK: i64 = 0x0000_6272_6964_6765;
 
 /// Applies every pending migration. On Postgres this happens in one transaction that first takes
 /// [`MIGRATION_LOCK`]: a second migrator waits for the first to commit, then finds nothing
