@@ -56,6 +56,15 @@ def check(docs, values):
         private = values["auth"]["privateKeySecret"]
         if (private in secrets) != (service == "membership"):
             fail(f"{name}: only membership, which signs people in, may mount the signing key")
+        if values.get("tls", {}).get("enabled"):
+            if "BRIDGE_TLS__CERT_FILE" not in env:
+                fail(f"{name}: tls.enabled, but its port does not speak TLS")
+            plain = [e["name"] for e in env.values() if e["name"].startswith("BRIDGE_ENDPOINTS__")
+                     and not e.get("value", "").startswith("https://")]
+            if plain:
+                fail(f"{name}: tls.enabled, but it calls {plain} in plaintext")
+            if any("grpc" in container.get(probe, {}) for probe in ("readinessProbe", "livenessProbe")):
+                fail(f"{name}: the kubelet's gRPC probe cannot speak TLS")
         if service == "gateway":
             if "DATABASE_URL" in env:
                 fail("gateway: keeps no records and must not be given the database secret")

@@ -12,7 +12,19 @@ app.kubernetes.io/name: {{ .service }}
 {{- end -}}
 
 {{- define "bridge-club.endpoint" -}}
-http://{{ .release }}-{{ .service }}:{{ .port }}
+{{ if .tls }}https{{ else }}http{{ end }}://{{ .release }}-{{ .service }}:{{ .port }}
+{{- end -}}
+
+{{/* A probe of the service on `port`: the kubelet's own gRPC probe, which cannot speak TLS, or
+`bridgectl health` over TLS checked against the release's CA. */}}
+{{- define "bridge-club.probe" -}}
+{{- if .tls }}
+exec:
+  command: ["/usr/local/bin/bridgectl", "--server", "https://localhost:{{ .port }}", "health", "--service", ""]
+timeoutSeconds: 5
+{{- else }}
+grpc: { port: {{ .port }} }
+{{- end }}
 {{- end -}}
 
 {{/* The pod-level security every pod of the chart runs with: not root, the runtime's seccomp profile. */}}

@@ -285,7 +285,7 @@ fn parse_statement(value: &str) -> Result<pb::Statement, String> {
 type Client = AppealsServiceClient<platform::app::PeerChannel>;
 
 fn client(server: &str, token: Option<&str>) -> anyhow::Result<Client> {
-    let channel = platform::client::channel(server).with_context(|| format!("server {server}"))?;
+    let channel = crate::server_channel(server)?;
     let interceptor = match token {
         Some(token) => platform::client::ClientInterceptor::with_token(token).map_err(|s| anyhow::anyhow!("{s}"))?,
         None => bail!("the appeals commands need a token: --token or BRIDGE_TOKEN (see `bridgectl token`)"),

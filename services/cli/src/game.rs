@@ -159,7 +159,7 @@ pub enum Command {
 fn client(server: &str, token: Option<&str>) -> anyhow::Result<GameServiceClient<PeerChannel>> {
     let token =
         token.context("this command needs a token: --token or BRIDGE_TOKEN (see `bridgectl token --role arbiter`)")?;
-    let channel = platform::client::channel(server).with_context(|| format!("cannot reach {server}"))?;
+    let channel = crate::server_channel(server)?;
     let interceptor =
         platform::client::ClientInterceptor::with_token(token).map_err(|s| anyhow!(s.message().to_owned()))?;
     Ok(GameServiceClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor)))

@@ -144,11 +144,21 @@ enum Command {
     },
 }
 
+/// A channel to `server`. An `https://` server's certificate is checked against `[tls] ca_file`
+/// (`BRIDGE_TLS__CA_FILE`, or the web's roots) by `server_name` (`BRIDGE_TLS__SERVER_NAME`), as the
+/// services check one another's, so `bridgectl` reaches a deployment's private CA too (the chart's
+/// probes run `bridgectl health` this way).
+pub(crate) fn server_channel(server: &str) -> anyhow::Result<tonic::transport::Channel> {
+    let config = platform::config::load::<platform::config::Endpoints>("cli")?;
+    let tls = platform::tls::PeerTls::from_config(&config.platform.tls)?;
+    platform::client::channel_with(server, &tls).with_context(|| format!("server {server}"))
+}
+
 /// A scoring client for `--server`, presenting `--token`.
 fn scoring_client(
     cli: &Cli,
 ) -> anyhow::Result<api::scoring::v1::scoring_service_client::ScoringServiceClient<platform::app::PeerChannel>> {
-    let channel = platform::client::channel(&cli.server).with_context(|| format!("server {}", cli.server))?;
+    let channel = server_channel(&cli.server)?;
     let interceptor = match &cli.token {
         Some(token) => platform::client::ClientInterceptor::with_token(token).map_err(|e| anyhow::anyhow!("{e}"))?,
         None => bail!("a token is needed: pass --token or set BRIDGE_TOKEN (see `bridgectl token`)"),
@@ -203,12 +213,7 @@ async fn main() -> anyhow::Result<()> {
             println!("{}", issuer.issue(&subject, &roles, lifetime)?);
         }
         Command::Health { service } => {
-            let channel = tonic::transport::Endpoint::from_shared(cli.server.clone())?
-                .connect_timeout(Duration::from_secs(3))
-                .connect()
-                .await
-                .with_context(|| format!("cannot reach {}", cli.server))?;
-            let mut client = HealthClient::new(channel);
+            let mut client = HealthClient::new(server_channel(&cli.server)?);
             let names: Vec<String> = match service {
                 Some(name) => vec![name],
                 None => std::iter::once(String::new()).chain(SERVICES.iter().map(|s| (*s).to_owned())).collect(),

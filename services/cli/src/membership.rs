@@ -667,11 +667,7 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
 
 /// A client of the membership service at `server`, presenting `token`.
 pub async fn client(server: &str, token: Option<&str>) -> anyhow::Result<MembershipServiceClient<PeerChannel>> {
-    let channel = tonic::transport::Endpoint::from_shared(server.to_owned())?
-        .connect_timeout(std::time::Duration::from_secs(3))
-        .connect()
-        .await
-        .with_context(|| format!("cannot reach {server}"))?;
+    let channel = crate::server_channel(server)?;
     let interceptor = match token {
         Some(token) => platform::client::ClientInterceptor::with_token(token)
             .map_err(|e| anyhow::anyhow!("--token: {}", e.message()))?,

@@ -97,7 +97,7 @@ fn proto_roles(roles: &[Role]) -> Vec<i32> {
 
 /// A sign-in client for `server`, presenting `token` when there is one (signing in needs none).
 pub fn client(server: &str, token: Option<&str>) -> anyhow::Result<SignInServiceClient<PeerChannel>> {
-    let channel = platform::client::channel(server).with_context(|| format!("server {server}"))?;
+    let channel = crate::server_channel(server)?;
     let interceptor = match token {
         Some(token) => platform::client::ClientInterceptor::with_token(token).map_err(|e| anyhow::anyhow!("{e}"))?,
         None => platform::client::ClientInterceptor::default(),

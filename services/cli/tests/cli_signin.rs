@@ -104,3 +104,42 @@ fn bridgectl_signs_a_service_token_with_a_deployment_s_private_key() {
     let other = std::fs::read(format!("{testdata}/rsa-a.pub.pem")).unwrap();
     assert!(platform::auth::TokenVerifier::rs256_pem(&other).unwrap().verify(token.trim()).is_err());
 }
+
+/// The certificates of the TLS test below (a `Configure` is a plain function).
+static TLS_DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+fn tls_dir() -> &'static std::path::PathBuf {
+    TLS_DIR.get_or_init(|| std::env::temp_dir().join(format!("bc-cli-tls-{}", std::process::id())))
+}
+
+fn with_tls(config: &mut platform::config::PlatformConfig, _: &mut club::Settings) {
+    config.tls.cert_file = Some(tls_dir().join("server.pem"));
+    config.tls.key_file = Some(tls_dir().join("server-key.pem"));
+    config.tls.ca_file = Some(tls_dir().join("club-ca.pem"));
+    config.tls.server_name = Some("club.test".to_owned());
+}
+
+/// `bridgectl` reaches a server whose certificate a private CA signed when told the CA (the
+/// chart's probes run `bridgectl health` so), and refuses the server when not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bridgectl_checks_a_tls_server_against_the_configured_ca() {
+    let ca = e2e::certificates::TestCa::new(tls_dir(), "club");
+    ca.issue(&["club.test", "127.0.0.1"], "server");
+    let app = TestApp::spawn_with(with_tls).await;
+    let health = |trusting: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_bridgectl"));
+        command.args(["--server", &app.uri(), "health"]).env_remove("BRIDGE_CONFIG").current_dir(tls_dir());
+        if trusting {
+            command.env("BRIDGE_TLS__CA_FILE", ca.ca_file()).env("BRIDGE_TLS__SERVER_NAME", "club.test");
+        }
+        tokio::task::spawn_blocking(move || command.output().unwrap())
+    };
+    let trusted = health(true).await.unwrap();
+    let stdout = String::from_utf8_lossy(&trusted.stdout);
+    assert!(trusted.status.success(), "{stdout}{}", String::from_utf8_lossy(&trusted.stderr));
+    assert!(stdout.contains("bridgeclub.game.v1.GameService") && stdout.contains("SERVING"), "{stdout}");
+    let untrusted = health(false).await.unwrap();
+    assert!(!untrusted.status.success(), "a server whose CA bridgectl was not told was trusted");
+    drop(app);
+    let _ = std::fs::remove_dir_all(tls_dir());
+}
