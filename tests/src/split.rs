@@ -81,7 +81,10 @@ impl Split {
         }
         // The gateway keeps no records: it is given no database, as in the chart.
         let edge = EdgeResources::start(&config, "gateway").await.unwrap_or_else(|e| fail("gateway", e));
-        let gateway_settings = gateway::Settings { requests_per_minute: settings.requests_per_minute };
+        let gateway_settings = gateway::Settings {
+            requests_per_minute: settings.requests_per_minute,
+            screens_dir: settings.screens_dir.clone(),
+        };
         let gateway = gateway::start(&edge, &gateway_settings).await.unwrap_or_else(|e| fail("gateway", e));
         let resources = first.unwrap_or_else(|| fail("resources", "no service started"));
         Split { services, gateway, resources }

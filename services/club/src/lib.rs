@@ -7,6 +7,8 @@
 //! and `REDIS_URL` it runs on Postgres and Redis, as tests and production do. Services call one
 //! another over the same port, exactly as they do when they run as separate processes.
 
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
 use platform::app::{Peers, Resources, StartError};
@@ -20,6 +22,10 @@ pub struct Settings {
     /// Requests one principal (or, without a token, one client address) may make per minute at
     /// the edge; 0 disables the limit. Services calling one another are never limited.
     pub requests_per_minute: u64,
+    /// The built screens (the web application, `npm run build --prefix web`) served at `/` beside
+    /// the services; relative paths are from the working directory. Without `index.html` there,
+    /// `/` says how to build them and the services are unaffected.
+    pub screens_dir: PathBuf,
     /// The membership service's settings (loaded from the `[membership]` table).
     #[serde(skip)]
     pub membership: membership::Settings,
@@ -38,6 +44,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             requests_per_minute: gateway::EdgeOptions::default().requests_per_minute,
+            screens_dir: gateway::default_screens_dir(),
             membership: membership::Settings::default(),
             scoring: scoring::Settings::default(),
             appeals: appeals::Settings::default(),
@@ -103,6 +110,7 @@ impl Club {
         let edge = gateway::EdgeOptions {
             cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
             requests_per_minute: settings.requests_per_minute,
+            screens_dir: Some(settings.screens_dir.clone()),
         };
         let (sign_in, first_administrator) = membership::sign_in_service(&resources, &settings.membership).await?;
         let server = resources
@@ -148,6 +156,7 @@ pub async fn run() -> anyhow::Result<()> {
     let club = Club::start(&config.platform, &config.service).await.context("bridge-club did not start")?;
     let address = club.server.local_addr();
     println!("bridge-club is serving every service on {} (gRPC and grpc-web)", club.server.uri());
+    println!("the screens: {}/ (from {})", club.server.uri(), config.service.screens_dir.display());
     if let Some(first) = &club.first_administrator {
         print!("{}", first_start_notice(first, &address.to_string()));
     }
@@ -161,4 +170,20 @@ pub async fn run() -> anyhow::Result<()> {
     }
     club.server.wait().await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use figment::Figment;
+    use figment::providers::{Format, Toml};
+
+    /// The example configuration shows the all-in-one's defaults, the screens' directory among them.
+    #[test]
+    fn the_example_configuration_shows_the_club_s_defaults() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/bridge-club.example.toml");
+        let config = platform::config::load_from::<Settings>("club", Figment::new().merge(Toml::file(path))).unwrap();
+        assert_eq!(config.service, Settings::default());
+        assert_eq!(config.service.screens_dir, PathBuf::from("web/dist"));
+    }
 }

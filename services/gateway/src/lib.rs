@@ -6,10 +6,14 @@
 //!   `bridge-club` mounts it on its one port.
 //! - [`rate_limit`]: a per-principal budget, after auth, whose counters live in the shared live
 //!   store (Redis), so every gateway replica enforces the same budget.
+//! - [`screens`]: the web application (`web/dist`) on the same port, for every GET.
 //! - [`proxy`]: the stand-alone gateway forwards each call, after auth at the edge, to the service
 //!   that owns its package (`bridgeclub.<service>.v1`), with the caller's trace context.
 
+pub mod screens;
+
 use std::convert::Infallible;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -32,11 +36,13 @@ pub struct EdgeOptions {
     /// Requests one principal (or, without a token, one client address) may make per minute; 0
     /// disables the limit.
     pub requests_per_minute: u64,
+    /// The built screens served beside the services ([`screens`]); `None`: none.
+    pub screens_dir: Option<PathBuf>,
 }
 
 impl Default for EdgeOptions {
     fn default() -> Self {
-        EdgeOptions { cors_allowed_origins: Vec::new(), requests_per_minute: 6000 }
+        EdgeOptions { cors_allowed_origins: Vec::new(), requests_per_minute: 6000, screens_dir: None }
     }
 }
 
@@ -75,14 +81,19 @@ pub fn cors(allowed_origins: &[String]) -> CorsLayer {
 }
 
 /// The edge layers (see the crate docs), for [`platform::server::ServerBuilder::edge`]: CORS and
-/// grpc-web, outside auth (a preflight carries no token).
+/// grpc-web, outside auth (a preflight carries no token); and outside those the screens, which
+/// are public files and need neither.
 pub fn edge(options: EdgeOptions) -> Edge {
     Box::new(move |inner: GrpcService| {
         let service = tower::ServiceBuilder::new()
             .layer(cors(&options.cors_allowed_origins))
             .layer(tonic_web::GrpcWebLayer::new())
             .service(inner);
-        GrpcService::new(service)
+        let service = GrpcService::new(service);
+        match options.screens_dir {
+            Some(dir) => screens::beside(service, dir),
+            None => service,
+        }
     })
 }
 
@@ -209,12 +220,21 @@ pub struct Settings {
     /// Requests one principal (or, without a token, one client address) may make per minute; 0
     /// disables the limit.
     pub requests_per_minute: u64,
+    /// The built screens (`web/dist`, relative to the working directory) served at `/`; a
+    /// directory without `index.html` answers with how to build them.
+    pub screens_dir: PathBuf,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { requests_per_minute: EdgeOptions::default().requests_per_minute }
+        Settings { requests_per_minute: EdgeOptions::default().requests_per_minute, screens_dir: default_screens_dir() }
     }
+}
+
+/// Where the screens are by default: built in the repository by `npm run build --prefix web`, for
+/// a server started at the repository's root as the README says.
+pub fn default_screens_dir() -> PathBuf {
+    PathBuf::from("web/dist")
 }
 
 /// Why the gateway did not start.
@@ -258,6 +278,7 @@ pub async fn start(
     let options = EdgeOptions {
         cors_allowed_origins: resources.config.cors_allowed_origins.clone(),
         requests_per_minute: settings.requests_per_minute,
+        screens_dir: Some(settings.screens_dir.clone()),
     };
     let mut builder = resources
         .server()

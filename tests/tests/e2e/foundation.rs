@@ -82,7 +82,8 @@ async fn one_trace_crosses_the_gateway_into_the_service() {
     config.listen = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
     config.endpoints.scoring = Some(app.uri());
     let resources = platform::app::EdgeResources::with(&config, "gateway", app.club().resources.live.clone()).unwrap();
-    let gateway = gateway::start(&resources, &gateway::Settings { requests_per_minute: 0 }).await.unwrap();
+    let gateway =
+        gateway::start(&resources, &gateway::Settings { requests_per_minute: 0, ..Default::default() }).await.unwrap();
 
     let token = app.token("desk", &[Role::Desk]);
     let channel = platform::client::channel(&gateway.uri()).unwrap();

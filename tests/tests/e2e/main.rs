@@ -18,6 +18,7 @@ mod outbox;
 mod paging;
 mod replay;
 mod scoring;
+mod screens;
 mod signin;
 mod streams;
 mod third_party;

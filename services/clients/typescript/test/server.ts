@@ -124,7 +124,9 @@ export class Club {
     });
     child.removeAllListeners("exit");
     child.once("exit", () => running.delete(entry));
-    return new Club(`http://${started.address}`, dir, started.administrator, child, () => output);
+    // bridge-club names itself by its URL (http://, or https:// with TLS); older builds by address.
+    const baseUrl = /^https?:\/\//.test(started.address) ? started.address : `http://${started.address}`;
+    return new Club(baseUrl, dir, started.administrator, child, () => output);
   }
 
   /** What the server printed so far (for a failing test's message). */

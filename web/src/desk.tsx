@@ -1,0 +1,310 @@
+// The front desk's room (docs/front-desk.md): who is present, the tables with their members and
+// waiting lists, and for each table the one step the rules call for now with its button (a draw,
+// starting the rubber); sign-in codes for members; and, while a rubber is played, the table's
+// public view and its scorepad, live.
+
+import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
+import { RubberStatus } from "@bridgeclub/client/gen/bridgeclub/membership/v1/rubber_pb.js";
+import { ScorepadStatus } from "@bridgeclub/client/gen/bridgeclub/scoring/v1/scorepad_pb.js";
+import { PlayMode } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
+import type { Player as RegisteredPlayer } from "@bridgeclub/client/gen/bridgeclub/membership/v1/player_pb.js";
+import { NextStep } from "@bridgeclub/client/gen/bridgeclub/membership/v1/next_steps_pb.js";
+import type { Presence } from "@bridgeclub/client/gen/bridgeclub/membership/v1/player_pb.js";
+import type { Table } from "@bridgeclub/client/gen/bridgeclub/membership/v1/table_pb.js";
+import { useCallback, useEffect, useState } from "preact/hooks";
+
+import { accounts, explain, game, idempotencyKey, membership, scoring } from "./api.js";
+import { SEAT_NAME } from "./cards.js";
+import { useLive } from "./live.js";
+import { Draws } from "./draws.js";
+import { Scorepad } from "./scorepad.js";
+import { LiveBadge, TableScreen } from "./table.js";
+
+export function Desk() {
+  const [players, setPlayers] = useState<RegisteredPlayer[]>([]);
+  const [present, setPresent] = useState<Presence[]>([]);
+  const [tables, setTables] = useState<Table[]>([]);
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [codes, setCodes] = useState<Record<string, string>>({});
+  // Counts the reads, so that each table's card looks for its scorepad again after any change: a
+  // pad is made after the rubber starts, with no change to the table itself.
+  const [generation, setGeneration] = useState(0);
+  const read = useCallback(async () => {
+    setGeneration((n) => n + 1);
+    try {
+      const [register, room, listed] = await Promise.all([
+        membership().listPlayers({}),
+        membership().listPresentPlayers({}),
+        membership().listTables({}),
+      ]);
+      setPlayers(register.players);
+      setPresent(room.present);
+      setTables(listed.tables);
+    } catch (e) {
+      setError(explain(e));
+    }
+  }, []);
+  useEffect(() => void read(), [read]);
+  const live = useLive("room", (after, signal) => membership().watchRoom({ afterSequence: after }, { signal }), () => void read());
+
+  const act = async (action: () => Promise<string | void>) => {
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      const said = await action();
+      if (said) setNotice(said);
+      await read();
+    } catch (e) {
+      setError(explain(e));
+    }
+  };
+
+  const presentIds = new Set(present.map((p) => p.playerId));
+  const seated = new Set(tables.flatMap((t) => t.members.map((m) => m.playerId)));
+  const issueCode = (playerId: string) =>
+    act(async () => {
+      const issued = await accounts().issueSignInCode({ playerId });
+      setCodes((all) => ({ ...all, [playerId]: issued.code }));
+    });
+
+  return (
+    <div class="desk">
+      <div class="heading-row">
+        <h1>The room</h1>
+        <LiveBadge live={live} />
+      </div>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {notice && (
+        <p role="status" class="notice">
+          {notice}
+        </p>
+      )}
+      <div class="desk-grid">
+        <section class="card" aria-labelledby="players-title">
+          <h2 id="players-title">Players</h2>
+          <RegisterForm onRegister={(id, name) => act(async () => {
+            await membership().registerPlayer({ playerId: id, name, idempotencyKey: `register-${id}` });
+            await membership().arriveInRoom({ playerId: id });
+            return `${name} is registered and in the room.`;
+          })} />
+          <ul class="people">
+            {players.map((p) => (
+              <li key={p.playerId} data-player={p.playerId}>
+                <span class="person">
+                  {p.name} <small>({p.playerId})</small>
+                </span>
+                <span class="state">{presentIds.has(p.playerId) ? (seated.has(p.playerId) ? "at a table" : "present") : "not here"}</span>
+                {!presentIds.has(p.playerId) && (
+                  <button type="button" class="small" onClick={() => act(async () => void (await membership().arriveInRoom({ playerId: p.playerId })))}>
+                    Arrived
+                  </button>
+                )}
+                <button type="button" class="small" onClick={() => issueCode(p.playerId)} aria-label={`Sign-in code for ${p.name}`}>
+                  Sign-in code
+                </button>
+                {codes[p.playerId] && (
+                  <output class="code" data-code-for={p.playerId} aria-label={`${p.name}'s sign-in code`}>
+                    {codes[p.playerId]}
+                  </output>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+        <OpenTableForm
+          candidates={present.filter((p) => !seated.has(p.playerId)).map((p) => p.playerId)}
+          onOpen={(name, ids) =>
+            act(async () => {
+              await membership().openTable({ name, kind: TableKind.RUBBER, applicantPlayerIds: ids, serverDraw: true, idempotencyKey: idempotencyKey() });
+              return `${name} is open.`;
+            })
+          }
+        />
+      </div>
+      <h2>Tables</h2>
+      {tables.length === 0 && <p>No table is open.</p>}
+      <div class="tables">
+        {tables.map((table) => (
+          <TableCard table={table} key={table.tableId} act={act} generation={generation} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function RegisterForm({ onRegister }: { onRegister: (id: string, name: string) => void }) {
+  const [id, setId] = useState("");
+  const [name, setName] = useState("");
+  return (
+    <form
+      class="inline-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onRegister(id.trim(), name.trim() || id.trim());
+        setId("");
+        setName("");
+      }}
+    >
+      <label>
+        Player id
+        <input name="player-id" value={id} onInput={(e) => setId(e.currentTarget.value)} required autocapitalize="none" spellcheck={false} />
+      </label>
+      <label>
+        Name
+        <input name="player-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      <button type="submit">Register and arrive</button>
+    </form>
+  );
+}
+
+function OpenTableForm({ candidates, onOpen }: { candidates: string[]; onOpen: (name: string, ids: string[]) => void }) {
+  const [name, setName] = useState("Table 1");
+  const [chosen, setChosen] = useState<string[]>([]);
+  const toggle = (id: string) => setChosen((all) => (all.includes(id) ? all.filter((x) => x !== id) : [...all, id]));
+  const usable = chosen.filter((id) => candidates.includes(id));
+  return (
+    <form
+      class="card"
+      aria-labelledby="open-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onOpen(name, usable);
+        setChosen([]);
+      }}
+    >
+      <h2 id="open-title">Open a table</h2>
+      <label>
+        Table name
+        <input name="table-name" value={name} onInput={(e) => setName(e.currentTarget.value)} required />
+      </label>
+      <fieldset>
+        <legend>Applicants (four to six present players)</legend>
+        {candidates.length === 0 && <p>Nobody present is free.</p>}
+        {candidates.map((id) => (
+          <label class="check" key={id}>
+            <input type="checkbox" name="applicant" value={id} checked={usable.includes(id)} onChange={() => toggle(id)} />
+            {id}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" disabled={usable.length < 4 || usable.length > 6}>
+        Open the table
+      </button>
+    </form>
+  );
+}
+
+function TableCard({ table, act, generation }: { table: Table; act: (action: () => Promise<string | void>) => void; generation: number }) {
+  const steps = table.nextSteps;
+  const rubber = table.currentRubber;
+  const [padId, setPadId] = useState<string>();
+  // The pad found finished, by id: a late answer about an earlier rubber's pad must not offer to end
+  // the rubber now being played.
+  const [finishedPad, setFinishedPad] = useState<string>();
+  const padFinished = padId !== undefined && finishedPad === padId && rubber?.status === RubberStatus.IN_PROGRESS;
+  useEffect(() => {
+    if (!rubber) return;
+    scoring()
+      .listScorepads({ tableId: table.tableId, inProgressOnly: true })
+      .then((answer) => setPadId(answer.scorepads.find((p) => p.rubberId === rubber.rubberId)?.scorepadId))
+      .catch(() => setPadId(undefined));
+  }, [table.tableId, rubber?.rubberId, padId === undefined ? generation : 0]);
+
+  // Starting the rubber is three commands: the line-up (the server draws partners and seats), the
+  // rubber's scorepad, and its first deal, dealt by the server, which the players then play.
+  const startRubber = () =>
+    act(async () => {
+      const started = await membership().startRubber({ tableId: table.tableId, serverDraw: true });
+      const rubberId = started.rubber?.rubberId;
+      if (!rubberId) throw new Error("the rubber did not start");
+      const { scorepad } = await scoring().createScorepad({ rubberId });
+      const scorepadId = scorepad?.scorepadId;
+      if (!scorepadId) throw new Error("no scorepad");
+      const idle = (await game().getTableState({ tableId: table.tableId })).view;
+      await game().startDeal({
+        tableId: table.tableId,
+        expectedVersion: idle?.version ?? 0n,
+        idempotencyKey: idempotencyKey(),
+        setup: { source: { case: "rubber", value: { rubberId, scorepadId, dealNumber: 1 } }, kind: TableKind.RUBBER, mode: PlayMode.DIGITAL },
+      });
+      return `Rubber ${started.rubber?.number ?? ""} started at ${table.name}; the first deal is dealt.`;
+    });
+  // Once the pad says the rubber is over (Law 77: a side has won two games), the desk ends it, and
+  // the table's next step turns to the next rubber: who goes out, who comes in.
+  const endRubber = () =>
+    act(async () => {
+      if (!rubber) return;
+      await membership().endRubber({ tableId: table.tableId, rubberId: rubber.rubberId, status: RubberStatus.FINISHED });
+      return `Rubber ${rubber.number} at ${table.name} is ended.`;
+    });
+  const draw = () =>
+    act(async () => {
+      if (!steps?.draw) return;
+      await membership().drawCards({ tableId: table.tableId, purpose: steps.draw.purpose, playerIds: steps.draw.playerIds });
+      return "The server drew the cards.";
+    });
+
+  return (
+    <section class="card table-card" aria-labelledby={`t-${table.tableId}`} data-table={table.tableId}>
+      <h3 id={`t-${table.tableId}`}>{table.name}</h3>
+      <dl class="facts">
+        <dt>Members</dt>
+        <dd>{table.members.map((m) => `${m.playerId}${m.playing ? " (playing)" : ""}`).join(", ")}</dd>
+        {steps && steps.sittingOut.length > 0 && (
+          <>
+            <dt>Sitting out</dt>
+            <dd>{steps.sittingOut.map((p) => p.playerId).join(", ")}</dd>
+          </>
+        )}
+        {table.queue.length > 0 && (
+          <>
+            <dt>Waiting</dt>
+            <dd>{table.queue.filter((a) => a.queuePosition > 0).map((a) => `${a.queuePosition}. ${a.playerId}`).join(", ")}</dd>
+          </>
+        )}
+        {rubber && (
+          <>
+            <dt>Rubber {rubber.number}</dt>
+            <dd>{rubber.seats.map((s) => `${SEAT_NAME[s.seat]} ${s.playerId}`).join(", ")}</dd>
+          </>
+        )}
+      </dl>
+      <div class="what-next">
+        <p class="summary" data-testid="next-step">
+          <strong>What next:</strong> {steps?.summary ?? "—"}
+        </p>
+        {(steps?.step === NextStep.DRAW || steps?.step === NextStep.FINISH_DRAW) && (
+          <button type="button" onClick={draw}>
+            Draw (server)
+          </button>
+        )}
+        {steps?.step === NextStep.PLAY_RUBBER && padFinished && (
+          <button type="button" onClick={endRubber}>
+            End the rubber
+          </button>
+        )}
+        {steps?.step === NextStep.START_RUBBER && (
+          <button type="button" onClick={startRubber}>
+            Start the rubber
+          </button>
+        )}
+      </div>
+      <Draws tableId={table.tableId} generation={table.version} nested />
+      {rubber && (
+        <details class="public-view">
+          <summary>The table (public view)</summary>
+          <TableScreen tableId={table.tableId} title={table.name} withScorepad={false} nested />
+        </details>
+      )}
+      {rubber && padId && (
+        <Scorepad key={padId} scorepadId={padId} onPad={(pad) => setFinishedPad(pad.status === ScorepadStatus.FINISHED ? pad.scorepadId : undefined)} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,488 @@
+// A table as its viewer may see it: for a player his own hand, dummy once the opening lead is faced,
+// the auction, the trick under way and the tricks won, the bidding box and his playable cards; for
+// the desk the public part only. It renders exactly the hands the server's view holds and asks for
+// no one else's view.
+
+import { DealPhase, PlayMode, type TableView } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
+import { ClaimReply, ClaimStatus } from "@bridgeclub/client/gen/bridgeclub/game/v1/irregularity_pb.js";
+import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
+import { useCallback, useRef, useState } from "preact/hooks";
+
+import { explain, game, idempotencyKey, scoring } from "./api.js";
+import {
+  type Call,
+  type Card,
+  callName,
+  callText,
+  DENOMINATION_SYMBOL,
+  DENOMINATIONS,
+  isRedDenomination,
+  partnerOf,
+  SEAT_NAME,
+  type Seat,
+} from "./cards.js";
+import { Draws } from "./draws.js";
+import { CardFace, Hand } from "./hand.js";
+import { type LiveState, useLive } from "./live.js";
+import { around, callAllowed, cardAllowed, cardsLeft, currentTrick, seatToPlay } from "./rules.js";
+import { Scorepad } from "./scorepad.js";
+
+const SEAT_LETTER: Record<number, string> = { 1: "N", 2: "E", 3: "S", 4: "W" };
+
+const PHASE: Record<number, string> = {
+  [DealPhase.NO_DEAL]: "No deal yet",
+  [DealPhase.AUCTION]: "Auction",
+  [DealPhase.PLAY]: "Play",
+  [DealPhase.CLAIM]: "Claim pending",
+  [DealPhase.RESULT_ENTRY]: "Result to enter",
+  [DealPhase.FINISHED]: "Deal finished",
+  [DealPhase.ABANDONED]: "Deal abandoned",
+};
+
+/**
+ * Keeps the viewer's view of a table fresh: read once, then again after every event the table's
+ * stream brings (a snapshot is the view itself). Reads never overlap; events during a read cause one
+ * more read after it.
+ */
+export function useTableView(tableId: string): { view?: TableView; live: LiveState; reload: () => void; setView: (v: TableView) => void } {
+  const [view, setView] = useState<TableView>();
+  const reading = useRef<Promise<void> | undefined>(undefined);
+  const again = useRef(false);
+  const reload = useCallback(() => {
+    if (reading.current) {
+      again.current = true;
+      return;
+    }
+    reading.current = (async () => {
+      do {
+        again.current = false;
+        try {
+          const answer = await game().getTableState({ tableId });
+          if (answer.view) setView(answer.view);
+        } catch (error) {
+          console.warn("table view", explain(error));
+        }
+      } while (again.current);
+      reading.current = undefined;
+    })();
+  }, [tableId]);
+  const live = useLive(
+    tableId,
+    (after, signal) => game().watchTable({ tableId, afterSequence: after }, { signal }),
+    (response) => {
+      const event = response.event?.event;
+      if (event?.case === "snapshot") setView(event.value);
+      else reload();
+    },
+  );
+  return { view, live, reload, setView };
+}
+
+export function TableScreen({
+  tableId,
+  title,
+  withScorepad = true,
+  nested = false,
+}: {
+  tableId: string;
+  title: string;
+  withScorepad?: boolean;
+  /** Shown inside another screen (the desk's table card): its heading is not the page's. */
+  nested?: boolean;
+}) {
+  const Title = nested ? "h4" : "h1";
+  const { view, live, setView, reload } = useTableView(tableId);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const act = async (action: (view: TableView) => Promise<TableView | undefined>) => {
+    if (!view || busy) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const next = await action(view);
+      if (next) setView(next);
+    } catch (e) {
+      setError(explain(e));
+      reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+  const call = (seat: Seat, call: Call) =>
+    act(async (v) => (await game().makeCall({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), seat, call })).view);
+  const play = (seat: Seat, card: Card) =>
+    act(async (v) => (await game().playCard({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), seat, card })).view);
+  const callArbiter = () =>
+    act(async (v) => {
+      await game().callArbiter({
+        tableId,
+        expectedVersion: v.version,
+        idempotencyKey: idempotencyKey(),
+        seat: v.viewer?.seat,
+        reason: "called from the table's screen",
+      });
+      return undefined;
+    });
+  const claim = (claimer: Seat, tricks: number, statement: string) =>
+    act(async (v) => (await game().claim({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), claimer, tricks, statement })).view);
+  const answerClaim = (seat: Seat, claimId: string, reply: ClaimReply) =>
+    act(async (v) => (await game().respondToClaim({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), claimId, seat, reply })).view);
+  const nextDeal = (scorepadId: string, dealNumber: number) =>
+    act(async (v) => {
+      const source = v.setup?.source;
+      if (source?.case !== "rubber") return undefined;
+      const setup = { source: { case: "rubber" as const, value: { rubberId: source.value.rubberId, scorepadId, dealNumber } }, kind: TableKind.RUBBER, mode: PlayMode.DIGITAL };
+      return (await game().startDeal({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), setup })).view;
+    });
+
+  const me = view?.viewer?.seat || undefined;
+  const scorepadId = view?.setup?.source.case === "rubber" ? view.setup.source.value.scorepadId : undefined;
+  return (
+    <section
+      class="table-screen"
+      aria-labelledby={`table-title-${tableId}`}
+      data-viewer={me ? SEAT_LETTER[me] : "spectator"}
+      data-version={view ? String(view.version) : ""}
+      data-phase={view ? PHASE[view.phase] : ""}
+    >
+      <div class="heading-row">
+        <Title id={`table-title-${tableId}`}>{title}</Title>
+        <LiveBadge live={live} />
+      </div>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {!view ? (
+        <p>Reading the table…</p>
+      ) : (
+        <>
+          <Status view={view} />
+          <Compass view={view} onPlay={play} busy={busy} />
+          {/* The auction above the box: a player reads it before he calls. */}
+          <Auction view={view} />
+          {view.phase === DealPhase.AUCTION && me && <BiddingBox view={view} seat={me} onCall={call} busy={busy} />}
+          <TricksPlayed view={view} />
+          {me && <Claims view={view} seat={me} busy={busy} onClaim={claim} onAnswer={answerClaim} />}
+          {view.openArbiterCalls.length > 0 && (
+            <p class="notice" role="status" data-testid="arbiter-called">
+              {view.openArbiterCalls
+                .map((c) => `The arbiter is called${c.calledBySeat ? ` by ${SEAT_NAME[c.calledBySeat]}` : ""}${c.reason ? `: ${c.reason}` : ""}.`)
+                .join(" ")}
+            </p>
+          )}
+          {me && view.phase !== DealPhase.NO_DEAL && view.openArbiterCalls.length === 0 && (
+            <div class="actions">
+              <button type="button" class="quiet" onClick={callArbiter} disabled={busy}>
+                Call the arbiter
+              </button>
+            </div>
+          )}
+        </>
+      )}
+      {!nested && <Draws tableId={tableId} />}
+      {scorepadId && withScorepad && (
+        <Scorepad
+          scorepadId={scorepadId}
+          nextDeal={
+            me && view && (view.phase === DealPhase.FINISHED || view.phase === DealPhase.NO_DEAL)
+              ? (number) => nextDeal(scorepadId, number)
+              : undefined
+          }
+        />
+      )}
+    </section>
+  );
+}
+
+export function LiveBadge({ live }: { live: LiveState }) {
+  const text = { connecting: "connecting", live: "live", reconnecting: "reconnecting…", stopped: "stopped" }[live];
+  return (
+    <span class={`live ${live}`} role="status" aria-live="polite">
+      {text}
+    </span>
+  );
+}
+
+function Status({ view }: { view: TableView }) {
+  const contract = view.contract?.contract;
+  const bid = contract?.bid;
+  const doubling = contract?.doubling === 2 ? "X" : contract?.doubling === 3 ? "XX" : "";
+  const next = view.nextToAct ? SEAT_NAME[view.nextToAct] : undefined;
+  const you = view.viewer?.seat;
+  const outcome = view.outcome?.result?.outcome;
+  return (
+    <div class="status" aria-live="polite">
+      <span>{PHASE[view.phase] ?? "—"}</span>
+      {bid && view.contract && (
+        <span data-testid="contract">
+          Contract {bid.level}
+          <span class={isRedDenomination(bid.denomination) ? "red" : ""}>{DENOMINATION_SYMBOL[bid.denomination]}</span>
+          {doubling} by {SEAT_NAME[view.contract.declarer]}
+        </span>
+      )}
+      {view.tricksWon && view.phase !== DealPhase.AUCTION && view.phase !== DealPhase.NO_DEAL && (
+        <span>
+          Tricks: NS {view.tricksWon.northSouth}, EW {view.tricksWon.eastWest}
+        </span>
+      )}
+      {next && view.phase !== DealPhase.FINISHED && (
+        <span data-testid="next-to-act">{next === (you ? SEAT_NAME[you] : "") ? "Your turn" : `${next} to act`}</span>
+      )}
+      {view.phase === DealPhase.FINISHED && (
+        <span data-testid="result">
+          {outcome?.case === "played" ? `Declarer took ${outcome.value.tricks} tricks` : outcome?.case === "passedOut" ? "Passed out" : "Finished"}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function Compass({ view, onPlay, busy }: { view: TableView; onPlay: (seat: Seat, card: Card) => void; busy: boolean }) {
+  const seats = around(view);
+  const players = new Map(view.setup?.players.map((p) => [p.seat, p.playerId]));
+  const declarer = view.contract?.declarer;
+  const dummy = declarer ? partnerOf(declarer) : undefined;
+  const toPlay = seatToPlay(view);
+  const trick = currentTrick(view) ?? view.tricks[view.tricks.length - 1];
+  const position = (where: "top" | "left" | "right" | "bottom") => {
+    const seat = seats[where];
+    const held = view.hands.find((h) => h.seat === seat)?.hand?.cards;
+    const name = players.get(seat);
+    const role = seat === view.viewer?.seat ? "you" : seat === dummy ? "dummy" : seat === declarer ? "declarer" : "";
+    const label = `${SEAT_NAME[seat]}${name ? `, ${name}` : ""}${role ? ` (${role})` : ""}`;
+    return (
+      <div class={`seat ${where} ${view.nextToAct === seat ? "to-act" : ""}`}>
+        <h2 class="seat-name">{label}</h2>
+        {held && held.length === 0 ? null : held ? (
+          <Hand
+            cards={held}
+            seatCode={SEAT_LETTER[seat]}
+            label={`${SEAT_NAME[seat]}'s hand`}
+            playable={toPlay === seat ? (card) => !busy && cardAllowed(view, seat, card) : undefined}
+            onPlay={(card) => onPlay(seat, card)}
+          />
+        ) : (
+          view.phase !== DealPhase.NO_DEAL && <p class="hidden-hand">{cardsLeft(view, seat)} cards</p>
+        )}
+      </div>
+    );
+  };
+  return (
+    <div class="compass">
+      {position("top")}
+      {position("left")}
+      {trick && (
+        <section class="trick" aria-label={`Trick ${trick.number}`}>
+          {(["top", "left", "right", "bottom"] as const).map((where) => {
+            const played = trick.cards.find((c) => c.seat === seats[where]);
+            return (
+              <div class={`played ${where}`} key={where}>
+                {played?.card && <CardFace card={played.card} />}
+              </div>
+            );
+          })}
+        </section>
+      )}
+      {position("right")}
+      {position("bottom")}
+    </div>
+  );
+}
+
+/** The auction as the familiar grid: West, North, East, South, from the dealer's column. */
+function Auction({ view }: { view: TableView }) {
+  const order = [4, 1, 2, 3];
+  const dealer = view.setup?.dealer || 1;
+  const cells: (string | undefined)[] = Array(order.indexOf(dealer)).fill(undefined);
+  for (const entry of view.auction) cells.push(entry.status === 3 ? `(${callText(entry.call)})` : callText(entry.call));
+  const rows: (string | undefined)[][] = [];
+  for (let i = 0; i < cells.length; i += 4) rows.push(cells.slice(i, i + 4));
+  if (view.phase === DealPhase.NO_DEAL) return null;
+  return (
+    <table class="auction">
+      <caption>Auction</caption>
+      <thead>
+        <tr>
+          {order.map((seat) => (
+            <th scope="col" key={seat}>
+              {SEAT_NAME[seat]}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, i) => (
+          <tr key={i}>
+            {[0, 1, 2, 3].map((j) => (
+              <td key={j}>{row[j] ?? ""}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function callCode(call: Call): string {
+  switch (call.kind.case) {
+    case "bid":
+      return `${call.kind.value.level}${"CDHSN"[DENOMINATIONS.indexOf(call.kind.value.denomination)]}`;
+    case "pass":
+      return "P";
+    case "double":
+      return "X";
+    case "redouble":
+      return "XX";
+    default:
+      return "";
+  }
+}
+
+/** The bidding box: every bid, pass, double and redouble; only the calls allowed now are enabled. */
+function BiddingBox({ view, seat, onCall, busy }: { view: TableView; seat: Seat; onCall: (seat: Seat, call: Call) => void; busy: boolean }) {
+  const button = (call: Call, extra = "") => {
+    const allowed = !busy && callAllowed(view, seat, call);
+    return (
+      <button
+        type="button"
+        class={`call ${extra}`}
+        key={callCode(call)}
+        data-call={callCode(call)}
+        disabled={!allowed}
+        // The visible text first (for voice control, which goes by what is seen), then in words.
+        aria-label={`${callText(call)}, ${callName(call)}`}
+        onClick={() => onCall(seat, call)}
+      >
+        {call.kind.case === "bid" ? (
+          <>
+            {call.kind.value.level}
+            <span class={isRedDenomination(call.kind.value.denomination) ? "red" : ""}>{DENOMINATION_SYMBOL[call.kind.value.denomination]}</span>
+          </>
+        ) : (
+          callText(call)
+        )}
+      </button>
+    );
+  };
+  const mine = view.nextToAct === seat;
+  return (
+    <section class="bidding-box" aria-label="Bidding box">
+      <p class="hint">{mine ? "Your call" : `Waiting for ${SEAT_NAME[view.nextToAct] ?? "the table"}`}</p>
+      <div class="bids">
+        {[1, 2, 3, 4, 5, 6, 7].map((level) => (
+          <div class="level" role="group" aria-label={`Level ${level}`} key={level}>
+            {DENOMINATIONS.map((denomination) =>
+              button({ kind: { case: "bid", value: { level, denomination } } } as Call),
+            )}
+          </div>
+        ))}
+      </div>
+      <div class="others">
+        {button({ kind: { case: "pass", value: {} } } as Call, "pass")}
+        {button({ kind: { case: "double", value: {} } } as Call, "double")}
+        {button({ kind: { case: "redouble", value: {} } } as Call, "redouble")}
+      </div>
+    </section>
+  );
+}
+
+/**
+ * Claims and concessions (Laws 68 to 71): in the play a player (not dummy) may claim some of the
+ * tricks left, stating his line; while one is pending, the claimer's opponents accept or dispute
+ * it, each for himself. A dispute goes to the Laws' procedure, which the arbiter's screens will
+ * carry.
+ */
+function Claims({
+  view,
+  seat,
+  busy,
+  onClaim,
+  onAnswer,
+}: {
+  view: TableView;
+  seat: Seat;
+  busy: boolean;
+  onClaim: (seat: Seat, tricks: number, statement: string) => void;
+  onAnswer: (seat: Seat, claimId: string, reply: ClaimReply) => void;
+}) {
+  const left = 13 - view.tricks.filter((t) => t.cards.length === 4).length;
+  const [tricks, setTricks] = useState("");
+  const [statement, setStatement] = useState("");
+  const dummy = view.contract ? partnerOf(view.contract.declarer) : undefined;
+  const pending = view.claim && view.claim.status === ClaimStatus.PENDING ? view.claim : undefined;
+  if (pending) {
+    const opponent = seat !== pending.claimer && seat !== partnerOf(pending.claimer);
+    const answered = pending.answers.some((a) => a.seat === seat);
+    return (
+      <section class="claim card" aria-labelledby="claim-title" data-testid="claim">
+        <h2 id="claim-title">Claim</h2>
+        <p>
+          {SEAT_NAME[pending.claimer]} claims {pending.tricks} of the {pending.tricksRemaining} tricks left
+          {pending.statement ? `: “${pending.statement}”` : "."}
+        </p>
+        {opponent && !answered && (
+          <div class="actions">
+            <button type="button" disabled={busy} onClick={() => onAnswer(seat, pending.claimId, ClaimReply.ACCEPT)}>
+              Accept the claim
+            </button>{" "}
+            <button type="button" class="quiet" disabled={busy} onClick={() => onAnswer(seat, pending.claimId, ClaimReply.DISPUTE)}>
+              Dispute it
+            </button>
+          </div>
+        )}
+        {opponent && answered && <p>You have answered.</p>}
+      </section>
+    );
+  }
+  if (view.phase !== DealPhase.PLAY || seat === dummy) return null;
+  return (
+    <details class="claim card">
+      <summary>Claim tricks</summary>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          onClaim(seat, tricks === "" ? left : Number(tricks), statement.trim());
+          setTricks("");
+          setStatement("");
+        }}
+      >
+        <label>
+          Tricks your side will take, of the {left} left
+          <input name="claim-tricks" type="number" min={0} max={left} value={tricks} placeholder={String(left)} onInput={(e) => setTricks(e.currentTarget.value)} />
+        </label>
+        <label>
+          How you will play them
+          <input name="claim-statement" value={statement} onInput={(e) => setStatement(e.currentTarget.value)} />
+        </label>
+        <button type="submit" disabled={busy}>
+          Claim
+        </button>
+      </form>
+    </details>
+  );
+}
+
+/** The tricks played so far, each with its leader, its four cards in order and its winner. */
+function TricksPlayed({ view }: { view: TableView }) {
+  const done = view.tricks.filter((t) => t.cards.length === 4);
+  if (done.length === 0) return null;
+  return (
+    <details class="tricks-played">
+      <summary>
+        Tricks played ({done.length})
+      </summary>
+      <ol>
+        {done.map((trick) => (
+          <li key={trick.number}>
+            <span class="who">{SEAT_LETTER[trick.leader]}:</span>
+            {trick.cards.map((c) => c.card && <CardFace card={c.card} key={c.seat} />)}
+            <span class="who">won by {SEAT_NAME[trick.winner]}</span>
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
