@@ -237,8 +237,10 @@ pub async fn member(server: &str, token: Option<&str>, command: Member) -> anyho
     let mut client = client(server, Some(token))?;
     match command {
         Member::Code { player } => {
-            let answer =
-                client.issue_sign_in_code(pb::IssueSignInCodeRequest { player_id: player }).await.map_err(refused)?;
+            let answer = client
+                .issue_sign_in_code(pb::IssueSignInCodeRequest { player_id: player, ..Default::default() })
+                .await
+                .map_err(refused)?;
             let answer = answer.into_inner();
             let until = answer.expires_at.map(|t| t.seconds).unwrap_or_default();
             let until = chrono::DateTime::from_timestamp(until, 0).map(|t| t.to_rfc3339()).unwrap_or_default();

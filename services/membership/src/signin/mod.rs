@@ -440,6 +440,8 @@ impl SignIn {
                 code: secrets::format_code(&handle, &secret),
                 player_id: player_id.to_owned(),
                 expires_at: Some(timestamp(expires)),
+                delivery: pb::CodeDelivery::ShowToDesk as i32,
+                sent_to: String::new(),
             });
         }
         Err(ServiceError::Unavailable("no free sign-in code was found; try again".to_owned()))
