@@ -100,14 +100,42 @@ pub(super) fn code_mail(
     let until = chrono::DateTime::from_timestamp_millis(expires_at_ms)
         .map(|t| format!(" (until {})", t.format("%H:%M UTC on %-d %B %Y")))
         .unwrap_or_default();
-    let body = format!(
-        "Dear {name},\n\n{issuer} has issued you a one-time code to sign in on your phone:\n\n    {code}\n\nType it \
-         into the club's app. It works once, for {validity}{until}.\n\nIf you did not ask for it, ignore this mail: \
-         the code is of no use to anyone but you, and stops working by itself.\n",
-        validity = duration_words(valid_secs),
-    );
+    let paragraphs = [
+        format!("Dear {name},"),
+        format!("{issuer} has issued you a one-time code to sign in on your phone:"),
+        format!("    {code}"),
+        format!("Type it into the club's app. It works once, for {}{until}.", duration_words(valid_secs)),
+        "If you did not ask for it, ignore this mail: the code is of no use to anyone but you, and stops working by \
+         itself."
+            .to_owned(),
+    ];
+    let body = paragraphs.iter().map(|p| wrapped(p)).collect::<Vec<_>>().join("\n\n") + "\n";
     Mail { to, to_name: Some(name.to_owned()).filter(|n| !n.is_empty()), subject, body }
 }
+
+/// `paragraph` broken into lines of at most [`LINE`] characters, between words: a mail's lines are
+/// kept short so that it travels as it is written (longer ones are re-encoded, and re-wrapped by
+/// readers).
+fn wrapped(paragraph: &str) -> String {
+    let indent = &paragraph[..paragraph.len() - paragraph.trim_start_matches(' ').len()];
+    let mut lines = Vec::new();
+    let mut line = indent.to_owned();
+    for word in paragraph.split_whitespace() {
+        if line.trim().is_empty() {
+            line.push_str(word);
+        } else if line.chars().count() + 1 + word.chars().count() <= LINE {
+            line.push(' ');
+            line.push_str(word);
+        } else {
+            lines.push(std::mem::replace(&mut line, word.to_owned()));
+        }
+    }
+    lines.push(line);
+    lines.join("\n")
+}
+
+/// The longest line of a mail's text.
+const LINE: usize = 72;
 
 /// `secs` in words: "10 minutes", "1 hour", "90 seconds".
 fn duration_words(secs: u64) -> String {
@@ -136,11 +164,23 @@ mod tests {
         assert!(mail.body.starts_with("Dear Ann Smith,\n"), "{}", mail.body);
         assert!(mail.body.contains("\n    7K2D-QX9M-4HTA\n"), "the code on a line of its own: {}", mail.body);
         assert!(mail.body.contains("The desk of Riverside BC"), "{}", mail.body);
-        assert!(mail.body.contains("for 10 minutes (until 20:15 UTC on 7 December 2026)"), "{}", mail.body);
+        let words = mail.body.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(words.contains("for 10 minutes (until 20:15 UTC on 7 December 2026)"), "{}", mail.body);
+        assert!(mail.body.lines().all(|line| line.chars().count() <= LINE), "short lines: {}", mail.body);
         let anonymous = code_mail(ann(), " \n", None, "7K2D-QX9M-4HTA", 3_600, 0);
         assert_eq!(anonymous.subject, "Your sign-in code");
         assert_eq!(anonymous.to_name, None);
         assert!(anonymous.body.contains("for 1 hour"), "{}", anonymous.body);
+    }
+
+    #[test]
+    fn paragraphs_break_between_words() {
+        assert_eq!(wrapped("    7K2D-QX9M-4HTA"), "    7K2D-QX9M-4HTA", "the code keeps its indent");
+        let long = "word ".repeat(40);
+        let text = wrapped(long.trim());
+        assert!(text.lines().count() > 2, "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= LINE && !l.starts_with(' ')), "{text}");
+        assert_eq!(text.replace('\n', " "), long.trim());
     }
 
     #[test]
