@@ -232,9 +232,14 @@ pub struct MailConfig {
     /// The account to log in to the server with (AUTH PLAIN or LOGIN). Unset: no login.
     #[serde(default)]
     pub username: Option<String>,
-    /// Its password; best given in the environment (`BRIDGE_MAIL__PASSWORD`) rather than the file.
+    /// Its password; best given in the environment (`BRIDGE_MAIL__PASSWORD`) rather than the file,
+    /// or in a file of its own (`password_file`).
     #[serde(default)]
     pub password: Option<Secret>,
+    /// A file holding the password (a mounted secret), read at start; a line break at its end is
+    /// not part of it. Read as it is, where the environment would read `123` as a number.
+    #[serde(default)]
+    pub password_file: Option<PathBuf>,
     /// The sender: `desk@club.example`, or with a name, `Riverside Bridge Club <desk@club.example>`.
     pub from: String,
     /// The club's name, as the mail names the club ("your sign-in code for ..."). Unset: the mail
@@ -279,6 +284,7 @@ impl MailConfig {
             tls: MailTls::default(),
             username: None,
             password: None,
+            password_file: None,
             from: from.into(),
             club_name: None,
             hello_name: None,

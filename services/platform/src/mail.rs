@@ -89,7 +89,7 @@ impl Mailer {
         if let Some(name) = config.hello_name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
             builder = builder.hello_name(ClientId::Domain(name.to_owned()));
         }
-        match (&config.username, &config.password) {
+        match (&config.username, password(config)?) {
             (Some(username), Some(password)) => {
                 if config.tls == MailTls::None && !is_loopback(host) {
                     tracing::warn!(
@@ -98,10 +98,12 @@ impl Mailer {
                          and the codes travel in clear"
                     );
                 }
-                builder = builder.credentials(Credentials::new(username.clone(), password.expose().to_owned()));
+                builder = builder.credentials(Credentials::new(username.clone(), password));
             }
             (None, None) => {}
-            (Some(_), None) => return Err(MailSetupError("password: required with username".to_owned())),
+            (Some(_), None) => {
+                return Err(MailSetupError("password (or password_file): required with username".to_owned()));
+            }
             (None, Some(_)) => return Err(MailSetupError("username: required with password".to_owned())),
         }
         let club_name = config.club_name.as_deref().map(one_line).filter(|n| !n.is_empty());
@@ -154,6 +156,20 @@ impl Mailer {
             .header(ContentType::TEXT_PLAIN)
             .body(mail.body)
             .map_err(|e| ServiceError::internal(format!("a mail could not be composed: {e}")))
+    }
+}
+
+/// The password, from `password` or `password_file` (not both).
+fn password(config: &MailConfig) -> Result<Option<String>, MailSetupError> {
+    match (&config.password, &config.password_file) {
+        (Some(_), Some(_)) => Err(MailSetupError("password and password_file: give one of them".to_owned())),
+        (Some(password), None) => Ok(Some(password.expose().to_owned())),
+        (None, Some(path)) => {
+            let read = std::fs::read_to_string(path)
+                .map_err(|e| MailSetupError(format!("password_file: {}: {e}", path.display())))?;
+            Ok(Some(read.trim_end_matches(['\r', '\n']).to_owned()))
+        }
+        (None, None) => Ok(None),
     }
 }
 

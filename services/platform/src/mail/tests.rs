@@ -64,6 +64,25 @@ async fn a_mail_arrives_as_sent_and_logged_in() {
 }
 
 #[tokio::test]
+async fn the_password_may_come_from_a_file() {
+    let mut sink = SmtpSink::start().await;
+    let file = std::env::temp_dir().join(format!("bc-mail-password-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::write(&file, "0123 456\n").unwrap();
+    let mut config = plain(sink.port(), 5_000);
+    config.username = Some("desk".into());
+    config.password_file = Some(file.clone());
+    let (sent, _) = timed(&config, to_ann()).await;
+    std::fs::remove_file(&file).unwrap();
+    sent.unwrap();
+    let login = sink.next_mail().await.unwrap().login;
+    assert_eq!(login, Some(("desk".to_owned(), "0123 456".to_owned())), "as written, without the line break");
+    config.password = Some(Secret::new("another"));
+    assert!(Mailer::new(&config).unwrap_err().to_string().contains("give one"));
+    config.password = None;
+    assert!(Mailer::new(&config).unwrap_err().to_string().contains("password_file"), "the file is gone");
+}
+
+#[tokio::test]
 async fn a_silent_server_is_unavailable_within_the_timeout() {
     let sink = SmtpSink::start_with(Behaviour::Silent).await;
     let (sent, took) = timed(&plain(sink.port(), 300), to_ann()).await;
