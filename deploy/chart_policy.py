@@ -65,6 +65,14 @@ def check(docs, values):
                 fail(f"{name}: tls.enabled, but it calls {plain} in plaintext")
             if any("grpc" in container.get(probe, {}) for probe in ("readinessProbe", "livenessProbe")):
                 fail(f"{name}: the kubelet's gRPC probe cannot speak TLS")
+        mail = values.get("mail", {})
+        given_mail = sorted(k for k in env if k.startswith("BRIDGE_MAIL__"))
+        if service != "membership" and given_mail:
+            fail(f"{name}: only membership, which mails members their codes, may be given the mail server")
+        if service == "membership" and bool(mail.get("host")) != ("BRIDGE_MAIL__HOST" in env):
+            fail(f"{name}: is given the mail server exactly when mail.host is set")
+        if mail.get("credentialsSecret") in secrets and service != "membership":
+            fail(f"{name}: only membership may mount the mail server's login")
         if service == "gateway":
             if "DATABASE_URL" in env:
                 fail("gateway: keeps no records and must not be given the database secret")
@@ -94,6 +102,13 @@ def check(docs, values):
             for rule in policy["spec"].get("ingress", []):
                 if not rule.get("from"):
                     fail(f"{policy['metadata']['name']}: an ingress rule without `from` admits everyone")
+        mail = values.get("mail", {})
+        to_mail = [p for p in policies.values()
+                   if p["spec"]["podSelector"].get("matchLabels", {}).get("app.kubernetes.io/name") == "membership"
+                   and any(port.get("port") == mail.get("port")
+                           for rule in p["spec"].get("egress", []) for port in rule.get("ports", []))]
+        if bool(mail.get("host")) != bool(to_mail):
+            fail("membership alone reaches the mail server's port, exactly when mail.host is set")
     for scaled, scaling in values.get("autoscaling", {}).items():
         hpa = [h for h in by_kind.get("HorizontalPodAutoscaler", {}).values()
                if h["spec"]["scaleTargetRef"]["name"].endswith("-" + scaled)]

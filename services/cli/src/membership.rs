@@ -75,6 +75,16 @@ pub enum Player {
         #[arg(long, default_value = "")]
         phone: String,
     },
+    /// Sets (or, with an empty address, removes) a player's e-mail address, keeping the rest of
+    /// his entry: the desk can then have his sign-in code mailed (`member code --email`).
+    SetEmail {
+        /// The player's id.
+        #[arg(long)]
+        player: String,
+        /// The address; empty to remove it.
+        #[arg(long)]
+        email: String,
+    },
     /// Lists the register by name.
     List {
         /// Only names containing this text.
@@ -379,6 +389,24 @@ pub async fn run(command: Command, mut client: MembershipServiceClient<PeerChann
             };
             let player = client.register_player(request).await?.into_inner().player.unwrap_or_default();
             println!("registered {} ({})", player.player_id, player.name);
+        }
+        Command::Player(Player::SetEmail { player, email }) => {
+            let read = client.get_player(pb::GetPlayerRequest { player_id: player.clone() }).await?.into_inner();
+            let entry = read.player.unwrap_or_default();
+            let contact = entry.contact.unwrap_or_default();
+            let request = pb::UpdatePlayerRequest {
+                player_id: entry.player_id,
+                expected_version: entry.version,
+                name: entry.name,
+                member_number: entry.member_number,
+                contact: Some(pb::Contact { email, phone: contact.phone }),
+                active: entry.active,
+            };
+            let updated = client.update_player(request).await?.into_inner().player.unwrap_or_default();
+            match updated.contact.map(|c| c.email).filter(|e| !e.is_empty()) {
+                Some(email) => println!("{player}: e-mail address {email}"),
+                None => println!("{player}: no e-mail address"),
+            }
         }
         Command::Player(Player::List { name, inactive }) => {
             let mut page_token = String::new();

@@ -5,6 +5,7 @@
 //! bridgectl redeem ABCD-EFGH-JKMN                  # a member's code; prints the access token
 //! bridgectl refresh --refresh-token-file FILE      # new tokens for the ones in FILE
 //! bridgectl member code alice                      # the desk: a one-time code for alice
+//! bridgectl member code alice --email              # ... mailed to her address on the register
 //! bridgectl member revoke alice                    # the desk: ends alice's sessions
 //! bridgectl account create desk1 --role desk       # the administrator: staff accounts
 //! bridgectl account list | set-roles | reset-password
@@ -64,10 +65,14 @@ pub enum Account {
 /// The desk's commands for members' sign-in.
 #[derive(Debug, Subcommand)]
 pub enum Member {
-    /// Issues a one-time sign-in code for a member, to hand to him.
+    /// Issues a one-time sign-in code for a member, to hand to him (or mailed to him).
     Code {
         /// The member's player id.
         player: String,
+        /// Mails the code to his e-mail address on the register, through the club's mail server,
+        /// instead of printing it: the desk never sees it. Prints the address it went to, masked.
+        #[arg(long)]
+        email: bool,
     },
     /// Ends every session of a member: his tokens stop working.
     Revoke {
@@ -236,14 +241,22 @@ pub async fn member(server: &str, token: Option<&str>, command: Member) -> anyho
     let token = token.context("a token is needed: pass --token or set BRIDGE_TOKEN (bridgectl signin)")?;
     let mut client = client(server, Some(token))?;
     match command {
-        Member::Code { player } => {
-            let answer =
-                client.issue_sign_in_code(pb::IssueSignInCodeRequest { player_id: player }).await.map_err(refused)?;
-            let answer = answer.into_inner();
+        Member::Code { player, email } => {
+            let delivery = if email { pb::CodeDelivery::Email } else { pb::CodeDelivery::ShowToDesk };
+            let request = pb::IssueSignInCodeRequest { player_id: player, delivery: delivery as i32 };
+            let answer = client.issue_sign_in_code(request).await.map_err(refused)?.into_inner();
             let until = answer.expires_at.map(|t| t.seconds).unwrap_or_default();
             let until = chrono::DateTime::from_timestamp(until, 0).map(|t| t.to_rfc3339()).unwrap_or_default();
-            println!("{}", answer.code);
-            eprintln!("the sign-in code of {} (once, until {until}): he redeems it in the app", answer.player_id);
+            if answer.delivery == pb::CodeDelivery::Email as i32 {
+                println!("{}", answer.sent_to);
+                eprintln!(
+                    "a sign-in code for {} was mailed to {} (once, until {until}): he redeems it in the app",
+                    answer.player_id, answer.sent_to
+                );
+            } else {
+                println!("{}", answer.code);
+                eprintln!("the sign-in code of {} (once, until {until}): he redeems it in the app", answer.player_id);
+            }
         }
         Member::Revoke { player } => {
             let answer = client

@@ -1,13 +1,19 @@
 //! Signing in with `bridgectl` against the whole platform: the administrator makes a desk account,
 //! the desk member signs in with its password, the desk issues a member's code, the member
 //! redeems it and refreshes with the file the refresh token is kept in, and the desk revokes him.
+//! Where the club has a mail server, the desk sets a member's address and has his code mailed.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
+use std::sync::OnceLock;
+use std::time::Duration;
+
 use api::membership::v1 as pb;
 use e2e::{MembershipClient, TestApp};
 use platform::auth::Role;
+use platform::config::{MailConfig, MailTls};
+use platform::mail::testing::SmtpSink;
 
 async fn as_admin(app: &TestApp, args: &[&str]) -> String {
     common::bridgectl_as(app, "the-admin", &[Role::Admin], args).await
@@ -142,4 +148,34 @@ async fn bridgectl_checks_a_tls_server_against_the_configured_ca() {
     assert!(!untrusted.status.success(), "a server whose CA bridgectl was not told was trusted");
     drop(app);
     let _ = std::fs::remove_dir_all(tls_dir());
+}
+
+/// The port of the mail server the mailing test runs; the configuration hook is a plain function.
+static MAIL_PORT: OnceLock<u16> = OnceLock::new();
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_desk_has_a_member_s_code_mailed_with_bridgectl() {
+    let mut sink = SmtpSink::start().await;
+    MAIL_PORT.set(sink.port()).unwrap();
+    let app = TestApp::spawn_with(|config, _| {
+        let mut mail = MailConfig::new("127.0.0.1", "desk@club.example");
+        mail.port = MAIL_PORT.get().copied();
+        mail.tls = MailTls::None;
+        config.mail = Some(mail);
+    })
+    .await;
+    as_desk(&app, &["player", "register", "--id", "jo", "--name", "Jo"]).await;
+    let args = ["member", "code", "jo", "--email"];
+    let refused = common::bridgectl_ending(&app, "front-desk", &[Role::Desk], &args, false).await;
+    assert!(refused.contains("FailedPrecondition") && refused.contains("no e-mail address"), "{refused}");
+
+    let set = as_desk(&app, &["player", "set-email", "--player", "jo", "--email", "jo@club.example"]).await;
+    assert!(set.contains("jo@club.example"), "{set}");
+    let sent = as_desk(&app, &args).await;
+    assert_eq!(sent.trim(), "j***@club.example", "the address it went to, masked, and no code");
+    let mail = tokio::time::timeout(Duration::from_secs(10), sink.next_mail()).await.unwrap().unwrap();
+    assert_eq!(mail.recipients, ["jo@club.example"]);
+    let code = mail.body().split_whitespace().find(|w| w.len() == 14 && w.matches('-').count() == 2).unwrap();
+    let member = access_token(&as_desk(&app, &["redeem", code]).await);
+    assert_eq!(read_player(&app, &member, "jo").await.unwrap().player_id, "jo");
 }

@@ -97,18 +97,22 @@ pub async fn service(
 }
 
 /// The sign-in service on `resources` (signing with `resources.issuer`, noting ended sessions in
-/// `resources.revocations`), and the administrator it made if the club had none: on a club's
-/// first start, whoever started it is told the name and password (once; they are not kept).
+/// `resources.revocations`, mailing codes through the `[mail]` server if there is one), and the
+/// administrator it made if the club had none: on a club's first start, whoever started it is told
+/// the name and password (once; they are not kept). A `[mail]` section that cannot work stops it.
 pub async fn sign_in_service(
     resources: &Resources,
     settings: &Settings,
 ) -> Result<(SignInServiceServer<signin::SignIn>, Option<signin::FirstAdministrator>), StartError> {
+    let mailer = resources.config.mail.as_ref().map(platform::mail::Mailer::new).transpose();
+    let mailer = mailer.map_err(|e| StartError::Service { service: "membership", message: e.to_string() })?;
     let sign_in = signin::SignIn::new(
         resources.db.clone(),
         resources.issuer.clone(),
         resources.revocations.clone(),
         settings.sign_in.clone(),
-    );
+    )
+    .with_mailer(mailer);
     let first = sign_in
         .first_administrator()
         .await

@@ -50,6 +50,9 @@ pub struct PlatformConfig {
     pub streams: StreamsConfig,
     /// TLS on the port this process serves and on its calls to the other services (`[tls]`).
     pub tls: TlsConfig,
+    /// The club's mail server (`[mail]`), through which the desk may send a member his sign-in
+    /// code. Unset: no mail is sent, and the desk hands codes over itself.
+    pub mail: Option<MailConfig>,
 }
 
 impl Default for PlatformConfig {
@@ -68,6 +71,7 @@ impl Default for PlatformConfig {
             endpoints: Endpoints::default(),
             streams: StreamsConfig::default(),
             tls: TlsConfig::default(),
+            mail: None,
         }
     }
 }
@@ -208,6 +212,122 @@ impl Default for AuthConfig {
             service_token: None,
             identity_provider: None,
         }
+    }
+}
+
+/// The club's mail server (`[mail]`): where the membership service sends a member the sign-in code
+/// the desk issued him ([`crate::mail`]). `host` and `from` are required; the rest have defaults.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MailConfig {
+    /// The SMTP server's host name (or address). With TLS, its certificate must name this host.
+    pub host: String,
+    /// Its port. Unset: the usual one for `tls` (25 for none, 587 for STARTTLS, 465 for TLS).
+    #[serde(default)]
+    pub port: Option<u16>,
+    /// How the connection is secured: `starttls` (the default: upgraded before anything is sent,
+    /// or refused), `tls` (TLS from the first byte, "implicit TLS"), or `none` (plain text, for a
+    /// relay on the same host or network only).
+    #[serde(default)]
+    pub tls: MailTls,
+    /// The account to log in to the server with (AUTH PLAIN or LOGIN). Unset: no login.
+    #[serde(default)]
+    pub username: Option<String>,
+    /// Its password; best given in the environment (`BRIDGE_MAIL__PASSWORD`) rather than the file,
+    /// or in a file of its own (`password_file`).
+    #[serde(default)]
+    pub password: Option<Secret>,
+    /// A file holding the password (a mounted secret), read at start; a line break at its end is
+    /// not part of it. Read as it is, where the environment would read `123` as a number.
+    #[serde(default)]
+    pub password_file: Option<PathBuf>,
+    /// The sender: `desk@club.example`, or with a name, `Riverside Bridge Club <desk@club.example>`.
+    pub from: String,
+    /// The club's name, as the mail names the club ("your sign-in code for ..."). Unset: the mail
+    /// names no club.
+    #[serde(default)]
+    pub club_name: Option<String>,
+    /// The name this host gives itself when it greets the server (EHLO). Unset: its address
+    /// literal, `[127.0.0.1]`, as RFC 5321 allows; a server that insists on a name needs one.
+    #[serde(default)]
+    pub hello_name: Option<String>,
+    /// Milliseconds one mail may take, from connecting to the server's last answer: the desk waits
+    /// no longer, and is answered UNAVAILABLE when the server is slower.
+    #[serde(default = "default_mail_timeout_ms")]
+    pub timeout_ms: u64,
+}
+
+fn default_mail_timeout_ms() -> u64 {
+    10_000
+}
+
+/// How the connection to the mail server is secured.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MailTls {
+    /// Plain text throughout.
+    None,
+    /// Plain text upgraded with STARTTLS before anything else is said; a server that does not
+    /// offer it is refused, so that the code never travels in clear by accident.
+    #[default]
+    Starttls,
+    /// TLS from the first byte (SMTPS, "implicit TLS").
+    #[serde(alias = "implicit")]
+    Tls,
+}
+
+impl MailConfig {
+    /// A server at `host` sending as `from`, everything else as by default.
+    pub fn new(host: impl Into<String>, from: impl Into<String>) -> Self {
+        MailConfig {
+            host: host.into(),
+            port: None,
+            tls: MailTls::default(),
+            username: None,
+            password: None,
+            password_file: None,
+            from: from.into(),
+            club_name: None,
+            hello_name: None,
+            timeout_ms: default_mail_timeout_ms(),
+        }
+    }
+
+    /// The port to connect to: the configured one, or the usual one for [`MailConfig::tls`].
+    pub fn port(&self) -> u16 {
+        self.port.unwrap_or(match self.tls {
+            MailTls::None => 25,
+            MailTls::Starttls => 587,
+            MailTls::Tls => 465,
+        })
+    }
+
+    /// [`MailConfig::timeout_ms`].
+    pub fn timeout(&self) -> Duration {
+        millis(self.timeout_ms)
+    }
+}
+
+/// A setting that is a secret (a password): read as a plain string, but never shown by `Debug`, so
+/// that logging the configuration does not leak it.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps `value`.
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
+    /// The secret itself, for the one place that uses it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
     }
 }
 
@@ -542,14 +662,7 @@ mod tests {
 
     #[test]
     fn the_example_s_identity_provider_loads_once_uncommented() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/bridge-club.example.toml");
-        let example = std::fs::read_to_string(path).unwrap();
-        let start = example.find("# [auth.identity_provider]").unwrap();
-        let block: String = example[start..]
-            .lines()
-            .take_while(|line| line.starts_with("# "))
-            .map(|line| format!("{}\n", &line[2..]))
-            .collect();
+        let block = example_block("# [auth.identity_provider]");
         let config: Config<Scoring> = load_from("scoring", Figment::new().merge(Toml::string(&block))).unwrap();
         let provider = config.platform.auth.identity_provider.unwrap();
         let mut expected = IdentityProviderConfig::new(
@@ -563,6 +676,40 @@ mod tests {
         let toml = "[auth.identity_provider]\nissuer = \"i\"\njwks_url = \"http://x\"\n";
         let config: Config<Scoring> = load_from("scoring", Figment::new().merge(Toml::string(toml))).unwrap();
         assert_eq!(config.platform.auth.identity_provider, Some(IdentityProviderConfig::new("i", "http://x")));
+    }
+
+    /// The commented-out block of the example that starts at `header`, uncommented.
+    fn example_block(header: &str) -> String {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/bridge-club.example.toml");
+        let example = std::fs::read_to_string(path).unwrap();
+        let start = example.find(header).unwrap();
+        example[start..]
+            .lines()
+            .take_while(|line| line.starts_with("# "))
+            .map(|line| format!("{}\n", &line[2..]))
+            .collect()
+    }
+
+    #[test]
+    fn the_example_s_mail_server_loads_once_uncommented() {
+        let block = example_block("# [mail]");
+        let config: Config<Scoring> = load_from("scoring", Figment::new().merge(Toml::string(&block))).unwrap();
+        let mail = config.platform.mail.unwrap();
+        let mut expected = MailConfig::new("smtp.club.example", "Riverside Bridge Club <desk@club.example>");
+        expected.port = Some(587);
+        expected.username = Some("desk@club.example".into());
+        expected.club_name = Some("Riverside Bridge Club".into());
+        assert_eq!(mail, expected, "the example shows the defaults");
+        // Without the table, no mail; with only the two it needs, the defaults.
+        assert_eq!(PlatformConfig::default().mail, None);
+        let toml = "[mail]\nhost = \"h\"\nfrom = \"d@c.example\"\npassword = \"s3cret\"\ntls = \"implicit\"\n";
+        let config: Config<Scoring> = load_from("scoring", Figment::new().merge(Toml::string(toml))).unwrap();
+        let mail = config.platform.mail.clone().unwrap();
+        assert_eq!((mail.tls, mail.port(), mail.timeout()), (MailTls::Tls, 465, Duration::from_secs(10)));
+        assert_eq!(mail.password.as_ref().map(Secret::expose), Some("s3cret"));
+        assert!(!format!("{config:?}").contains("s3cret"), "the password stays out of Debug");
+        let err = load_from::<Scoring>("scoring", Figment::new().merge(Toml::string("[mail]\nhost = \"h\"\n")));
+        assert!(err.unwrap_err().to_string().contains("from"), "from is required");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! | malformed input | `INVALID_ARGUMENT`, with `BadRequest` naming the field | `FIELD_INVALID`, `REQUEST_INVALID` |
 //! | an action the Laws do not allow now | `FAILED_PRECONDITION`, message names the Law | `LAW_FORBIDS` |
 //! | another precondition (a closed table) | `FAILED_PRECONDITION` | `NOT_NOW` |
+//! | a precondition with a finer reason (no mail server) | `FAILED_PRECONDITION` | `MAIL_NOT_CONFIGURED`, `NO_EMAIL_ADDRESS` |
 //! | missing entity | `NOT_FOUND` | `NOT_FOUND` |
 //! | duplicate entity | `ALREADY_EXISTS` | `ALREADY_EXISTS` |
 //! | principal lacks the role | `PERMISSION_DENIED` | `PERMISSION_DENIED` |
@@ -50,6 +51,15 @@ pub enum ServiceError {
     /// A precondition that is not a bridge rule (for example, a table that is closed).
     #[error("{0}")]
     FailedPrecondition(String),
+    /// A precondition that a client tells apart from the others and acts on in its own way, with
+    /// a reason of its own (one of the `REASON_*` constants documented for FAILED_PRECONDITION).
+    #[error("{message}")]
+    Precondition {
+        /// The reason: [`REASON_MAIL_NOT_CONFIGURED`], [`REASON_NO_EMAIL_ADDRESS`].
+        reason: &'static str,
+        /// What does not hold, and what to do about it, in words.
+        message: String,
+    },
     /// The entity does not exist.
     #[error("{0}")]
     NotFound(String),
@@ -149,7 +159,9 @@ impl ServiceError {
     pub fn code(&self) -> Code {
         match self {
             ServiceError::InvalidArgument(_) => Code::InvalidArgument,
-            ServiceError::Rule { .. } | ServiceError::FailedPrecondition(_) => Code::FailedPrecondition,
+            ServiceError::Rule { .. } | ServiceError::FailedPrecondition(_) | ServiceError::Precondition { .. } => {
+                Code::FailedPrecondition
+            }
             ServiceError::NotFound(_) => Code::NotFound,
             ServiceError::AlreadyExists(_) => Code::AlreadyExists,
             ServiceError::PermissionDenied(_) => Code::PermissionDenied,
@@ -174,6 +186,12 @@ pub const REASON_REQUEST_INVALID: &str = "REQUEST_INVALID";
 pub const REASON_LAW_FORBIDS: &str = "LAW_FORBIDS";
 /// A precondition that is no bridge rule does not hold now (a table closed, a deal finished).
 pub const REASON_NOT_NOW: &str = "NOT_NOW";
+/// The desk asked for a member's sign-in code by e-mail, and this deployment has no mail server
+/// (`[mail]`): the desk hands the code over itself instead.
+pub const REASON_MAIL_NOT_CONFIGURED: &str = "MAIL_NOT_CONFIGURED";
+/// The desk asked for a member's sign-in code by e-mail, and the register holds no address mail can
+/// be sent to for him: the desk adds one (UpdatePlayer) or hands the code over itself.
+pub const REASON_NO_EMAIL_ADDRESS: &str = "NO_EMAIL_ADDRESS";
 /// What the request names does not exist.
 pub const REASON_NOT_FOUND: &str = "NOT_FOUND";
 /// What the request would create exists already.
@@ -214,6 +232,7 @@ impl ServiceError {
             ServiceError::InvalidArgument(Invalid { field: None, .. }) => REASON_REQUEST_INVALID,
             ServiceError::Rule { .. } => REASON_LAW_FORBIDS,
             ServiceError::FailedPrecondition(_) => REASON_NOT_NOW,
+            ServiceError::Precondition { reason, .. } => reason,
             ServiceError::NotFound(_) => REASON_NOT_FOUND,
             ServiceError::AlreadyExists(_) => REASON_ALREADY_EXISTS,
             ServiceError::PermissionDenied(_) => REASON_PERMISSION_DENIED,

@@ -13,6 +13,7 @@
 //! - [`contract`]: the same contract for what tonic answers itself (unreadable requests) and for panics;
 //! - [`db`]: Postgres or SQLite through sea-orm, migrated at start-up;
 //! - [`live`]: live state in Redis (or in process) with versioned compare-and-set and fan-out;
+//! - [`mail`]: the club's mail server, bounded by its timeout, and a stand-in for tests;
 //! - [`outbox`]: the one outbox worker: claiming, backoff with jitter, dead letters, retention;
 //! - [`store`]: the platform's own tables (idempotency keys, the outbox) and their one use;
 //! - [`append`]: rows appended in bulk, in one statement on Postgres;
@@ -41,6 +42,7 @@ pub mod error;
 pub mod health;
 pub mod lineup;
 pub mod live;
+pub mod mail;
 pub mod outbox;
 pub mod page;
 pub mod revocation;

@@ -12,6 +12,7 @@ mod fuzz;
 mod game;
 mod jwks;
 mod live_store;
+mod mail;
 mod membership;
 mod migrations;
 mod outbox;

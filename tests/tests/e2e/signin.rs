@@ -34,7 +34,7 @@ fn desk(app: &TestApp) -> SignInClient {
 }
 
 async fn issue_code(app: &TestApp, player_id: &str) -> String {
-    let request = pb::IssueSignInCodeRequest { player_id: player_id.to_owned() };
+    let request = pb::IssueSignInCodeRequest { player_id: player_id.to_owned(), ..Default::default() };
     desk(app).issue_sign_in_code(request).await.unwrap().into_inner().code
 }
 
@@ -128,10 +128,12 @@ async fn a_code_is_refused_when_wrong_expired_or_tried_too_often_and_bad_input_n
     assert_eq!(malformed.get_details_bad_request().unwrap().field_violations[0].field, "code");
     let missing = desk(&app).issue_sign_in_code(pb::IssueSignInCodeRequest::default()).await.unwrap_err();
     assert_eq!(missing.code(), Code::InvalidArgument);
-    let stranger = desk(&app).issue_sign_in_code(pb::IssueSignInCodeRequest { player_id: "nobody".into() }).await;
+    let stranger = desk(&app)
+        .issue_sign_in_code(pb::IssueSignInCodeRequest { player_id: "nobody".into(), ..Default::default() })
+        .await;
     assert_eq!(stranger.unwrap_err().code(), Code::NotFound, "only a member on the register");
     let player_token = app.token("carol", &[Role::Player]);
-    let request = pb::IssueSignInCodeRequest { player_id: "carol".into() };
+    let request = pb::IssueSignInCodeRequest { player_id: "carol".into(), ..Default::default() };
     let denied = with_token(&app, &player_token).issue_sign_in_code(request).await.unwrap_err();
     assert_eq!(denied.code(), Code::PermissionDenied, "a member does not issue codes");
 

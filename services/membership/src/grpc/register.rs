@@ -14,6 +14,17 @@ use crate::store::{Page, datetime, player_view};
 
 use super::{Membership, principal, required};
 
+/// The e-mail address of `contact`: empty, or one a mail can be sent to (the desk may have a
+/// member's sign-in code mailed to it), else INVALID_ARGUMENT naming `contact.email`.
+fn checked_email(contact: &pb::Contact) -> Result<String, ServiceError> {
+    let email = contact.email.trim();
+    if email.is_empty() {
+        return Ok(String::new());
+    }
+    platform::mail::address(email).map_err(|problem| ServiceError::invalid("contact.email", problem))?;
+    Ok(email.to_owned())
+}
+
 /// A player who is not staff sees other players' names, not how the club reaches them.
 fn redact(principal: &Principal, mut player: pb::Player) -> pb::Player {
     let privileged = principal.has_any(&[Role::Desk, Role::Admin, Role::Arbiter, Role::Committee]);
@@ -36,17 +47,18 @@ impl Membership {
             return Ok(Response::new(first));
         }
         let name = required("name", &request.name)?.to_owned();
+        let contact = request.contact.unwrap_or_default();
+        let email = checked_email(&contact)?;
         let player_id = match request.player_id.trim() {
             "" => uuid::Uuid::now_v7().to_string(),
             id => id.to_owned(),
         };
-        let contact = request.contact.unwrap_or_default();
         let member_number = Some(request.member_number.trim().to_owned()).filter(|n| !n.is_empty());
         let model = players::ActiveModel {
             player_id: Set(player_id),
             name: Set(name),
             member_number: Set(member_number),
-            email: Set(contact.email.trim().to_owned()),
+            email: Set(email),
             phone: Set(contact.phone.trim().to_owned()),
             active: Set(true),
             registered_at: Set(datetime(chrono::Utc::now().timestamp_millis())),
@@ -64,6 +76,8 @@ impl Membership {
         let request = request.into_inner();
         let player_id = required("player_id", &request.player_id)?.to_owned();
         let name = required("name", &request.name)?.to_owned();
+        let contact = request.contact.unwrap_or_default();
+        let email = checked_email(&contact)?;
         if !request.active {
             let state = self.engine.current().await?;
             if state.number_of(&player_id).is_some_and(|n| state.is_present(n)) {
@@ -74,11 +88,10 @@ impl Membership {
                 .into());
             }
         }
-        let contact = request.contact.unwrap_or_default();
         let update = players::ActiveModel {
             name: Set(name),
             member_number: Set(Some(request.member_number.trim().to_owned()).filter(|n| !n.is_empty())),
-            email: Set(contact.email.trim().to_owned()),
+            email: Set(email),
             phone: Set(contact.phone.trim().to_owned()),
             active: Set(request.active),
             ..Default::default()

@@ -89,7 +89,20 @@ impl SignInService for SignIn {
         request: Request<pb::IssueSignInCodeRequest>,
     ) -> Result<Response<pb::IssueSignInCodeResponse>, Status> {
         let issued_by = Principal::of(&request)?.subject.clone();
-        answer(self.issue_code(&request.get_ref().player_id, &issued_by).await)
+        let request = request.into_inner();
+        let issued = async {
+            let delivery = pb::CodeDelivery::try_from(request.delivery).map_err(|_| {
+                ServiceError::invalid(
+                    "delivery",
+                    format!(
+                        "{} is not a CodeDelivery: CODE_DELIVERY_SHOW_TO_DESK or CODE_DELIVERY_EMAIL",
+                        request.delivery
+                    ),
+                )
+            })?;
+            self.issue_code(&request.player_id, &issued_by, delivery).await
+        };
+        answer(issued.await)
     }
 
     async fn revoke_member_sessions(

@@ -13,6 +13,7 @@
 //! access tokens from then on ([`platform::revocation`]).
 
 pub mod grpc;
+mod mail;
 pub mod secrets;
 pub mod throttle;
 
@@ -30,6 +31,7 @@ use api::membership::v1 as pb;
 use platform::ServiceError;
 use platform::auth::{Role, TokenIssuer};
 use platform::db::Db;
+use platform::mail::Mailer;
 use platform::revocation::Revocations;
 
 use crate::entity::{players, refresh_tokens, sessions, sign_in_codes, staff_accounts};
@@ -116,6 +118,8 @@ pub struct SignIn {
     revocations: Revocations,
     settings: SignInSettings,
     throttle: Arc<throttle::Throttle>,
+    /// The club's mail server, through which the desk may send a member his code.
+    mailer: Option<Mailer>,
 }
 
 fn now_ms() -> i64 {
@@ -141,7 +145,14 @@ impl SignIn {
     /// Signing in over `db`, handing out tokens signed by `issuer` (none: this deployment has no
     /// signing key, and signing in answers UNAVAILABLE), noting ended sessions in `revocations`.
     pub fn new(db: Db, issuer: Option<TokenIssuer>, revocations: Revocations, settings: SignInSettings) -> SignIn {
-        SignIn { db, issuer, revocations, settings, throttle: Arc::default() }
+        SignIn { db, issuer, revocations, settings, throttle: Arc::default(), mailer: None }
+    }
+
+    /// Sends members their codes by e-mail through `mailer` when the desk asks (none: the desk
+    /// is refused, and hands codes over itself).
+    pub fn with_mailer(mut self, mailer: Option<Mailer>) -> SignIn {
+        self.mailer = mailer;
+        self
     }
 
     fn issuer(&self) -> Result<&TokenIssuer, ServiceError> {
@@ -388,16 +399,22 @@ impl SignIn {
         )
     }
 
-    /// The desk issues a code for a member on the register, replacing his unused ones.
+    /// The desk issues a code for a member on the register, replacing his unused ones, and has it
+    /// shown or mailed to him as `delivery` says.
     pub async fn issue_code(
         &self,
         player_id: &str,
         issued_by: &str,
+        delivery: pb::CodeDelivery,
     ) -> Result<pb::IssueSignInCodeResponse, ServiceError> {
         let player_id = player_id.trim();
         if player_id.is_empty() {
             return Err(ServiceError::invalid("player_id", "required: the member's player id"));
         }
+        let mailer = match delivery {
+            pb::CodeDelivery::Email => Some(self.mailer()?),
+            pb::CodeDelivery::Unspecified | pb::CodeDelivery::ShowToDesk => None,
+        };
         let player = players::Entity::find()
             .filter(players::Column::PlayerId.eq(player_id))
             .one(&self.db)
@@ -408,6 +425,30 @@ impl SignIn {
                 "player {player_id} is not an active member; the desk makes him active first (player update)"
             )));
         }
+        // Checked before a code is made: a refusal leaves his current code as it was.
+        let recipient = mailer.map(|_| mail::recipient(&player)).transpose()?;
+        let (handle, secret, expires) = self.store_code(player_id, issued_by).await?;
+        let code = secrets::format_code(&handle, &secret);
+        let mut response = pb::IssueSignInCodeResponse {
+            code: String::new(),
+            player_id: player_id.to_owned(),
+            expires_at: Some(timestamp(expires)),
+            delivery: pb::CodeDelivery::ShowToDesk as i32,
+            sent_to: String::new(),
+        };
+        match mailer.zip(recipient) {
+            Some((mailer, to)) => {
+                response.sent_to = self.mail_code(mailer, &player, to, &code, handle, expires).await?;
+                response.delivery = pb::CodeDelivery::Email as i32;
+            }
+            None => response.code = code,
+        }
+        Ok(response)
+    }
+
+    /// Stores a new code for `player_id`, replacing his unused ones: its handle, its secret and
+    /// its expiry.
+    async fn store_code(&self, player_id: &str, issued_by: &str) -> Result<(String, String, i64), ServiceError> {
         let expires = now_ms().saturating_add(secs_ms(self.settings.code_secs));
         // A handle is 20 bits and only live codes are kept, so a taken one is rare; try again then.
         for _ in 0..3 {
@@ -436,11 +477,7 @@ impl SignIn {
             .insert(&txn)
             .await?;
             txn.commit().await?;
-            return Ok(pb::IssueSignInCodeResponse {
-                code: secrets::format_code(&handle, &secret),
-                player_id: player_id.to_owned(),
-                expires_at: Some(timestamp(expires)),
-            });
+            return Ok((handle, secret, expires));
         }
         Err(ServiceError::Unavailable("no free sign-in code was found; try again".to_owned()))
     }

@@ -33,6 +33,16 @@ fn every_kind_but_internal_has_its_reason() {
             REASON_LAW_FORBIDS,
         ),
         (ServiceError::FailedPrecondition("the table is closed".into()), Code::FailedPrecondition, REASON_NOT_NOW),
+        (
+            ServiceError::Precondition { reason: REASON_MAIL_NOT_CONFIGURED, message: "no [mail]".into() },
+            Code::FailedPrecondition,
+            REASON_MAIL_NOT_CONFIGURED,
+        ),
+        (
+            ServiceError::Precondition { reason: REASON_NO_EMAIL_ADDRESS, message: "no address".into() },
+            Code::FailedPrecondition,
+            REASON_NO_EMAIL_ADDRESS,
+        ),
         (ServiceError::not_found("table 7"), Code::NotFound, REASON_NOT_FOUND),
         (ServiceError::AlreadyExists("player p".into()), Code::AlreadyExists, REASON_ALREADY_EXISTS),
         (ServiceError::PermissionDenied("no".into()), Code::PermissionDenied, REASON_PERMISSION_DENIED),
