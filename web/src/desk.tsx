@@ -18,7 +18,7 @@ import { SEAT_NAME } from "./cards.js";
 import { useLive } from "./live.js";
 import { Draws } from "./draws.js";
 import { Scorepad } from "./scorepad.js";
-import { LiveBadge, TableScreen } from "./table.js";
+import { ScreenHeading, TableScreen } from "./table.js";
 
 export function Desk() {
   const [players, setPlayers] = useState<RegisteredPlayer[]>([]);
@@ -70,15 +70,7 @@ export function Desk() {
 
   return (
     <div class="desk">
-      <div class="heading-row">
-        <h1>The room</h1>
-        <LiveBadge live={live} />
-      </div>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <ScreenHeading title={<h1>The room</h1>} live={live} error={error} />
       {notice && (
         <p role="status" class="notice">
           {notice}

@@ -9,7 +9,7 @@ import { explain, membership } from "./api.js";
 import { SEAT_NAME } from "./cards.js";
 import { Draws } from "./draws.js";
 import { useLive } from "./live.js";
-import { LiveBadge, TableScreen } from "./table.js";
+import { ScreenHeading, TableScreen } from "./table.js";
 
 export function Player({ playerId }: { playerId: string }) {
   const [tables, setTables] = useState<Table[]>();
@@ -44,15 +44,7 @@ export function Player({ playerId }: { playerId: string }) {
 
   return (
     <section aria-labelledby="room-title" class="room">
-      <div class="heading-row">
-        <h1 id="room-title">The room</h1>
-        <LiveBadge live={live} />
-      </div>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <ScreenHeading title={<h1 id="room-title">The room</h1>} live={live} error={error} />
       {present === false && (
         <button type="button" onClick={act(() => membership().arriveInRoom({ playerId }))}>
           I have arrived

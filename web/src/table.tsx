@@ -6,6 +6,7 @@
 import { DealPhase, PlayMode, type TableView } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
 import { ClaimReply, ClaimStatus } from "@bridgeclub/client/gen/bridgeclub/game/v1/irregularity_pb.js";
 import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
+import type { ComponentChildren } from "preact";
 import { useCallback, useRef, useState } from "preact/hooks";
 
 import { explain, game, idempotencyKey, scoring } from "./api.js";
@@ -146,15 +147,7 @@ export function TableScreen({
       data-version={view ? String(view.version) : ""}
       data-phase={view ? PHASE[view.phase] : ""}
     >
-      <div class="heading-row">
-        <Title id={`table-title-${tableId}`}>{title}</Title>
-        <LiveBadge live={live} />
-      </div>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <ScreenHeading title={<Title id={`table-title-${tableId}`}>{title}</Title>} live={live} error={error} />
       {!view ? (
         <p>Reading the table…</p>
       ) : (
@@ -194,6 +187,23 @@ export function TableScreen({
         />
       )}
     </section>
+  );
+}
+
+/** A screen's heading with its live badge, then the last error, said aloud (role=alert). */
+export function ScreenHeading({ title, live, error }: { title: ComponentChildren; live: LiveState; error?: string }) {
+  return (
+    <>
+      <div class="heading-row">
+        {title}
+        <LiveBadge live={live} />
+      </div>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+    </>
   );
 }
 

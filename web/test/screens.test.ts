@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
 import { Club, target } from "./club.js";
 
@@ -63,6 +63,27 @@ async function checkAccessible(page: Page, name: string) {
  * A screenshot of `page` at phone and desk widths, back at its own width afterwards; each screen
  * shot is checked for accessibility at both widths too.
  */
+/**
+ * Presses the desk's "what next" buttons for the table `card` shows until the rubber starts: a
+ * draw when the rules call for one, then "Start the rubber". Each step's button is pressed once,
+ * and the next looked for only once the step shown has changed.
+ */
+async function followWhatNextToTheRubber(desk: Page, card: Locator) {
+  const nextStep = card.getByTestId("next-step");
+  for (;;) {
+    const step = card.getByRole("button", { name: /^(Draw \(server\)|Start the rubber)$/ });
+    await step.waitFor();
+    const label = (await step.textContent()) ?? "";
+    const said = await nextStep.textContent();
+    await card.getByRole("button", { name: label, exact: true }).click();
+    if (label.includes("Start the rubber")) return;
+    await desk.waitForFunction(
+      ([selector, before]) => document.querySelector(selector)?.textContent !== before,
+      [`section[data-table] [data-testid="next-step"]`, said] as const,
+    );
+  }
+}
+
 async function shoot(page: Page, name: string) {
   const own = page.viewportSize() ?? PHONE;
   for (const [width, size] of [["phone", PHONE], ["desk", DESK]] as const) {
@@ -126,21 +147,8 @@ describe("the screens", () => {
     await card.waitFor();
     await shoot(desk, "desk-table-open");
 
-    // The table's "what next" until the rubber can start: a draw when the rules call for one. Each
-    // step's button is pressed once, and the next looked for only once the step has changed.
-    const nextStep = card.getByTestId("next-step");
-    for (;;) {
-      const step = card.getByRole("button", { name: /^(Draw \(server\)|Start the rubber)$/ });
-      await step.waitFor();
-      const label = (await step.textContent()) ?? "";
-      const said = await nextStep.textContent();
-      await card.getByRole("button", { name: label, exact: true }).click();
-      if (label?.includes("Start the rubber")) break;
-      await desk.waitForFunction(
-        ([selector, before]) => document.querySelector(selector)?.textContent !== before,
-        [`section[data-table] [data-testid="next-step"]`, said] as const,
-      );
-    }
+    // The table's "what next" until the rubber can start.
+    await followWhatNextToTheRubber(desk, card);
     await card.getByText(/^Rubber 1$/).waitFor();
     assert.match((await card.textContent()) ?? "", /North \w+, East \w+, South \w+, West \w+/);
     await card.getByTestId("scorepad").waitFor();
@@ -384,19 +392,7 @@ describe("the screens", () => {
     await shoot(desk, "desk-rubber-won");
     await card.getByRole("button", { name: "End the rubber" }).click();
     // Five members: the rules say who goes out and who comes in; the desk follows its what-next.
-    const nextStep = card.getByTestId("next-step");
-    for (;;) {
-      const step = card.getByRole("button", { name: /^(Draw \(server\)|Start the rubber)$/ });
-      await step.waitFor();
-      const label = (await step.textContent()) ?? "";
-      const said = await nextStep.textContent();
-      await card.getByRole("button", { name: label, exact: true }).click();
-      if (label.includes("Start the rubber")) break;
-      await desk.waitForFunction(
-        ([selector, before]) => document.querySelector(selector)?.textContent !== before,
-        [`section[data-table] [data-testid="next-step"]`, said] as const,
-      );
-    }
+    await followWhatNextToTheRubber(desk, card);
     await card.getByText(/^Rubber 2$/).waitFor();
     await card.getByTestId("scorepad").getByText(/^0 deals recorded/).waitFor();
     assert.equal(await card.getByRole("button", { name: "End the rubber" }).count(), 0, "rubber 2 has only begun");
