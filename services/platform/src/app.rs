@@ -242,29 +242,23 @@ async fn connect_live(config: &PlatformConfig) -> Result<SharedLiveStore, StartE
     })
 }
 
+/// A PEM key file's bytes; a failure names the file.
+fn read_key(path: &std::path::Path) -> Result<Vec<u8>, crate::auth::AuthError> {
+    std::fs::read(path).map_err(|e| crate::auth::AuthError::Key(format!("{}: {e}", path.display())))
+}
+
 /// The token verifier, and the issuer where this process holds a signing key: RS256 from files in
 /// production (the private half only where configured), otherwise a local HS256 key; and the
 /// club's identity provider beside them when one is configured.
 fn keys(config: &PlatformConfig) -> Result<(TokenVerifier, Option<TokenIssuer>), StartError> {
     let (verifier, issuer) = match &config.auth.rs256_public_key_file {
         Some(path) => {
-            let pem =
-                std::fs::read(path).map_err(|e| crate::auth::AuthError::Key(format!("{}: {e}", path.display())))?;
-            let issuer = match &config.auth.rs256_private_key_file {
-                Some(path) => {
-                    let pem = std::fs::read(path)
-                        .map_err(|e| crate::auth::AuthError::Key(format!("{}: {e}", path.display())))?;
-                    Some(TokenIssuer::rs256_pem(&pem)?)
-                }
-                None => None,
-            };
-            let verifier = TokenVerifier::rs256_pem(&pem)?;
-            let verifier = match &config.auth.rs256_previous_public_key_file {
-                Some(path) => {
-                    let pem = std::fs::read(path)
-                        .map_err(|e| crate::auth::AuthError::Key(format!("{}: {e}", path.display())))?;
-                    verifier.with_previous_rs256_pem(&pem)?
-                }
+            let public = read_key(path)?;
+            let issuer = config.auth.rs256_private_key_file.as_deref().map(read_key).transpose()?;
+            let issuer = issuer.as_deref().map(TokenIssuer::rs256_pem).transpose()?;
+            let verifier = TokenVerifier::rs256_pem(&public)?;
+            let verifier = match config.auth.rs256_previous_public_key_file.as_deref() {
+                Some(previous) => verifier.with_previous_rs256_pem(&read_key(previous)?)?,
                 None => verifier,
             };
             (verifier, issuer)
