@@ -32,7 +32,6 @@ use platform::auth::Principal;
 use platform::db::Db;
 use platform::live::SharedLiveStore;
 use platform::runtime::{Change, Decision, Expected, Idempotency, LiveWrite, Runtime};
-use sea_orm::ActiveValue::Set;
 
 use crate::entity::deals;
 use crate::render::{self, DealContext};
@@ -398,8 +397,7 @@ fn decide<R: Message>(
         if finished { owed_to_scoring(context.setup, &deal_id, outcome.as_ref(), state.deal().copied()) } else { None };
     // The deal's row moves only with its phase (and is written whole when the deal starts).
     let phase_before = loaded.deal.as_ref().filter(|d| d.deal_id == context.deal_id).map(|d| d.state.phase());
-    let phase =
-        (phase_before != Some(state.phase())).then(|| render::phase_proto(state.phase()).as_str_name().to_owned());
+    let phase_moved = phase_before != Some(state.phase());
 
     // A command on the deal in progress appends itself to the deal's commands in Redis (a
     // `LiveTable` holding it alone, which decodes merged with what is there; the deal's id is
@@ -427,7 +425,8 @@ fn decide<R: Message>(
         action: stored,
         events: journaled.into_iter().map(|(sequence, kind, event)| (sequence, kind, event.encode_to_vec())).collect(),
         new_deal,
-        phase,
+        phase: render::phase_proto(state.phase()).as_str_name(),
+        phase_moved,
         outcome: outcome.as_ref().map(Message::encode_to_vec),
         arbiter_calls,
         // The result's delivery, and scoring writing it, continue this command's trace.
@@ -438,7 +437,7 @@ fn decide<R: Message>(
 }
 
 /// The deal's row, written when it starts.
-fn deal_row(table_id: &str, version: u64, stored: &StoredAction, setup: &game::DealSetup) -> deals::ActiveModel {
+fn deal_row(table_id: &str, version: u64, stored: &StoredAction, setup: &game::DealSetup) -> deals::Model {
     let kind = match game_kind(setup) {
         Some(api::common::v1::TableKind::Chicago) => "chicago",
         Some(api::common::v1::TableKind::Duplicate) => "duplicate",
@@ -454,21 +453,21 @@ fn deal_row(table_id: &str, version: u64, stored: &StoredAction, setup: &game::D
         .at
         .and_then(|t| chrono::DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32))
         .map_or_else(store::now, |t| t.fixed_offset());
-    deals::ActiveModel {
-        deal_id: Set(stored.deal_id.clone()),
-        table_id: Set(table_id.to_owned()),
-        table_version: Set(version as i64),
-        kind: Set(kind.to_owned()),
-        mode: Set(mode.to_owned()),
-        rubber_id: Set(rubber.map(|r| r.rubber_id.clone())),
-        scorepad_id: Set(rubber.map(|r| r.scorepad_id.clone())),
-        session_id: Set(board.map(|b| b.session_id.clone())),
-        board_number: Set(board.map(|b| b.board_number as i32)),
-        setup: Set(setup.encode_to_vec()),
-        phase: Set(game::DealPhase::Auction.as_str_name().to_owned()),
-        outcome: Set(None),
-        started_at: Set(started_at),
-        finished_at: Set(None),
+    deals::Model {
+        deal_id: stored.deal_id.clone(),
+        table_id: table_id.to_owned(),
+        table_version: version as i64,
+        kind: kind.to_owned(),
+        mode: mode.to_owned(),
+        rubber_id: rubber.map(|r| r.rubber_id.clone()),
+        scorepad_id: rubber.map(|r| r.scorepad_id.clone()),
+        session_id: board.map(|b| b.session_id.clone()),
+        board_number: board.map(|b| b.board_number as i32),
+        setup: setup.encode_to_vec(),
+        phase: game::DealPhase::Auction.as_str_name().to_owned(),
+        outcome: None,
+        started_at,
+        finished_at: None,
     }
 }
 

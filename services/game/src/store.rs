@@ -1,20 +1,19 @@
 //! The durable record in Postgres (or SQLite): the journal, the deals, the boards, the arbiter
 //! calls and the outbox (the command runtime writes the idempotency keys). Accepted commands are
-//! written many to a transaction ([`write`], through [`platform::runtime`]); the journal's primary
-//! key (table, sequence) is each one's commit point.
+//! written many at once ([`rows`] in one statement, or [`write`] in a transaction, through
+//! [`platform::runtime`]); the journal's primary key (table, sequence) is each one's commit point.
 
 use chrono::{DateTime, FixedOffset, Utc};
 use platform::db::Db;
 use prost::Message;
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
-    ActiveValue::{NotSet, Set},
-    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, DbErr, EntityName, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect, Statement,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseTransaction, DbErr, EntityName, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect,
 };
 
-use platform::append::{self, Appended};
-use platform::runtime::{ROWS_PER_INSERT, WriteError};
+use platform::bulk::{self, Rows};
+use platform::runtime::WriteError;
 
 use crate::entity::{arbiter_calls, boards, deals, journal, outbox};
 use crate::stored::{StoredAction, StoredEvent};
@@ -203,9 +202,11 @@ pub struct Commit {
     /// The events, with their sequence numbers and kinds, encoded.
     pub events: Vec<(u64, &'static str, Vec<u8>)>,
     /// The deal's row, when the command starts it.
-    pub new_deal: Option<deals::ActiveModel>,
-    /// The deal's phase after the command (`DEAL_PHASE_PLAY`), when the command changed it.
-    pub phase: Option<String>,
+    pub new_deal: Option<deals::Model>,
+    /// The deal's phase after the command, as the contract names it (`DEAL_PHASE_PLAY`).
+    pub phase: &'static str,
+    /// Whether the command moved the deal to that phase.
+    pub phase_moved: bool,
     /// Its outcome, once finished (encoded `DealOutcome`).
     pub outcome: Option<Vec<u8>>,
     /// Arbiter calls opened or resolved: id, open, encoded `ArbiterCall`.
@@ -217,80 +218,80 @@ pub struct Commit {
 }
 
 impl Commit {
-    /// Whether its journal rows are all it writes (no deal started, no phase moved, no deal
-    /// finished, no arbiter call, nothing owed): most calls and cards.
-    pub fn only_appends(&self) -> bool {
-        self.new_deal.is_none()
-            && self.phase.is_none()
-            && self.outcome.is_none()
-            && self.arbiter_calls.is_empty()
-            && self.outbox.is_none()
+    /// Whether [`rows`] is all it writes: every command but one that opens or resolves an
+    /// arbiter call (whose row is written as it now stands, insert or update).
+    pub fn one_statement(&self) -> bool {
+        self.arbiter_calls.is_empty()
     }
 }
 
-/// Writes accepted commands in `txn` (the runtime adds their first answers): their events (the
-/// first of each carrying its command) in one insert, the rows of the deals whose phase a command
-/// changed in one update, the arbiter calls, and the outbox messages finished deals owe scoring.
-/// Any conflict fails the whole: the journal's primary key (table, sequence) is taken by one
-/// command per version. A deal's row is not written for every card: its phase and version move
-/// when the phase does, and a record reads the version its journal has reached ([`deal_actions`]).
+/// Writes accepted commands in `txn` (the runtime adds their first answers): their [`rows`], then
+/// the arbiter calls they opened or resolved. Any conflict fails the whole: the journal's primary
+/// key (table, sequence) is taken by one command per version.
 #[tracing::instrument(skip_all, fields(commands = commits.len()))]
 pub async fn write(txn: &DatabaseTransaction, commits: Vec<&Commit>) -> Result<(), WriteError> {
     let at = now();
-    append::insert_all(txn, vec![journal_rows(&commits, at)]).await?;
-
-    let mut moved = Vec::with_capacity(commits.len());
-    for &commit in &commits {
-        match &commit.new_deal {
-            Some(row) => {
-                deals::Entity::insert(row.clone()).exec_without_returning(txn).await?;
-            }
-            None if commit.phase.is_some() => moved.push(commit),
-            None => {}
-        }
-    }
-    for chunk in moved.chunks(ROWS_PER_INSERT / 3) {
-        move_deals(txn, chunk).await?;
-    }
-    for commit in commits.iter().filter(|c| c.new_deal.is_none()) {
-        if let Some(outcome) = &commit.outcome {
-            deals::Entity::update_many()
-                .col_expr(deals::Column::Outcome, Expr::value(outcome.clone()))
-                .col_expr(deals::Column::FinishedAt, Expr::value(at))
-                .filter(deals::Column::DealId.eq(commit.deal_id.as_str()))
-                .exec(txn)
-                .await?;
-        }
-    }
-
+    bulk::write_all(txn, rows(&commits, at)).await?;
     for commit in &commits {
         write_arbiter_calls(txn, commit, at).await?;
-    }
-
-    for commit in &commits {
-        let Some((topic, payload)) = &commit.outbox else { continue };
-        outbox::Entity::insert(outbox::ActiveModel {
-            id: NotSet,
-            source: Set(crate::outbox::SOURCE.to_owned()),
-            topic: Set(topic.clone()),
-            aggregate_id: Set(commit.deal_id.clone()),
-            payload: Set(payload.clone()),
-            attempts: Set(0),
-            last_error: Set(None),
-            next_attempt_at: Set(at),
-            created_at: Set(at),
-            delivered_at: Set(None),
-            trace_context: Set(commit.trace_context.clone()),
-            dead_lettered_at: Set(None),
-        })
-        .exec_without_returning(txn)
-        .await?;
     }
     Ok(())
 }
 
+/// The rows accepted commands write, in bulk ([`platform::bulk`]): their events (the first of each
+/// carrying its command), the rows of the deals they start, the deals they finish or move to
+/// another phase, and the messages finished deals owe scoring. A deal's row is not written for
+/// every card: its phase and version move when the phase does (and its outcome when that
+/// changes), and a record reads the version its journal has reached ([`deal_actions`]). A deal's
+/// row is touched by one part only: a command that starts a deal neither moves nor finishes it.
+pub fn rows(commits: &[&Commit], at: DateTime<FixedOffset>) -> Vec<Rows> {
+    let started: Vec<&deals::Model> = commits.iter().filter_map(|c| c.new_deal.as_ref()).collect();
+    let (finished, moved): (Vec<&Commit>, Vec<&Commit>) = commits
+        .iter()
+        .filter(|c| c.new_deal.is_none() && (c.outcome.is_some() || c.phase_moved))
+        .partition(|c| c.outcome.is_some());
+    let owing: Vec<(&Commit, &(String, Vec<u8>))> =
+        commits.iter().filter_map(|c| c.outbox.as_ref().map(|owed| (*c, owed))).collect();
+    let deals = deals::Entity.table_name();
+    vec![
+        journal_rows(commits, at),
+        Rows::insert(deals, started.len())
+            .text("deal_id", started.iter().map(|d| d.deal_id.clone()).collect())
+            .text("table_id", started.iter().map(|d| d.table_id.clone()).collect())
+            .big_int("table_version", started.iter().map(|d| d.table_version).collect())
+            .text("kind", started.iter().map(|d| d.kind.clone()).collect())
+            .text("mode", started.iter().map(|d| d.mode.clone()).collect())
+            .optional_text("rubber_id", started.iter().map(|d| d.rubber_id.clone()).collect())
+            .optional_text("scorepad_id", started.iter().map(|d| d.scorepad_id.clone()).collect())
+            .optional_text("session_id", started.iter().map(|d| d.session_id.clone()).collect())
+            .optional_int("board_number", started.iter().map(|d| d.board_number).collect())
+            .bytes("setup", started.iter().map(|d| d.setup.clone()).collect())
+            .text("phase", started.iter().map(|d| d.phase.clone()).collect())
+            .times("started_at", started.iter().map(|d| d.started_at).collect()),
+        Rows::update(deals, "deal_id", finished.len())
+            .text("deal_id", finished.iter().map(|c| c.deal_id.clone()).collect())
+            .big_int("table_version", finished.iter().map(|c| c.version as i64).collect())
+            .text("phase", finished.iter().map(|c| c.phase.to_owned()).collect())
+            .bytes("outcome", finished.iter().filter_map(|c| c.outcome.clone()).collect())
+            .same_time("finished_at", at),
+        Rows::update(deals, "deal_id", moved.len())
+            .text("deal_id", moved.iter().map(|c| c.deal_id.clone()).collect())
+            .big_int("table_version", moved.iter().map(|c| c.version as i64).collect())
+            .text("phase", moved.iter().map(|c| c.phase.to_owned()).collect()),
+        Rows::insert(outbox::Entity.table_name(), owing.len())
+            .text("source", vec![crate::outbox::SOURCE.to_owned(); owing.len()])
+            .text("topic", owing.iter().map(|(_, (topic, _))| topic.clone()).collect())
+            .text("aggregate_id", owing.iter().map(|(c, _)| c.deal_id.clone()).collect())
+            .bytes("payload", owing.iter().map(|(_, (_, payload))| payload.clone()).collect())
+            .int("attempts", vec![0; owing.len()])
+            .same_time("next_attempt_at", at)
+            .same_time("created_at", at)
+            .optional_text("trace_context", owing.iter().map(|(c, _)| c.trace_context.clone()).collect()),
+    ]
+}
+
 /// The commands' journal rows: one per event, the first of each command carrying the command.
-pub fn journal_rows(commits: &[&Commit], at: DateTime<FixedOffset>) -> Appended {
+pub fn journal_rows(commits: &[&Commit], at: DateTime<FixedOffset>) -> Rows {
     let rows = commits.iter().map(|commit| commit.events.len()).sum();
     let (mut tables, mut sequences, mut versions, mut deals) = (vec![], vec![], vec![], vec![]);
     let (mut kinds, mut events, mut actions, mut rules) = (vec![], vec![], vec![], vec![]);
@@ -308,7 +309,7 @@ pub fn journal_rows(commits: &[&Commit], at: DateTime<FixedOffset>) -> Appended 
             rules.push(rules_version);
         }
     }
-    Appended::new(journal::Entity.table_name(), rows)
+    Rows::insert(journal::Entity.table_name(), rows)
         .text("table_id", tables)
         .big_int("sequence", sequences)
         .big_int("version", versions)
@@ -318,34 +319,6 @@ pub fn journal_rows(commits: &[&Commit], at: DateTime<FixedOffset>) -> Appended 
         .optional_bytes("action", actions)
         .int("rules_version", rules)
         .same_time("created_at", at)
-}
-
-/// Moves each deal's row to its command's version and phase, if it is still at the version the
-/// command saw, in one statement; how many moved. (`UPDATE .. FROM (VALUES ..)` reads the same on
-/// Postgres and SQLite, whose VALUES columns are both named `column1`, `column2` ...)
-async fn move_deals(txn: &DatabaseTransaction, commits: &[&Commit]) -> Result<(), DbErr> {
-    let backend = txn.get_database_backend();
-    let mut values: Vec<sea_orm::Value> = Vec::with_capacity(commits.len() * 3);
-    let mut rows = Vec::with_capacity(commits.len());
-    for commit in commits {
-        // Postgres numbers its placeholders; SQLite takes them in order.
-        let base = values.len();
-        let p = |n: usize| match backend {
-            DbBackend::Postgres => format!("${}", base + n),
-            _ => "?".to_owned(),
-        };
-        rows.push(format!("({}, CAST({} AS BIGINT), {})", p(1), p(2), p(3)));
-        values.push(commit.deal_id.clone().into());
-        values.push((commit.version as i64).into());
-        values.push(commit.phase.clone().into());
-    }
-    let sql = format!(
-        "UPDATE game_deals SET table_version = v.column2, phase = v.column3 FROM (VALUES {}) AS v \
-         WHERE game_deals.deal_id = v.column1",
-        rows.join(", ")
-    );
-    txn.execute_raw(Statement::from_sql_and_values(backend, sql, values)).await?;
-    Ok(())
 }
 
 /// The arbiter calls a command opened or resolved, each written as it now stands.

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use sea_orm::{ConnectionTrait, DatabaseTransaction, DbBackend, DbErr, TransactionTrait};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
-use crate::append::{self, Appended};
+use crate::bulk::{self, Rows};
 use crate::db::Db;
 
 /// Writes a batch of commands inside one transaction: the one thing a service adds to group
@@ -47,16 +47,18 @@ pub trait BatchWriter: Send + Sync + 'static {
         items: &'a [Self::Item],
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'a;
 
-    /// Whether appending rows is all `item` writes. On Postgres such commands go in one
-    /// statement that commits on its own ([`BatchWriter::appended`], [`crate::append`]): one
-    /// round trip where a transaction takes four (BEGIN, the writes, COMMIT). The default: none
-    /// does, and every batch is written by [`BatchWriter::write`] in a transaction.
-    fn only_appends(&self, _item: &Self::Item) -> bool {
+    /// Whether all `item` writes is rows inserted and updated in bulk ([`BatchWriter::rows`]).
+    /// On Postgres such commands go in one statement that commits on its own ([`crate::bulk`]):
+    /// one round trip where a transaction takes one for BEGIN, one for each write and one for
+    /// COMMIT. The default: none does, and every batch is written by [`BatchWriter::write`] in a
+    /// transaction.
+    fn one_statement(&self, _item: &Self::Item) -> bool {
         false
     }
 
-    /// The rows `items` append, each of which [`BatchWriter::only_appends`].
-    fn appended(&self, _items: &[Self::Item]) -> Vec<Appended> {
+    /// The rows `items` write, each of which is [`BatchWriter::one_statement`]; no two parts may
+    /// touch the same row.
+    fn rows(&self, _items: &[Self::Item]) -> Vec<Rows> {
         Vec::new()
     }
 }
@@ -159,13 +161,13 @@ async fn run<W: BatchWriter>(
             }
         }
         sizes.record(batch.len() as u64, &[]);
-        // On Postgres the commands that only append go in one statement, beside the others'
-        // transaction: a card need not wait for the four round trips of a deal starting.
-        let appending = db.get_database_backend() == DbBackend::Postgres;
-        let (appends, others): (Vec<Pending<W>>, Vec<Pending<W>>) =
-            batch.drain(..).partition(|(item, _)| appending && writer.only_appends(item));
+        // On Postgres the commands written in bulk go in one statement, beside the others'
+        // transaction: a card need not wait for the round trips of an arbiter's call.
+        let bulk = db.get_database_backend() == DbBackend::Postgres;
+        let (statement, others): (Vec<Pending<W>>, Vec<Pending<W>>) =
+            batch.drain(..).partition(|(item, _)| bulk && writer.one_statement(item));
         tokio::join!(
-            settle(&db, writer.as_ref(), appends, Path::Append),
+            settle(&db, writer.as_ref(), statement, Path::Statement),
             settle(&db, writer.as_ref(), others, Path::Transaction)
         );
     }
@@ -174,8 +176,8 @@ async fn run<W: BatchWriter>(
 /// How a group of commands is written.
 #[derive(Debug, Clone, Copy)]
 enum Path {
-    /// [`BatchWriter::appended`] in one statement, which commits on its own.
-    Append,
+    /// [`BatchWriter::rows`] in one statement, which commits on its own.
+    Statement,
     /// [`BatchWriter::write`] in a transaction.
     Transaction,
 }
@@ -208,11 +210,11 @@ async fn settle<W: BatchWriter>(db: &Db, writer: &W, group: Vec<Pending<W>>, pat
     }
 }
 
-/// One statement ([`Path::Append`]), or one transaction: begin, the writes, commit (a failed
+/// One statement ([`Path::Statement`]), or one transaction: begin, the writes, commit (a failed
 /// write rolls back on drop).
 async fn write<W: BatchWriter>(db: &Db, writer: &W, items: &[W::Item], path: Path) -> Result<(), W::Error> {
-    if let Path::Append = path {
-        return Ok(append::insert_all(db, writer.appended(items)).await?);
+    if let Path::Statement = path {
+        return Ok(bulk::write_all(db, writer.rows(items)).await?);
     }
     let txn = db.begin().await?;
     writer.write(&txn, items).await?;

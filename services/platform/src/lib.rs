@@ -16,7 +16,7 @@
 //! - [`mail`]: the club's mail server, bounded by its timeout, and a stand-in for tests;
 //! - [`outbox`]: the one outbox worker: claiming, backoff with jitter, dead letters, retention;
 //! - [`store`]: the platform's own tables (idempotency keys, the outbox) and their one use;
-//! - [`append`]: rows appended in bulk, in one statement on Postgres;
+//! - [`bulk`]: rows inserted and updated in bulk, in one statement on Postgres;
 //! - [`commit`]: group commit: many commands in one transaction, each answered once it commits;
 //! - [`runtime`]: the one command pipeline: state, expected version, idempotency, journal, live copy;
 //! - [`client`]: channels to other services that carry trace context and a token;
@@ -30,9 +30,9 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub mod app;
-pub mod append;
 pub mod auth;
 pub mod breaker;
+pub mod bulk;
 pub mod client;
 pub mod commit;
 pub mod config;

@@ -36,7 +36,7 @@ use prost::Message;
 use sea_orm::{DatabaseTransaction, DbErr, EntityName, SqlErr};
 
 use crate::ServiceError;
-use crate::append::{self, Appended};
+use crate::bulk::{self, Rows};
 use crate::commit::{BatchWriter, CommitFailed, GroupCommit};
 use crate::db::Db;
 use crate::live::{CasOutcome, SharedLiveStore, Versioned};
@@ -146,16 +146,17 @@ pub trait Aggregate: Send + Sync + 'static {
         writes: Vec<&'a Self::Write>,
     ) -> impl Future<Output = Result<(), WriteError>> + Send + 'a;
 
-    /// Whether appending rows is all `write` does (most commands: a journal row or a few). Such
-    /// commands are written with their first answers in one statement
-    /// ([`BatchWriter::only_appends`]); the default, none, has [`Aggregate::write`] write every
-    /// command in a transaction.
-    fn only_appends(&self, _write: &Self::Write) -> bool {
+    /// Whether all `write` does is insert and update rows in bulk ([`Aggregate::rows`]): most
+    /// commands, a journal row or a few. Such commands are written with their first answers in
+    /// one statement ([`BatchWriter::one_statement`]); the default, none, has [`Aggregate::write`]
+    /// write every command in a transaction.
+    fn one_statement(&self, _write: &Self::Write) -> bool {
         false
     }
 
-    /// The rows `writes` append, each of which [`Aggregate::only_appends`].
-    fn appended(&self, _writes: &[&Self::Write]) -> Vec<Appended> {
+    /// The rows `writes` write, each of which is [`Aggregate::one_statement`]; no two parts may
+    /// touch the same row.
+    fn rows(&self, _writes: &[&Self::Write]) -> Vec<Rows> {
         Vec::new()
     }
 
@@ -229,25 +230,25 @@ impl<A: Aggregate> BatchWriter for RuntimeWriter<A> {
 
     async fn write(&self, txn: &DatabaseTransaction, items: &[Journaled<A::Write>]) -> Result<(), WriteError> {
         self.0.write(txn, items.iter().map(|item| &item.write).collect()).await?;
-        append::insert_all(txn, vec![first_answers(items)]).await?;
+        bulk::write_all(txn, vec![first_answers(items)]).await?;
         Ok(())
     }
 
-    fn only_appends(&self, item: &Journaled<A::Write>) -> bool {
-        self.0.only_appends(&item.write)
+    fn one_statement(&self, item: &Journaled<A::Write>) -> bool {
+        self.0.one_statement(&item.write)
     }
 
-    fn appended(&self, items: &[Journaled<A::Write>]) -> Vec<Appended> {
-        let mut appended = self.0.appended(&items.iter().map(|item| &item.write).collect::<Vec<_>>());
-        appended.push(first_answers(items));
-        appended
+    fn rows(&self, items: &[Journaled<A::Write>]) -> Vec<Rows> {
+        let mut rows = self.0.rows(&items.iter().map(|item| &item.write).collect::<Vec<_>>());
+        rows.push(first_answers(items));
+        rows
     }
 }
 
 /// The batch's first answers, as `idempotency_keys` rows.
-fn first_answers<W>(items: &[Journaled<W>]) -> Appended {
+fn first_answers<W>(items: &[Journaled<W>]) -> Rows {
     let answers: Vec<&(Idempotency, Vec<u8>)> = items.iter().filter_map(|item| item.answer.as_ref()).collect();
-    Appended::new(idempotency_keys::Entity.table_name(), answers.len())
+    Rows::insert(idempotency_keys::Entity.table_name(), answers.len())
         .text("scope", answers.iter().map(|(i, _)| i.scope.clone()).collect())
         .text("key", answers.iter().map(|(i, _)| i.key.clone()).collect())
         .text("request_hash", answers.iter().map(|(i, _)| i.request_hash.clone()).collect())

@@ -62,11 +62,14 @@ struct Args {
 type GameClient = api::game::v1::game_service_client::GameServiceClient<platform::app::PeerChannel>;
 
 /// Latencies of one measurement, in microseconds: of every request, and apart, of the calls and
-/// cards (the live path) and of the deals' starts (which also ask the rubber's owners).
+/// cards (the live path), of those among them that move the deal to its next phase (the
+/// auction's last pass, the last card: they also write the deal's row, and the last card what the
+/// deal owes its pad), and of the deals' starts (which also ask the rubber's owners).
 #[derive(Default)]
 struct Measured {
     latencies: Vec<u32>,
     moves: Vec<u32>,
+    phase_moves: Vec<u32>,
     starts: Vec<u32>,
     errors: u64,
     elapsed: Duration,
@@ -96,6 +99,8 @@ impl Measured {
         if !self.starts.is_empty() {
             let count = self.moves.len();
             println!("{}", percentiles("  of which calls and cards", &mut self.moves, format!("{count}")));
+            let count = self.phase_moves.len();
+            println!("{}", percentiles("    of which phase moves", &mut self.phase_moves, format!("{count}")));
             let count = self.starts.len();
             println!("{}", percentiles("  of which deals started", &mut self.starts, format!("{count}")));
         }
@@ -265,12 +270,20 @@ async fn play(tables: &[Arc<Mutex<Table>>], in_flight: usize, window: Duration) 
                     let table = &mine[turn % mine.len()];
                     turn += 1;
                     let mut table = table.lock().await;
-                    let (sent, starting) = (Instant::now(), table.step == 0);
+                    let (sent, step) = (Instant::now(), table.step);
                     match table.act().await {
                         Ok(true) => {
                             let took = sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
                             measured.latencies.push(took);
-                            if starting { measured.starts.push(took) } else { measured.moves.push(took) }
+                            match step {
+                                0 => measured.starts.push(took),
+                                // The auction's last pass and the deal's last card.
+                                4 | 56 => {
+                                    measured.moves.push(took);
+                                    measured.phase_moves.push(took);
+                                }
+                                _ => measured.moves.push(took),
+                            }
                         }
                         // The pad is still recording the deal before; this table waits its turn.
                         Ok(false) => tokio::time::sleep(Duration::from_millis(2)).await,
@@ -295,6 +308,7 @@ async fn play(tables: &[Arc<Mutex<Table>>], in_flight: usize, window: Duration) 
         if let Ok(measured) = worker.await {
             total.latencies.extend(measured.latencies);
             total.moves.extend(measured.moves);
+            total.phase_moves.extend(measured.phase_moves);
             total.starts.extend(measured.starts);
             total.errors += measured.errors;
         }

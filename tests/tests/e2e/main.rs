@@ -2,8 +2,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod appeals;
-mod append;
 mod board_secrecy;
+mod bulk;
 mod crash;
 mod errors;
 mod faults;

@@ -13,7 +13,7 @@ use prost::Message;
 use sea_orm::DatabaseTransaction;
 
 use platform::ServiceError;
-use platform::append::Appended;
+use platform::bulk::Rows;
 use platform::db::Db;
 use platform::runtime::{Aggregate, WriteError};
 
@@ -119,12 +119,12 @@ impl Aggregate for Tables {
         store::write(txn, writes)
     }
 
-    fn only_appends(&self, write: &Commit) -> bool {
-        write.only_appends()
+    fn one_statement(&self, write: &Commit) -> bool {
+        write.one_statement()
     }
 
-    fn appended(&self, writes: &[&Commit]) -> Vec<Appended> {
-        vec![store::journal_rows(writes, store::now())]
+    fn rows(&self, writes: &[&Commit]) -> Vec<Rows> {
+        store::rows(writes, store::now())
     }
 
     fn seen(&self, table: &Loaded) {
