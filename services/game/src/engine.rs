@@ -259,9 +259,11 @@ impl Engine {
 
     /// The answer already given to this command, if it was made before with the same
     /// idempotency key: a command whose preparation asks other services (StartDeal asks the
-    /// rubber's owners) looks here first, so that a retry gets its first answer even once those
-    /// owners would say otherwise, or cannot be reached. [`Engine::execute`] looks only after a
-    /// command fails, since a command that goes through meets a used key at its commit.
+    /// rubber's owners) looks here when that preparation fails, so that a retry gets its first
+    /// answer even once those owners would say otherwise, or cannot be reached. Like
+    /// [`Engine::execute`], it looks only after a failure: a retry whose preparation goes through
+    /// meets its used key (or the version its first attempt moved on) at the commit, and is
+    /// answered from the key there; a start that is no retry spends no lookup on it.
     pub async fn answered<R: Message + Default>(
         &self,
         request: &CommandRequest<'_>,

@@ -173,14 +173,24 @@ impl GameService for GameApi {
             request: request.encode_to_vec(),
             principal: &principal,
         };
-        if let Some(answer) = self.engine.answered(&command).await? {
-            return Ok(Response::new(answer));
-        }
-        let mut resolved = setup::resolve(&request)?;
-        let session =
-            starting::check_starter(&self.peers, &self.engine, &principal, &request.table_id, &mut resolved).await?;
-        let deal_id = uuid::Uuid::now_v7().to_string();
-        let (seed, deal) = starting::cards(&self.engine.db, &resolved, session.as_ref(), &deal_id).await?;
+        let prepared = async {
+            let mut resolved = setup::resolve(&request)?;
+            let session =
+                starting::check_starter(&self.peers, &self.engine, &principal, &request.table_id, &mut resolved)
+                    .await?;
+            let deal_id = uuid::Uuid::now_v7().to_string();
+            let (seed, deal) = starting::cards(&self.engine.db, &resolved, session.as_ref(), &deal_id).await?;
+            Ok::<_, ServiceError>((deal_id, resolved, seed, deal))
+        };
+        let (deal_id, resolved, seed, deal) = match prepared.await {
+            Ok(prepared) => prepared,
+            // A retry of a start that went through may find its owners moved on (the pad
+            // expects the deal after it) or away: its first answer is its answer.
+            Err(refusal) => match self.engine.answered(&command).await {
+                Ok(Some(answer)) => return Ok(Response::new(answer)),
+                _ => return Err(refusal.into()),
+            },
+        };
         let start = StoredStart { setup: Some(resolved.setup), seed, deal };
         self.run(
             command,

@@ -225,6 +225,9 @@ async fn a_result_reaches_the_pad_only_from_the_rubber_s_own_table(app: TestApp)
     setup.result_only = true;
     let first_start = start(&table, setup, None);
     let view = south.clone().start_deal(first_start.clone()).await.unwrap().into_inner().view.unwrap();
+    // Retried at once, while its owners still agree to it, it is the same start, not a second.
+    let again = south.clone().start_deal(first_start.clone()).await.unwrap().into_inner().view.unwrap();
+    assert_eq!((again.deal_id.as_str(), again.version), (view.deal_id.as_str(), view.version));
     let request = game::EnterResultRequest {
         table_id: table.clone(),
         expected_version: view.version,
