@@ -385,7 +385,14 @@ impl RedisStore {
 
     /// Connects to `url` with `config`'s deadline and cool-down (see the module docs).
     pub async fn connect_with(url: &str, prefix: &str, config: &RedisConfig) -> Result<Self, LiveError> {
+        use redis::IntoConnectionInfo as _;
         let unavailable = |e: redis::RedisError| LiveError::Unavailable(format!("{}: {e}", crate::app::redact(url)));
+        // Commands are small writes sent while earlier ones are still unanswered: without
+        // TCP_NODELAY, Nagle's algorithm holds them until Redis's delayed ACK (~40 ms).
+        let info = url
+            .into_connection_info()
+            .map_err(unavailable)?
+            .set_tcp_settings(redis::io::tcp::TcpSettings::default().set_nodelay(true));
         // `rediss://` is TLS, checked against the web's roots, or against `ca_file` (a managed
         // Redis's or the deployment's own CA) when it is set.
         let client = match &config.ca_file {
@@ -393,11 +400,11 @@ impl RedisStore {
                 let root_cert = std::fs::read(path)
                     .map_err(|e| LiveError::Unavailable(format!("redis.ca_file {}: {e}", path.display())))?;
                 redis::Client::build_with_tls(
-                    url,
+                    info,
                     redis::TlsCertificates { client_tls: None, root_cert: Some(root_cert) },
                 )
             }
-            None => redis::Client::open(url),
+            None => redis::Client::open(info),
         }
         .map_err(unavailable)?;
         let deadline = config.command_timeout();

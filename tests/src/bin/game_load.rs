@@ -339,7 +339,14 @@ async fn bare_tonic(in_flight: usize, connections: usize, window: Duration) -> a
     let (_, health) = tonic_health::server::health_reporter();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let address = listener.local_addr()?;
-    let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
+    // As the platform's server does: a response is several small writes, which Nagle's
+    // algorithm would otherwise hold until the client's delayed ACK.
+    let incoming = tokio_stream::StreamExt::map(tokio_stream::wrappers::TcpListenerStream::new(listener), |stream| {
+        if let Ok(stream) = &stream {
+            let _ = stream.set_nodelay(true);
+        }
+        stream
+    });
     let server = tokio::spawn(tonic::transport::Server::builder().add_service(health).serve_with_incoming(incoming));
     let channels: Vec<_> =
         (0..connections).map(|_| platform::client::channel(&format!("http://{address}"))).collect::<Result<_, _>>()?;
