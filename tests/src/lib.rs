@@ -204,6 +204,25 @@ impl TestApp {
         TestApp { club: None, split: Some(split), database, redis, key_dir, configure }
     }
 
+    /// [`TestApp::spawn_split`] with the game service run as `replicas` servers behind the
+    /// gateway ([`split::Split::start_with_game_replicas`]).
+    pub async fn spawn_split_with_game_replicas(replicas: usize) -> TestApp {
+        let database = TestDatabase::create().await;
+        let redis = TestRedis::create().await;
+        let key_dir = std::env::temp_dir().join(unique("bc_key"));
+        std::fs::create_dir_all(&key_dir).unwrap_or_else(|e| panic!("{}: {e}", key_dir.display()));
+        let config = Self::config(&database, &redis, &key_dir);
+        let settings = club::Settings { requests_per_minute: 0, ..Default::default() };
+        let split = split::Split::start_with_game_replicas(&config, &settings, replicas).await;
+        TestApp { club: None, split: Some(split), database, redis, key_dir, configure: as_configured }
+    }
+
+    /// Stops the `n`th game replica of a split platform ([`split::Split::stop_game_replica`]).
+    pub async fn stop_game_replica(&mut self, n: usize) {
+        let split = self.split.as_mut().unwrap_or_else(|| panic!("the platform does not run split"));
+        split.stop_game_replica(n).await;
+    }
+
     /// [`TestApp::spawn_split_with`] as configured by default.
     pub async fn spawn_split() -> TestApp {
         Self::spawn_split_with(as_configured).await

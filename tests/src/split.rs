@@ -9,16 +9,14 @@ use platform::server::RunningServer;
 
 /// The four services and the gateway in front of them.
 pub struct Split {
-    /// The services' servers, membership, scoring, game and appeals.
-    pub services: Vec<RunningServer>,
+    /// The services' servers, membership, scoring, game (each replica) and appeals, by name.
+    pub services: Vec<(&'static str, RunningServer)>,
     /// The stand-alone gateway, which clients call.
     pub gateway: RunningServer,
     /// The first service's resources (its key, which every process shares here, signs the tests'
     /// tokens).
     pub resources: Resources,
 }
-
-const SERVICES: [&str; 4] = ["membership", "scoring", "game", "appeals"];
 
 fn fail(what: &str, error: impl std::fmt::Display) -> ! {
     panic!("the split platform did not start: {what}: {error}")
@@ -28,27 +26,51 @@ impl Split {
     /// Starts each service on a port of its own with `config` (its database, Redis prefix and
     /// key) and `settings`, and the gateway in front of them.
     pub async fn start(config: &PlatformConfig, settings: &club::Settings) -> Split {
+        Self::start_with_game_replicas(config, settings, 1).await
+    }
+
+    /// [`Split::start`] with the game service run as `replicas` servers on the same database and
+    /// Redis prefix, named together in `endpoints.game` as a deployment with several replicas
+    /// names them.
+    pub async fn start_with_game_replicas(
+        config: &PlatformConfig,
+        settings: &club::Settings,
+        replicas: usize,
+    ) -> Split {
+        let names: Vec<&'static str> = ["membership", "scoring"]
+            .into_iter()
+            .chain(std::iter::repeat_n("game", replicas.max(1)))
+            .chain(["appeals"])
+            .collect();
         let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
         let mut listeners = Vec::new();
-        for _ in SERVICES {
+        for _ in &names {
             listeners.push(platform::server::bind(loopback).await.unwrap_or_else(|e| fail("bind", e)));
         }
         let scheme = if config.tls.cert_file.is_some() { "https" } else { "http" };
-        let uri = |listener: &tokio::net::TcpListener| {
-            Some(format!("{scheme}://{}", listener.local_addr().unwrap_or_else(|e| fail("address", e))))
+        let uris = |name: &str| {
+            let uris: Vec<String> = names
+                .iter()
+                .zip(&listeners)
+                .filter(|(n, _)| **n == name)
+                .map(|(_, listener)| {
+                    format!("{scheme}://{}", listener.local_addr().unwrap_or_else(|e| fail("address", e)))
+                })
+                .collect();
+            Some(uris.join(","))
         };
         let endpoints = Endpoints {
-            membership: uri(&listeners[0]),
-            scoring: uri(&listeners[1]),
-            game: uri(&listeners[2]),
-            appeals: uri(&listeners[3]),
+            membership: uris("membership"),
+            scoring: uris("scoring"),
+            game: uris("game"),
+            appeals: uris("appeals"),
         };
         let mut config = config.clone();
         config.endpoints = endpoints.clone();
         let mut services = Vec::new();
         let mut first: Option<Resources> = None;
         // One at a time, so that the first migrates the database before the others look at it.
-        for (name, listener) in SERVICES.into_iter().zip(listeners) {
+        for (name, listener) in names.into_iter().zip(listeners) {
             let resources = Resources::start(&config, name).await.unwrap_or_else(|e| fail(name, e));
             let peers = Peers::from_endpoints(&endpoints, &resources.peer_tls, resources.peer_interceptor.clone())
                 .unwrap_or_else(|e| fail("peers", e));
@@ -77,7 +99,7 @@ impl Split {
                     appeals::service(&resources, &settings.appeals, &peers).await.unwrap_or_else(|e| fail(name, e)),
                 ),
             };
-            services.push(builder.serve_on(listener).await.unwrap_or_else(|e| fail(name, e)));
+            services.push((name, builder.serve_on(listener).await.unwrap_or_else(|e| fail(name, e))));
         }
         // The gateway keeps no records: it is given no database, as in the chart.
         let edge = EdgeResources::start(&config, "gateway").await.unwrap_or_else(|e| fail("gateway", e));
@@ -90,10 +112,25 @@ impl Split {
         Split { services, gateway, resources }
     }
 
+    /// Stops the `n`th replica of the game service (from 0), as a node lost or a replica rolled
+    /// would: it drains (NOT_SERVING) and closes its port.
+    pub async fn stop_game_replica(&mut self, n: usize) {
+        let index = self
+            .services
+            .iter()
+            .enumerate()
+            .filter(|(_, (name, _))| *name == "game")
+            .nth(n)
+            .map(|(index, _)| index)
+            .unwrap_or_else(|| fail("stop", format!("no game replica {n}")));
+        let (_, server) = self.services.remove(index);
+        server.shutdown().await.unwrap_or_else(|e| fail("stop", e));
+    }
+
     /// Stops the gateway and every service.
     pub async fn shutdown(self) {
         let _ = self.gateway.shutdown().await;
-        for server in self.services {
+        for (_, server) in self.services {
             let _ = server.shutdown().await;
         }
     }

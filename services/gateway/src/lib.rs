@@ -181,10 +181,18 @@ pub struct Upstreams {
 impl Upstreams {
     /// Routes calls to the package `bridgeclub.<service>.v1` to `uri`, for each (service, uri),
     /// over TLS checked as `tls` says where the uri is `https://`.
-    pub fn new(upstreams: &[(&str, &str)], tls: &platform::tls::PeerTls) -> Result<Self, tonic::transport::Error> {
+    /// Several addresses (comma-separated) are one service's replicas, balanced over those that
+    /// answer their health checks as serving `health` (a service's full name)
+    /// ([`platform::client::service_channel`]).
+    pub fn new(
+        upstreams: &[(&str, &str, &'static str)],
+        tls: &platform::tls::PeerTls,
+    ) -> Result<Self, tonic::transport::Error> {
         let routes = upstreams
             .iter()
-            .map(|(service, uri)| Ok((format!("/bridgeclub.{service}.v1."), platform::client::channel_with(uri, tls)?)))
+            .map(|(service, uri, health)| {
+                Ok((format!("/bridgeclub.{service}.v1."), platform::client::service_channel(uri, health, tls)?))
+            })
             .collect::<Result<Vec<_>, tonic::transport::Error>>()?;
         Ok(Upstreams { routes: Arc::new(routes) })
     }
@@ -272,8 +280,9 @@ pub async fn start(
     if configured.is_empty() {
         return Err(GatewayError::NoUpstream);
     }
-    let mut routes: Vec<(&str, &str)> = configured.iter().map(|(name, uri, _)| (*name, *uri)).collect();
-    routes.dedup();
+    // One route a package: membership's two services share one (probed as the first).
+    let mut routes: Vec<(&str, &str, &'static str)> = configured.clone();
+    routes.dedup_by(|next, kept| (next.0, next.1) == (kept.0, kept.1));
     let upstreams = Upstreams::new(&routes, &resources.peer_tls)?;
     let options = EdgeOptions {
         cors_allowed_origins: resources.config.cors_allowed_origins.clone(),

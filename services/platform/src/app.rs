@@ -345,19 +345,22 @@ impl Peers {
     }
 
     /// The peers configured in `endpoints`; unset ones are unavailable.
-    /// Those at `https://` addresses are called over TLS, checked as `tls` says.
+    /// Those at `https://` addresses are called over TLS, checked as `tls` says; a peer named by
+    /// several addresses (comma-separated) is balanced over its serving replicas
+    /// ([`crate::client::service_channel`]).
     pub fn from_endpoints(
         endpoints: &crate::config::Endpoints,
         tls: &PeerTls,
         interceptor: ClientInterceptor,
     ) -> Result<Peers, tonic::transport::Error> {
-        let channel =
-            |uri: &Option<String>| uri.as_deref().map(|uri| crate::client::channel_with(uri, tls)).transpose();
+        let channel = |uri: &Option<String>, service: &'static str| {
+            uri.as_deref().map(|uri| crate::client::service_channel(uri, service, tls)).transpose()
+        };
         Ok(Peers {
-            membership: channel(&endpoints.membership)?,
-            game: channel(&endpoints.game)?,
-            scoring: channel(&endpoints.scoring)?,
-            appeals: channel(&endpoints.appeals)?,
+            membership: channel(&endpoints.membership, api::membership::v1::membership_service_server::SERVICE_NAME)?,
+            game: channel(&endpoints.game, api::game::v1::game_service_server::SERVICE_NAME)?,
+            scoring: channel(&endpoints.scoring, api::scoring::v1::scoring_service_server::SERVICE_NAME)?,
+            appeals: channel(&endpoints.appeals, api::appeals::v1::appeals_service_server::SERVICE_NAME)?,
             interceptor,
         })
     }

@@ -44,16 +44,38 @@ pub fn channel(uri: &str) -> Result<Channel, tonic::transport::Error> {
 
 /// [`channel`], over TLS checked as `tls` says when `uri` is `https://`.
 pub fn channel_with(uri: &str, tls: &crate::tls::PeerTls) -> Result<Channel, tonic::transport::Error> {
+    Ok(endpoint(uri, tls)?.connect_lazy())
+}
+
+/// A channel to a service at `uris`, which serves `service` (its full gRPC name): one address
+/// is [`channel_with`]; several, separated by commas, are the service's replicas, balanced over
+/// those that answer their health checks ([`replicas`]). Must be called within a Tokio runtime.
+pub fn service_channel(
+    uris: &str,
+    service: &'static str,
+    tls: &crate::tls::PeerTls,
+) -> Result<Channel, tonic::transport::Error> {
+    let addresses: Vec<&str> = uris.split(',').map(str::trim).filter(|uri| !uri.is_empty()).collect();
+    if let [one] = addresses.as_slice() {
+        return channel_with(one, tls);
+    }
+    let replicas = addresses
+        .into_iter()
+        .map(|uri| Ok((uri.to_owned(), endpoint(uri, tls)?)))
+        .collect::<Result<Vec<_>, tonic::transport::Error>>()?;
+    Ok(replicas::balanced(replicas, service))
+}
+
+/// The endpoint of `uri`, over TLS checked as `tls` says when it is `https://`.
+fn endpoint(uri: &str, tls: &crate::tls::PeerTls) -> Result<Endpoint, tonic::transport::Error> {
     let mut endpoint = Endpoint::from_shared(uri.to_owned())?;
     if let Some(config) = tls.for_uri(uri) {
         endpoint = endpoint.tls_config(config)?;
     }
-    Ok(endpoint
-        .connect_timeout(Duration::from_secs(3))
-        .timeout(Duration::from_secs(30))
-        .tcp_nodelay(true)
-        .connect_lazy())
+    Ok(endpoint.connect_timeout(Duration::from_secs(3)).timeout(Duration::from_secs(30)).tcp_nodelay(true))
 }
+
+pub mod replicas;
 
 /// How long a question to another service may take before the request that needed it fails
 /// with UNAVAILABLE: a check against an owner must never hang the caller.

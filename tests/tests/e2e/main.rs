@@ -18,6 +18,7 @@ mod migrations;
 mod outbox;
 mod paging;
 mod replay;
+mod replicas;
 mod scoring;
 mod screens;
 mod signin;
