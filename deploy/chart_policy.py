@@ -56,11 +56,24 @@ def check(docs, values):
         private = values["auth"]["privateKeySecret"]
         if (private in secrets) != (service == "membership"):
             fail(f"{name}: only membership, which signs people in, may mount the signing key")
+        # A peer is called at the headless Service of its replicas, so calls spread over every
+        # ready pod; the Service's one virtual address would pin them all to one.
+        services = by_kind.get("Service", {})
+        for e in env.values():
+            if not e["name"].startswith("BRIDGE_ENDPOINTS__"):
+                continue
+            peer = e["name"].removeprefix("BRIDGE_ENDPOINTS__").lower()
+            host = e.get("value", "").removeprefix("dns+").split("://")[-1].split(":")[0]
+            replicas = services.get(host, {})
+            if not e.get("value", "").startswith("dns+") or replicas.get("spec", {}).get("clusterIP") != "None":
+                fail(f"{name}: calls {peer} at {e.get('value')!r}, not by the headless Service of its replicas")
+            elif replicas["spec"].get("selector", {}).get("app.kubernetes.io/name") != peer:
+                fail(f"{name}: {host} does not select the {peer} pods")
         if values.get("tls", {}).get("enabled"):
             if "BRIDGE_TLS__CERT_FILE" not in env:
                 fail(f"{name}: tls.enabled, but its port does not speak TLS")
             plain = [e["name"] for e in env.values() if e["name"].startswith("BRIDGE_ENDPOINTS__")
-                     and not e.get("value", "").startswith("https://")]
+                     and not e.get("value", "").removeprefix("dns+").startswith("https://")]
             if plain:
                 fail(f"{name}: tls.enabled, but it calls {plain} in plaintext")
             if any("grpc" in container.get(probe, {}) for probe in ("readinessProbe", "livenessProbe")):

@@ -217,6 +217,11 @@ impl TestApp {
         TestApp { club: None, split: Some(split), database, redis, key_dir, configure: as_configured }
     }
 
+    /// The addresses a split platform's game replicas listen on.
+    pub fn game_replicas(&self) -> Vec<std::net::SocketAddr> {
+        self.split.as_ref().unwrap_or_else(|| panic!("the platform does not run split")).game_replicas()
+    }
+
     /// Stops the `n`th game replica of a split platform ([`split::Split::stop_game_replica`]).
     pub async fn stop_game_replica(&mut self, n: usize) {
         let split = self.split.as_mut().unwrap_or_else(|| panic!("the platform does not run split"));

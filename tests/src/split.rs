@@ -112,6 +112,11 @@ impl Split {
         Split { services, gateway, resources }
     }
 
+    /// The addresses the game service's replicas listen on.
+    pub fn game_replicas(&self) -> Vec<std::net::SocketAddr> {
+        self.services.iter().filter(|(name, _)| *name == "game").map(|(_, server)| server.local_addr()).collect()
+    }
+
     /// Stops the `n`th replica of the game service (from 0), as a node lost or a replica rolled
     /// would: it drains (NOT_SERVING) and closes its port.
     pub async fn stop_game_replica(&mut self, n: usize) {

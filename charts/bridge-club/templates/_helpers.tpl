@@ -12,7 +12,7 @@ app.kubernetes.io/name: {{ .service }}
 {{- end -}}
 
 {{- define "bridge-club.endpoint" -}}
-{{ if .tls }}https{{ else }}http{{ end }}://{{ .release }}-{{ .service }}:{{ .port }}
+dns+{{ if .tls }}https{{ else }}http{{ end }}://{{ .release }}-{{ .service }}-replicas:{{ .port }}
 {{- end -}}
 
 {{/* A probe of the service on `port`: the kubelet's own gRPC probe, which cannot speak TLS, or

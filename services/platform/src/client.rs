@@ -48,22 +48,29 @@ pub fn channel_with(uri: &str, tls: &crate::tls::PeerTls) -> Result<Channel, ton
 }
 
 /// A channel to a service at `uris`, which serves `service` (its full gRPC name): one address
-/// is [`channel_with`]; several, separated by commas, are the service's replicas, balanced over
-/// those that answer their health checks ([`replicas`]). Must be called within a Tokio runtime.
+/// is [`channel_with`]; several, separated by commas, are the service's replicas, and so are all
+/// the addresses one name prefixed `dns+` resolves to (`dns+http://club-game-replicas:50051`):
+/// calls are balanced over those that answer their health checks ([`replicas`]). Must be called
+/// within a Tokio runtime.
 pub fn service_channel(
     uris: &str,
     service: &'static str,
     tls: &crate::tls::PeerTls,
 ) -> Result<Channel, tonic::transport::Error> {
     let addresses: Vec<&str> = uris.split(',').map(str::trim).filter(|uri| !uri.is_empty()).collect();
-    if let [one] = addresses.as_slice() {
-        return channel_with(one, tls);
+    match addresses.as_slice() {
+        // Nothing named: refused as the address it is not.
+        [] => channel_with(uris.trim(), tls),
+        [one] => match one.strip_prefix(replicas::DISCOVER) {
+            Some(uri) => replicas::balanced(replicas::Replicas::Discovered { uri: uri.to_owned() }, service, tls),
+            None => channel_with(one, tls),
+        },
+        several => replicas::balanced(
+            replicas::Replicas::Listed(several.iter().map(|uri| (*uri).to_owned()).collect()),
+            service,
+            tls,
+        ),
     }
-    let replicas = addresses
-        .into_iter()
-        .map(|uri| Ok((uri.to_owned(), endpoint(uri, tls)?)))
-        .collect::<Result<Vec<_>, tonic::transport::Error>>()?;
-    Ok(replicas::balanced(replicas, service))
 }
 
 /// The endpoint of `uri`, over TLS checked as `tls` says when it is `https://`.

@@ -538,7 +538,10 @@ impl StreamsConfig {
     }
 }
 
-/// Addresses of the other services (`http://host:port`) when they are separate processes.
+/// Addresses of the other services (`http://host:port`) when they are separate processes. A
+/// service run as several replicas is named by all their addresses, comma-separated, or by a
+/// name prefixed `dns+` that resolves to all of them (`dns+http://club-game-replicas:50051`):
+/// calls then go to the replicas that answer their health checks ([`crate::client::replicas`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Endpoints {

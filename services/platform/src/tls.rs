@@ -212,6 +212,8 @@ pub fn incoming(
 #[derive(Debug, Clone, Default)]
 pub struct PeerTls {
     config: Option<tonic::transport::ClientTlsConfig>,
+    /// `[tls] server_name`, the name every peer's certificate is checked against, if set.
+    server_name: Option<String>,
 }
 
 impl PeerTls {
@@ -231,7 +233,7 @@ impl PeerTls {
         if let Some(name) = &config.server_name {
             tls = tls.domain_name(name.clone());
         }
-        Ok(PeerTls { config: Some(tls) })
+        Ok(PeerTls { config: Some(tls), server_name: config.server_name.clone() })
     }
 
     /// The TLS settings for a call to `uri`: `None` for `http://`.
@@ -239,5 +241,12 @@ impl PeerTls {
         uri.starts_with("https://").then(|| {
             self.config.clone().unwrap_or_else(|| tonic::transport::ClientTlsConfig::new().with_webpki_roots())
         })
+    }
+
+    /// The TLS settings for a call to `uri`, an address found by looking up `host`: its
+    /// certificate is checked against `host` (or `[tls] server_name`, if set), not the address.
+    pub fn for_address_of(&self, host: &str, uri: &str) -> Option<tonic::transport::ClientTlsConfig> {
+        let name = self.server_name.clone().unwrap_or_else(|| host.to_owned());
+        self.for_uri(uri).map(|tls| tls.domain_name(name))
     }
 }

@@ -1,7 +1,8 @@
 //! A service run as several replicas behind the stand-alone gateway (`endpoints.game` naming
 //! them all, as a deployment with two game replicas does): calls are balanced over the replicas
 //! that answer their health checks, and one that stops is taken out of the set, so a table plays
-//! on at the other and nothing acknowledged is lost.
+//! on at the other and nothing acknowledged is lost. A name standing for the replicas
+//! (`dns+http://...`, a Kubernetes headless Service) is looked up for them.
 
 use std::time::Duration;
 
@@ -114,4 +115,43 @@ async fn a_table_plays_on_when_one_of_two_game_replicas_stops_and_loses_nothing(
     assert_eq!(state.auction.len(), 4);
     assert_eq!(state.tricks.iter().map(|t| t.cards.len()).sum::<usize>(), 52);
     assert_eq!(state.phase, game::DealPhase::Finished as i32, "{state:?}");
+}
+
+#[tokio::test]
+async fn a_name_standing_for_the_replicas_reaches_them_and_fails_fast_once_none_serves() {
+    let mut app = TestApp::spawn_split_with_game_replicas(1).await;
+    let port = app.game_replicas()[0].port();
+    // "localhost" may resolve to ::1 as well, where nothing listens: its probe takes it out.
+    let channel = platform::client::service_channel(
+        &format!("dns+http://localhost:{port}"),
+        api::game::v1::game_service_server::SERVICE_NAME,
+        &platform::tls::PeerTls::default(),
+    )
+    .unwrap();
+    let token = app.token("front-desk", &[Role::Desk]);
+    let interceptor = platform::client::ClientInterceptor::with_token(&token).unwrap();
+    let mut game = e2e::GameClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor));
+    let read = game::GetTableStateRequest { table_id: "a-table-never-used".to_owned() };
+    let (mut in_a_row, mut failed) = (0, 0u64);
+    while in_a_row < 20 {
+        match within(game.get_table_state(read.clone())).await {
+            Ok(answer) => {
+                assert_eq!(answer.into_inner().view.unwrap().version, 0);
+                in_a_row += 1;
+            }
+            Err(_) => {
+                in_a_row = 0;
+                failed += 1;
+                assert!(failed < 1_000_000, "the replica behind the name was never reached");
+                tokio::task::yield_now().await;
+            }
+        }
+    }
+
+    // With no replica serving, calls are not left waiting for one: UNAVAILABLE at once.
+    app.stop_game_replica(0).await;
+    for _ in 0..5 {
+        let refused = within(game.get_table_state(read.clone())).await.unwrap_err();
+        assert_eq!(refused.code(), Code::Unavailable);
+    }
 }
