@@ -6,9 +6,10 @@
 //!    returns the first answer; a stale version is ABORTED with the current one.
 //! 2. The rules check happens in the laws ([`DealInProgress::apply`]) on the current state
 //!    ([`decide`]), which says what the command writes, publishes and answers.
-//! 3. The runtime appends the events to the journal keyed (table, sequence) in one transaction with
-//!    everything else the command writes; the primary key is the commit point. Commands at many
-//!    tables share that transaction (group commit), and each is answered only once it committed.
+//! 3. The runtime appends the events to the journal keyed (table, sequence) atomically with
+//!    everything else the command writes (one statement on Postgres, a transaction otherwise);
+//!    the primary key is the commit point. Commands at many tables share that write (group
+//!    commit), and each is answered only once it committed.
 //! 4. Redis is then updated by the live store's compare-and-set script, which publishes the events
 //!    on the table's channel.
 //! 5. If Redis is flushed, restarted or behind, the state is rebuilt from the journal.

@@ -18,8 +18,9 @@
 //!   transaction. Its insert refuses a key used before, so the hot path spends no lookup on it;
 //!   a command that fails looks the key up and answers what the first attempt answered (or
 //!   INVALID_ARGUMENT when the key was used for another request);
-//! - **the journal append**, many aggregates' commands to a transaction ([`crate::commit`]), each
-//!   answered only once it has committed; the journal's primary key is the commit point;
+//! - **the journal append**, many aggregates' commands to one write, a statement or a transaction
+//!   ([`crate::commit`]), each answered only once it has committed; the journal's primary key is
+//!   the commit point;
 //! - **the live store**: compare-and-set (or append) from the version before to the version after,
 //!   publishing the command's events in the same script; a live store that is away or behind
 //!   loses nothing, since the journal is the record and the next reader rebuilds;
