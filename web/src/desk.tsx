@@ -9,6 +9,7 @@ import { ScorepadStatus } from "@bridgeclub/client/gen/bridgeclub/scoring/v1/sco
 import { PlayMode } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
 import type { Player as RegisteredPlayer } from "@bridgeclub/client/gen/bridgeclub/membership/v1/player_pb.js";
 import { NextStep } from "@bridgeclub/client/gen/bridgeclub/membership/v1/next_steps_pb.js";
+import { CodeDelivery } from "@bridgeclub/client/gen/bridgeclub/membership/v1/signin_pb.js";
 import type { Presence } from "@bridgeclub/client/gen/bridgeclub/membership/v1/player_pb.js";
 import type { Table } from "@bridgeclub/client/gen/bridgeclub/membership/v1/table_pb.js";
 import { useCallback, useEffect, useState } from "preact/hooks";
@@ -67,6 +68,17 @@ export function Desk() {
       const issued = await accounts().issueSignInCode({ playerId });
       setCodes((all) => ({ ...all, [playerId]: issued.code }));
     });
+  // Mailed, the code never reaches the desk's screen: the desk reads back the (masked) address
+  // it went to, for the member to confirm.
+  const mailCode = (player: RegisteredPlayer) =>
+    act(async () => {
+      const issued = await accounts().issueSignInCode({ playerId: player.playerId, delivery: CodeDelivery.EMAIL });
+      setCodes((all) => {
+        const { [player.playerId]: _shown, ...rest } = all;
+        return rest;
+      });
+      return `A sign-in code for ${player.name} went to ${issued.sentTo}.`;
+    });
 
   return (
     <div class="desk">
@@ -79,8 +91,8 @@ export function Desk() {
       <div class="desk-grid">
         <section class="card" aria-labelledby="players-title">
           <h2 id="players-title">Players</h2>
-          <RegisterForm onRegister={(id, name) => act(async () => {
-            await membership().registerPlayer({ playerId: id, name, idempotencyKey: `register-${id}` });
+          <RegisterForm onRegister={(id, name, email) => act(async () => {
+            await membership().registerPlayer({ playerId: id, name, contact: { email }, idempotencyKey: `register-${id}` });
             await membership().arriveInRoom({ playerId: id });
             return `${name} is registered and in the room.`;
           })} />
@@ -99,6 +111,11 @@ export function Desk() {
                 <button type="button" class="small" onClick={() => issueCode(p.playerId)} aria-label={`Sign-in code for ${p.name}`}>
                   Sign-in code
                 </button>
+                {p.contact?.email && (
+                  <button type="button" class="small" onClick={() => mailCode(p)} aria-label={`E-mail code to ${p.name}`}>
+                    E-mail code
+                  </button>
+                )}
                 {codes[p.playerId] && (
                   <output class="code" data-code-for={p.playerId} aria-label={`${p.name}'s sign-in code`}>
                     {codes[p.playerId]}
@@ -129,17 +146,19 @@ export function Desk() {
   );
 }
 
-function RegisterForm({ onRegister }: { onRegister: (id: string, name: string) => void }) {
+function RegisterForm({ onRegister }: { onRegister: (id: string, name: string, email: string) => void }) {
   const [id, setId] = useState("");
   const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
   return (
     <form
       class="inline-form"
       onSubmit={(e) => {
         e.preventDefault();
-        onRegister(id.trim(), name.trim() || id.trim());
+        onRegister(id.trim(), name.trim() || id.trim(), email.trim());
         setId("");
         setName("");
+        setEmail("");
       }}
     >
       <label>
@@ -149,6 +168,10 @@ function RegisterForm({ onRegister }: { onRegister: (id: string, name: string) =
       <label>
         Name
         <input name="player-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      <label>
+        E-mail (optional)
+        <input name="player-email" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} autocapitalize="none" spellcheck={false} />
       </label>
       <button type="submit">Register and arrive</button>
     </form>

@@ -35,7 +35,8 @@ export class Club {
     public log: () => string,
   ) {}
 
-  static async start(): Promise<Club> {
+  /** Starts a club, with `settings` (BRIDGE_* variables) added to its environment. */
+  static async start(settings: NodeJS.ProcessEnv = {}): Promise<Club> {
     const screens = join(web, "dist");
     if (!existsSync(join(screens, "index.html"))) throw new Error(`no screens in ${screens}: npm run build first`);
     const dir = mkdtempSync(join(tmpdir(), "bridge-club-web-"));
@@ -50,6 +51,7 @@ export class Club {
       BRIDGE_CLUB__SCREENS_DIR: screens,
       BRIDGE_STREAMS__HEARTBEAT_INTERVAL_MS: "1000",
       RUST_LOG: "warn",
+      ...settings,
     });
     const { child, started, output } = await launch(dir, env, true);
     // The server names itself by its URL (http://, or https:// with TLS); older builds by address.

@@ -4,7 +4,8 @@
 // with his code, bid and play the whole first deal; the desk's page shows the scorepad the deal
 // scored. After every action every page is checked for cards its viewer may not see: his own hand,
 // dummy's once the opening lead is faced, and the cards played, nothing else. The test learns each
-// hand only from that player's own page. Screenshots of every screen at phone and desk widths go to
+// hand only from that player's own page. The desk has a sixth member's code mailed to him through a
+// mail server the test runs, and he signs in with the code read out of the mail. Screenshots of every screen at phone and desk widths go to
 // target/screenshots/ ($SCREENSHOTS_DIR).
 
 import assert from "node:assert/strict";
@@ -16,6 +17,7 @@ import { after, before, describe, test } from "node:test";
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
 import { Club, target } from "./club.js";
+import { SmtpSink } from "./smtp.js";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const SHOTS = process.env.SCREENSHOTS_DIR ?? join(target, "screenshots");
@@ -27,6 +29,7 @@ const PARTNER: Record<string, string> = { N: "S", S: "N", E: "W", W: "E" };
 const SEAT_NAMES: Record<string, string> = { N: "North", E: "East", S: "South", W: "West" };
 
 let club: Club;
+let mail: SmtpSink;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
@@ -108,7 +111,15 @@ describe("the screens", () => {
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    club = await Club.start();
+    // The club's mail server: the test's own, which keeps every mail for the test to read.
+    mail = await SmtpSink.start();
+    club = await Club.start({
+      BRIDGE_MAIL__HOST: "127.0.0.1",
+      BRIDGE_MAIL__PORT: String(mail.port),
+      BRIDGE_MAIL__TLS: "none",
+      BRIDGE_MAIL__FROM: "Riverside Bridge Club <desk@club.example>",
+      BRIDGE_MAIL__CLUB_NAME: "Riverside Bridge Club",
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
   });
 
@@ -116,6 +127,7 @@ describe("the screens", () => {
     for (const context of contexts) await context.close().catch(() => {});
     await browser?.close();
     await club?.stop();
+    await mail?.close();
   });
 
   test("the desk seats four players from their arrival to the first rubber, on its screen alone", async () => {
@@ -425,5 +437,31 @@ describe("the screens", () => {
     }
     await desk.getByTestId("arbiter-called").waitFor({ state: "attached" });
     await shoot(erin, "player-arbiter-called");
+  });
+
+  test("the desk has a member's sign-in code mailed to him, never sees it, and he signs in with it", async () => {
+    await desk.getByLabel("Player id").fill("fay");
+    await desk.getByLabel("Name", { exact: true }).fill("Fay");
+    await desk.getByLabel("E-mail (optional)").fill("fay.jones@club.example");
+    await desk.getByRole("button", { name: "Register and arrive" }).click();
+    const row = desk.locator(`li[data-player="fay"]`);
+    await row.getByText("present").waitFor();
+    await row.getByRole("button", { name: "E-mail code to Fay" }).click();
+    // The desk reads back where it went, masked, and is shown no code.
+    const notice = desk.getByRole("status").filter({ hasText: /A sign-in code for Fay went to \S+@club\.example/ });
+    await notice.waitFor();
+    assert.ok(!(await notice.textContent())?.includes("fay.jones"), "the address is masked");
+    assert.equal(await desk.locator(`output[data-code-for="fay"]`).count(), 0, "the desk sees a mailed code");
+    await checkAccessible(desk, "desk-mailed-code");
+    await shoot(desk, "desk-mailed-code");
+
+    const mailed = await mail.next();
+    assert.match(mailed, /^To: .*fay\.jones@club\.example/im);
+    const code = /\b[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}\b/.exec(mailed.split("\r\n\r\n").slice(1).join("\n"))?.[0];
+    assert.ok(code, `no code in the mail: ${mailed}`);
+    const fay = await newPage(PHONE);
+    await fay.getByLabel("Code from the desk").fill(code);
+    await fay.getByRole("button", { name: "Sign in with the code" }).click();
+    await fay.getByRole("heading", { name: "The room" }).waitFor();
   });
 });
