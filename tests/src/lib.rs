@@ -206,15 +206,17 @@ impl TestApp {
 
     /// [`TestApp::spawn_split`] with the game service run as `replicas` servers behind the
     /// gateway ([`split::Split::start_with_game_replicas`]).
-    pub async fn spawn_split_with_game_replicas(replicas: usize) -> TestApp {
+    /// The configuration is changed by `configure`, as [`TestApp::spawn_split_with`] does.
+    pub async fn spawn_split_with_game_replicas(replicas: usize, configure: Configure) -> TestApp {
         let database = TestDatabase::create().await;
         let redis = TestRedis::create().await;
         let key_dir = std::env::temp_dir().join(unique("bc_key"));
         std::fs::create_dir_all(&key_dir).unwrap_or_else(|e| panic!("{}: {e}", key_dir.display()));
-        let config = Self::config(&database, &redis, &key_dir);
-        let settings = club::Settings { requests_per_minute: 0, ..Default::default() };
+        let mut config = Self::config(&database, &redis, &key_dir);
+        let mut settings = club::Settings { requests_per_minute: 0, ..Default::default() };
+        configure(&mut config, &mut settings);
         let split = split::Split::start_with_game_replicas(&config, &settings, replicas).await;
-        TestApp { club: None, split: Some(split), database, redis, key_dir, configure: as_configured }
+        TestApp { club: None, split: Some(split), database, redis, key_dir, configure }
     }
 
     /// The addresses a split platform's game replicas listen on.
