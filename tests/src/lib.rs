@@ -193,15 +193,7 @@ impl TestApp {
     /// with its configuration changed by `configure`; clients call the gateway. It cannot be
     /// restarted.
     pub async fn spawn_split_with(configure: Configure) -> TestApp {
-        let database = TestDatabase::create().await;
-        let redis = TestRedis::create().await;
-        let key_dir = std::env::temp_dir().join(unique("bc_key"));
-        std::fs::create_dir_all(&key_dir).unwrap_or_else(|e| panic!("{}: {e}", key_dir.display()));
-        let mut config = Self::config(&database, &redis, &key_dir);
-        let mut settings = club::Settings { requests_per_minute: 0, ..Default::default() };
-        configure(&mut config, &mut settings);
-        let split = split::Split::start(&config, &settings).await;
-        TestApp { club: None, split: Some(split), database, redis, key_dir, configure }
+        Self::spawn_split_with_game_replicas(1, configure).await
     }
 
     /// [`TestApp::spawn_split`] with the game service run as `replicas` servers behind the

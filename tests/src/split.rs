@@ -24,14 +24,9 @@ fn fail(what: &str, error: impl std::fmt::Display) -> ! {
 
 impl Split {
     /// Starts each service on a port of its own with `config` (its database, Redis prefix and
-    /// key) and `settings`, and the gateway in front of them.
-    pub async fn start(config: &PlatformConfig, settings: &club::Settings) -> Split {
-        Self::start_with_game_replicas(config, settings, 1).await
-    }
-
-    /// [`Split::start`] with the game service run as `replicas` servers on the same database and
-    /// Redis prefix, named together in `endpoints.game` as a deployment with several replicas
-    /// names them.
+    /// key) and `settings`, and the gateway in front of them; the game service as `replicas`
+    /// servers on the same database and Redis prefix, named together in `endpoints.game` as a
+    /// deployment with several replicas names them.
     pub async fn start_with_game_replicas(
         config: &PlatformConfig,
         settings: &club::Settings,
