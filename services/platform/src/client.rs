@@ -75,8 +75,16 @@ pub fn service_channel(
 
 /// The endpoint of `uri`, over TLS checked as `tls` says when it is `https://`.
 fn endpoint(uri: &str, tls: &crate::tls::PeerTls) -> Result<Endpoint, tonic::transport::Error> {
+    endpoint_over(uri, tls.for_uri(uri))
+}
+
+/// The endpoint of `uri` as every peer call has it, over `tls` when given.
+fn endpoint_over(
+    uri: &str,
+    tls: Option<tonic::transport::ClientTlsConfig>,
+) -> Result<Endpoint, tonic::transport::Error> {
     let mut endpoint = Endpoint::from_shared(uri.to_owned())?;
-    if let Some(config) = tls.for_uri(uri) {
+    if let Some(config) = tls {
         endpoint = endpoint.tls_config(config)?;
     }
     Ok(endpoint.connect_timeout(Duration::from_secs(3)).timeout(Duration::from_secs(30)).tcp_nodelay(true))

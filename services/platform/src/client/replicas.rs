@@ -124,19 +124,9 @@ impl Follower {
             if self.known.contains_key(&address) {
                 continue;
             }
-            let mut endpoint = match Endpoint::from_shared(address.clone()) {
-                Ok(endpoint) => endpoint,
-                Err(_) => continue,
-            };
-            if let Some(tls) = self.tls.for_address_of(&host, &address) {
-                match endpoint.tls_config(tls) {
-                    Ok(with_tls) => endpoint = with_tls,
-                    Err(_) => continue,
-                }
+            if let Ok(endpoint) = super::endpoint_over(&address, self.tls.for_address_of(&host, &address)) {
+                self.know(address, endpoint);
             }
-            let endpoint =
-                endpoint.connect_timeout(Duration::from_secs(3)).timeout(Duration::from_secs(30)).tcp_nodelay(true);
-            self.know(address, endpoint);
         }
     }
 
