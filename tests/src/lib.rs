@@ -6,6 +6,7 @@
 pub mod certificates;
 pub mod fuzz;
 pub mod lineup;
+pub mod one_suit_deal;
 pub mod postgres_server;
 pub mod redis_server;
 pub mod split;

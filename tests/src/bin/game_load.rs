@@ -27,6 +27,7 @@ use api::common::v1 as pb;
 use api::game::v1 as game;
 use clap::Parser;
 use e2e::lineup::Lineup;
+use e2e::one_suit_deal;
 use platform::auth::{Role, TokenIssuer, load_or_create_local_secret};
 use tokio::sync::Mutex;
 
@@ -108,13 +109,6 @@ impl Measured {
     }
 }
 
-/// The seat's suit and the hands as a PBN Deal tag: North spades, East hearts, South diamonds,
-/// West clubs.
-const HANDS: &str = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
-const SUITS: [char; 4] = ['S', 'H', 'D', 'C'];
-const RANKS: [char; 13] = ['A', 'K', 'Q', 'J', 'T', '9', '8', '7', '6', '5', '4', '3', '2'];
-const SEATS: [pb::Seat; 4] = [pb::Seat::North, pb::Seat::East, pb::Seat::South, pb::Seat::West];
-
 /// One table's rubber and where its deal stands.
 struct Table {
     lineup: Lineup,
@@ -150,7 +144,7 @@ impl Table {
                     expected_version: self.version,
                     idempotency_key: key,
                     setup: Some(setup),
-                    hands: Some(game::start_deal_request::Hands::DealPbn(HANDS.to_owned())),
+                    hands: Some(game::start_deal_request::Hands::DealPbn(one_suit_deal::HANDS.to_owned())),
                 };
                 match self.client.start_deal(request).await {
                     Ok(answer) => answer.into_inner().view,
@@ -163,44 +157,18 @@ impl Table {
                     Err(status) => return Err(status),
                 }
             }
-            1..=4 => {
-                let seat = (self.dealer + self.step - 1) % 4;
-                let call = if self.step == 1 { "1NT" } else { "P" };
-                let request = game::MakeCallRequest {
-                    table_id,
-                    expected_version: self.version,
-                    idempotency_key: key,
-                    seat: SEATS[seat] as i32,
-                    call: Some(call.parse::<laws::Call>().map_err(|e| tonic::Status::internal(e.to_string()))?.into()),
-                    artificial: None,
-                };
-                self.client.make_call(request).await?.into_inner().view
-            }
-            _ => {
-                // The opening leader (the dealer's left) wins every trick with his own suit.
-                let played = self.step - 5;
-                let (trick, turn) = (played / 4, played % 4);
-                let seat = (self.dealer + 1 + turn) % 4;
-                let card = format!("{}{}", SUITS[seat], RANKS[trick]);
-                let request = game::PlayCardRequest {
-                    table_id,
-                    expected_version: self.version,
-                    idempotency_key: key,
-                    seat: SEATS[seat] as i32,
-                    card: Some(card.parse::<laws::Card>().map_err(|e| tonic::Status::internal(e.to_string()))?.into()),
-                    face_down: false,
-                };
-                self.client.play_card(request).await?.into_inner().view
+            step => {
+                Some(one_suit_deal::act(&mut self.client, &table_id, self.version, &key, self.dealer, step - 1).await?)
             }
         };
         let view = view.ok_or_else(|| tonic::Status::internal("an answer without the table"))?;
         self.version = view.version;
         if self.step == 0 {
             let dealer = view.setup.as_ref().map_or(0, |s| s.dealer);
-            self.dealer = SEATS.iter().position(|s| *s as i32 == dealer).unwrap_or(0);
+            self.dealer = one_suit_deal::SEATS.iter().position(|s| *s as i32 == dealer).unwrap_or(0);
         }
         self.step += 1;
-        if self.step == 57 {
+        if self.step == 1 + one_suit_deal::ACTIONS {
             self.step = 0;
             self.deal_number += 1;
         }

@@ -12,19 +12,12 @@ use api::common::v1 as pb;
 use api::game::v1 as game;
 use e2e::certificates::TestCa;
 use e2e::lineup::Lineup;
+use e2e::one_suit_deal;
 use e2e::{TestApp, as_configured};
 use platform::auth::Role;
 use tonic::Code;
 
-/// The hands, as a PBN Deal tag: North spades, East hearts, South diamonds, West clubs.
-const HANDS: &str = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
-const SUITS: [char; 4] = ['S', 'H', 'D', 'C'];
-const RANKS: [char; 13] = ['A', 'K', 'Q', 'J', 'T', '9', '8', '7', '6', '5', '4', '3', '2'];
-const SEATS: [pb::Seat; 4] = [pb::Seat::North, pb::Seat::East, pb::Seat::South, pb::Seat::West];
-
-/// The deal's `step`th action after its start (North deals): North opens 1NT and the others
-/// pass (steps 0-3), then East leads his hearts to the end and everyone follows with his own
-/// suit (steps 4-55).
+/// The `step`th action after the start of the one-suit deal North dealt; the table's version after it.
 async fn act(
     game: &mut e2e::GameClient,
     table_id: &str,
@@ -32,31 +25,7 @@ async fn act(
     key: &str,
     step: usize,
 ) -> Result<u64, tonic::Status> {
-    let view = if step < 4 {
-        let call = if step == 0 { "1NT" } else { "P" };
-        let request = game::MakeCallRequest {
-            table_id: table_id.to_owned(),
-            expected_version: version,
-            idempotency_key: key.to_owned(),
-            seat: SEATS[step] as i32,
-            call: Some(call.parse::<laws::Call>().unwrap().into()),
-            artificial: None,
-        };
-        game.make_call(request).await?.into_inner().view
-    } else {
-        let (trick, turn) = ((step - 4) / 4, (step - 4) % 4);
-        let seat = (1 + turn) % 4;
-        let request = game::PlayCardRequest {
-            table_id: table_id.to_owned(),
-            expected_version: version,
-            idempotency_key: key.to_owned(),
-            seat: SEATS[seat] as i32,
-            card: Some(format!("{}{}", SUITS[seat], RANKS[trick]).parse::<laws::Card>().unwrap().into()),
-            face_down: false,
-        };
-        game.play_card(request).await?.into_inner().view
-    };
-    Ok(view.unwrap().version)
+    Ok(one_suit_deal::act(game, table_id, version, key, 0, step).await?.version)
 }
 
 /// A call through the gateway, bounded: a replica that is away must be UNAVAILABLE at once,
@@ -153,7 +122,7 @@ async fn plays_on_when_a_replica_stops(app: &mut TestApp) {
         expected_version: 0,
         idempotency_key: uuid::Uuid::new_v4().to_string(),
         setup: Some(lineup.first_deal(game::PlayMode::Recorded, false)),
-        hands: Some(game::start_deal_request::Hands::DealPbn(HANDS.to_owned())),
+        hands: Some(game::start_deal_request::Hands::DealPbn(one_suit_deal::HANDS.to_owned())),
     };
     let mut version = game.start_deal(start).await.unwrap().into_inner().view.unwrap().version;
     // Both replicas serve the table: the gateway spreads the calls over them.
@@ -180,7 +149,7 @@ async fn plays_on_when_a_replica_stops(app: &mut TestApp) {
         }
     }
     // Then the table plays on at the other replica, every card at its first try.
-    for step in 4..56 {
+    for step in 4..one_suit_deal::ACTIONS {
         let key = uuid::Uuid::new_v4().to_string();
         version = within(act(&mut game, &lineup.table_id, version, &key, step)).await.unwrap();
     }
