@@ -252,15 +252,8 @@ impl Rows {
         let Some(key) = self.key else {
             return format!("INSERT INTO \"{table}\" ({columns}) SELECT {} FROM {from}", selected.join(", "));
         };
-        let (mut set, mut matched) = (Vec::new(), String::new());
-        for (name, value) in names.into_iter().zip(selected) {
-            if name == key {
-                matched = format!("\"{table}\".\"{key}\" = {value}");
-            } else {
-                set.push(format!("\"{name}\" = {value}"));
-            }
-        }
-        format!("UPDATE \"{table}\" SET {} FROM {from} WHERE {matched}", set.join(", "))
+        let (set, matched) = update_clauses(table, key, names.into_iter().zip(selected));
+        format!("UPDATE \"{table}\" SET {set} FROM {from} WHERE {matched}")
     }
 
     /// The SQLite statements: multi-row inserts, or `UPDATE .. FROM (VALUES ..)` (whose columns
@@ -272,15 +265,9 @@ impl Rows {
             let Some(key) = self.key else {
                 return format!("INSERT INTO \"{}\" ({}) VALUES {values}", self.table, self.column_list());
             };
-            let (mut set, mut matched) = (Vec::new(), String::new());
-            for (i, (name, _)) in self.columns.iter().enumerate() {
-                if *name == key {
-                    matched = format!("\"{}\".\"{key}\" = v.column{}", self.table, i + 1);
-                } else {
-                    set.push(format!("\"{name}\" = v.column{}", i + 1));
-                }
-            }
-            format!("UPDATE \"{}\" SET {} FROM (VALUES {values}) AS v WHERE {matched}", self.table, set.join(", "))
+            let read = self.columns.iter().enumerate().map(|(i, (name, _))| (*name, format!("v.column{}", i + 1)));
+            let (set, matched) = update_clauses(self.table, key, read);
+            format!("UPDATE \"{}\" SET {set} FROM (VALUES {values}) AS v WHERE {matched}", self.table)
         };
         let mut statements = Vec::new();
         let mut start = 0;
@@ -295,6 +282,20 @@ impl Rows {
         }
         statements
     }
+}
+
+/// An update's SET list and WHERE condition, from each column's name and how the statement reads
+/// its value: the `key` column names the row, every other column is set.
+fn update_clauses(table: &str, key: &str, columns: impl Iterator<Item = (&'static str, String)>) -> (String, String) {
+    let (mut set, mut matched) = (Vec::new(), String::new());
+    for (name, value) in columns {
+        if name == key {
+            matched = format!("\"{table}\".\"{key}\" = {value}");
+        } else {
+            set.push(format!("\"{name}\" = {value}"));
+        }
+    }
+    (set.join(", "), matched)
 }
 
 /// Writes every part: on Postgres in one statement (atomic on its own, so `conn` may be the

@@ -154,7 +154,8 @@ impl Follower {
             } else {
                 serving.iter().filter_map(|a| self.known.get(a).map(|(e, _)| (a.clone(), e.clone()))).collect()
             };
-            for address in self.in_set.difference(&wanted.keys().cloned().collect()).cloned().collect::<Vec<_>>() {
+            let gone: Vec<String> = self.in_set.iter().filter(|a| !wanted.contains_key(*a)).cloned().collect();
+            for address in gone {
                 tracing::warn!(replica = %address, service = self.service, "replica not serving: calls go to the others");
                 if changes.send(Change::Remove(address.clone())).await.is_err() {
                     return;
