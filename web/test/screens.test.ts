@@ -9,20 +9,14 @@
 // target/screenshots/ ($SCREENSHOTS_DIR).
 
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 
-import { Club, target } from "./club.js";
+import { Browsers, cardsShown, checkAccessible, DESK, followWhatNextToTheRubber, PHONE, shoot } from "./browser.js";
+import { Club } from "./club.js";
 import { SmtpSink } from "./smtp.js";
 
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const SHOTS = process.env.SCREENSHOTS_DIR ?? join(target, "screenshots");
-const PHONE = { width: 390, height: 844 };
-const DESK = { width: 1280, height: 800 };
 const PLAYERS = ["alice", "bob", "carol", "dave"];
 /** Seat letters as the screens write them (data-viewer, data-hand). */
 const PARTNER: Record<string, string> = { N: "S", S: "N", E: "W", W: "E" };
@@ -30,79 +24,8 @@ const SEAT_NAMES: Record<string, string> = { N: "North", E: "East", S: "South", 
 
 let club: Club;
 let mail: SmtpSink;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-async function newPage(viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
-  contexts.push(context);
-  const page = await context.newPage();
-  // Generous: CI machines are slow while other builds run; every wait ends as soon as its condition holds.
-  page.setDefaultTimeout(60_000);
-  page.on("pageerror", (error) => console.error("page error:", error.message));
-  await page.goto(club.baseUrl);
-  return page;
-}
-
-const AXE = createRequire(import.meta.url).resolve("axe-core");
-
-/**
- * Fails on what axe-core finds serious or critical on the page as it stands: missing labels and
- * names, contrast below WCAG AA, invalid ARIA. (Lesser findings, such as the order of heading
- * levels, are printed.)
- */
-async function checkAccessible(page: Page, name: string) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const results = await (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document);
-    return results.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
-  });
-  const grave = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  for (const v of violations.filter((v) => !grave.includes(v))) console.log(`${name}: ${v.impact} ${v.id}: ${v.help} (${v.targets.join(", ")})`);
-  assert.deepEqual(grave, [], `${name}: accessibility violations`);
-}
-
-/**
- * A screenshot of `page` at phone and desk widths, back at its own width afterwards; each screen
- * shot is checked for accessibility at both widths too.
- */
-/**
- * Presses the desk's "what next" buttons for the table `card` shows until the rubber starts: a
- * draw when the rules call for one, then "Start the rubber". Each step's button is pressed once,
- * and the next looked for only once the step shown has changed.
- */
-async function followWhatNextToTheRubber(desk: Page, card: Locator) {
-  const nextStep = card.getByTestId("next-step");
-  for (;;) {
-    const step = card.getByRole("button", { name: /^(Draw \(server\)|Start the rubber)$/ });
-    await step.waitFor();
-    const label = (await step.textContent()) ?? "";
-    const said = await nextStep.textContent();
-    await card.getByRole("button", { name: label, exact: true }).click();
-    if (label.includes("Start the rubber")) return;
-    await desk.waitForFunction(
-      ([selector, before]) => document.querySelector(selector)?.textContent !== before,
-      [`section[data-table] [data-testid="next-step"]`, said] as const,
-    );
-  }
-}
-
-async function shoot(page: Page, name: string) {
-  const own = page.viewportSize() ?? PHONE;
-  for (const [width, size] of [["phone", PHONE], ["desk", DESK]] as const) {
-    await page.setViewportSize(size);
-    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-    await checkAccessible(page, `${name} (${width})`);
-  }
-  await page.setViewportSize(own);
-}
-
-/** Every card code the page shows, wherever (data-card), with the hand it is shown in, if any. */
-async function cardsShown(page: Page): Promise<{ card: string; hand: string | null }[]> {
-  return page.locator("[data-card]").evaluateAll((elements) =>
-    elements.map((e) => ({ card: e.getAttribute("data-card") ?? "", hand: e.closest("[data-hand]")?.getAttribute("data-hand") ?? null })),
-  );
-}
+let browsers: Browsers;
+const newPage = (viewport: { width: number; height: number }) => browsers.newPage(viewport);
 
 describe("the screens", () => {
   let desk: Page;
@@ -110,7 +33,6 @@ describe("the screens", () => {
   const codes = new Map<string, string>();
 
   before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     // The club's mail server: the test's own, which keeps every mail for the test to read.
     mail = await SmtpSink.start();
     club = await Club.start({
@@ -120,12 +42,11 @@ describe("the screens", () => {
       BRIDGE_MAIL__FROM: "Riverside Bridge Club <desk@club.example>",
       BRIDGE_MAIL__CLUB_NAME: "Riverside Bridge Club",
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
+    browsers = await Browsers.launch(club);
   });
 
   after(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
+    await browsers?.close();
     await club?.stop();
     await mail?.close();
   });
@@ -411,7 +332,7 @@ describe("the screens", () => {
     await shoot(desk, "desk-rubber-2");
 
     // Erin sat out, so she plays (rule E): her page turns into her table, with her hand alone.
-    const erin = contexts[contexts.length - 1].pages()[0];
+    const erin = browsers.contexts[browsers.contexts.length - 1].pages()[0];
     await erin.locator("section.table-screen[data-phase='Auction']").waitFor();
     const seat = (await erin.locator("section.table-screen").getAttribute("data-viewer")) ?? "";
     const shown = await cardsShown(erin);
