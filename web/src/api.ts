@@ -3,6 +3,7 @@
 // before it expires (docs/clients.md).
 
 import { type Client, clubTransport, createClient, errorDetails } from "@bridgeclub/client";
+import { AppealsService } from "@bridgeclub/client/gen/bridgeclub/appeals/v1/appeals_service_pb.js";
 import { Role } from "@bridgeclub/client/gen/bridgeclub/common/v1/auth_pb.js";
 import { GameService } from "@bridgeclub/client/gen/bridgeclub/game/v1/game_service_pb.js";
 import { MembershipService } from "@bridgeclub/client/gen/bridgeclub/membership/v1/membership_service_pb.js";
@@ -102,6 +103,7 @@ export const membership = () => client(MembershipService);
 export const game = () => client(GameService);
 export const scoring = () => client(ScoringService);
 export const accounts = () => client(SignInService);
+export const appeals = () => client(AppealsService);
 
 /** A refusal as people read it: the server's message, and the Law it cites. */
 export function explain(error: unknown): string {

@@ -1,33 +1,74 @@
-// Which screen: sign-in for nobody, the room for the desk (and the administrator, who may do what the
-// desk does), the player's screens for a member.
+// Which screen: sign-in for nobody, the player's screens for a member, and for staff the screens
+// their roles open: the room for the desk (and the administrator, who may do what the desk does),
+// the calls for the arbiter, the appeals for the committee. Staff with more than one of these
+// switch between them with the tabs in the bar.
 
 import { useState } from "preact/hooks";
 
 import { loadSession, Role, type Session, signOut } from "./api.js";
+import { Arbiter } from "./arbiter.js";
 import { Desk } from "./desk.js";
 import { Player } from "./player.js";
 import { SignIn } from "./signin.js";
 
+type StaffScreen = "room" | "arbiter";
+
+const STAFF_SCREENS: { screen: StaffScreen; label: string; roles: Role[] }[] = [
+  { screen: "room", label: "Room", roles: [Role.DESK, Role.ADMIN] },
+  { screen: "arbiter", label: "Arbiter", roles: [Role.ARBITER] },
+];
+
 export function App() {
   const [session, setSession] = useState<Session | undefined>(loadSession);
+  const [chosen, setChosen] = useState<StaffScreen>();
   if (!session) return <SignIn onSignedIn={setSession} />;
-  const staff = session.roles.includes(Role.DESK) || session.roles.includes(Role.ADMIN);
+  const staff = session.subject.startsWith("staff:");
+  const screens = STAFF_SCREENS.filter((s) => s.roles.some((role) => session.roles.includes(role)));
+  const screen = screens.find((s) => s.screen === chosen)?.screen ?? screens[0]?.screen;
   const leave = () => {
     signOut();
     setSession(undefined);
+    setChosen(undefined);
   };
   return (
     <>
       <header class="bar">
         <span class="brand">Bridge club</span>
+        {screens.length > 1 && (
+          <nav aria-label="Screens" class="tabs">
+            {screens.map((s) => (
+              <button
+                type="button"
+                key={s.screen}
+                class={`tab ${s.screen === screen ? "current" : ""}`}
+                aria-current={s.screen === screen ? "page" : undefined}
+                onClick={() => setChosen(s.screen)}
+              >
+                {s.label}
+              </button>
+            ))}
+          </nav>
+        )}
         <span class="who" data-testid="signed-in-as">
-          {staff ? `${session.subject.replace(/^staff:/, "")} (desk)` : session.subject}
+          {staff ? `${session.subject.replace(/^staff:/, "")} (${screens.map((s) => s.label.toLowerCase()).join(", ") || "staff"})` : session.subject}
         </span>
         <button type="button" class="quiet" onClick={leave}>
           Sign out
         </button>
       </header>
-      <main id="main">{staff ? <Desk /> : <Player playerId={session.subject} />}</main>
+      <main id="main">
+        {!staff ? (
+          <Player playerId={session.subject} />
+        ) : screen === "room" ? (
+          <Desk canManageAccounts={session.roles.includes(Role.ADMIN)} canRecord={session.roles.includes(Role.DESK)} />
+        ) : screen === "arbiter" ? (
+          <Arbiter />
+        ) : (
+          <p role="alert" class="error">
+            This account has no screen yet: ask the administrator for a role.
+          </p>
+        )}
+      </main>
     </>
   );
 }

@@ -1,7 +1,8 @@
 // The front desk's room (docs/front-desk.md): who is present, the tables with their members and
 // waiting lists, and for each table the one step the rules call for now with its button (a draw,
-// starting the rubber); sign-in codes for members; and, while a rubber is played, the table's
-// public view and its scorepad, live.
+// starting the rubber, with the server's cards or physical ones); sign-in codes for members; and,
+// while a rubber is played, the table's public view (where physical cards are played, the recorder
+// of its calls and plays) and its scorepad, live. The administrator also manages staff accounts.
 
 import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
 import { RubberStatus } from "@bridgeclub/client/gen/bridgeclub/membership/v1/rubber_pb.js";
@@ -14,6 +15,7 @@ import type { Presence } from "@bridgeclub/client/gen/bridgeclub/membership/v1/p
 import type { Table } from "@bridgeclub/client/gen/bridgeclub/membership/v1/table_pb.js";
 import { useCallback, useEffect, useState } from "preact/hooks";
 
+import { StaffAccounts } from "./accounts.js";
 import { accounts, explain, game, idempotencyKey, membership, scoring } from "./api.js";
 import { SEAT_NAME } from "./cards.js";
 import { useLive } from "./live.js";
@@ -21,7 +23,11 @@ import { Draws } from "./draws.js";
 import { Scorepad } from "./scorepad.js";
 import { ScreenHeading, TableScreen } from "./table.js";
 
-export function Desk() {
+/**
+ * The room. `canManageAccounts`: the administrator's staff accounts. `canRecord`: the desk role, which
+ * records the calls and cards of a table played with physical cards (the administrator's does not).
+ */
+export function Desk({ canManageAccounts = false, canRecord = false }: { canManageAccounts?: boolean; canRecord?: boolean }) {
   const [players, setPlayers] = useState<RegisteredPlayer[]>([]);
   const [present, setPresent] = useState<Presence[]>([]);
   const [tables, setTables] = useState<Table[]>([]);
@@ -127,9 +133,16 @@ export function Desk() {
         </section>
         <OpenTableForm
           candidates={present.filter((p) => !seated.has(p.playerId)).map((p) => p.playerId)}
-          onOpen={(name, ids) =>
+          onOpen={(name, ids, clubLaws) =>
             act(async () => {
-              await membership().openTable({ name, kind: TableKind.RUBBER, applicantPlayerIds: ids, serverDraw: true, idempotencyKey: idempotencyKey() });
+              await membership().openTable({
+                name,
+                kind: TableKind.RUBBER,
+                options: { clubLaws },
+                applicantPlayerIds: ids,
+                serverDraw: true,
+                idempotencyKey: idempotencyKey(),
+              });
               return `${name} is open.`;
             })
           }
@@ -139,9 +152,10 @@ export function Desk() {
       {tables.length === 0 && <p>No table is open.</p>}
       <div class="tables">
         {tables.map((table) => (
-          <TableCard table={table} key={table.tableId} act={act} generation={generation} />
+          <TableCard table={table} key={table.tableId} act={act} generation={generation} canRecord={canRecord} />
         ))}
       </div>
+      {canManageAccounts && <StaffAccounts />}
     </div>
   );
 }
@@ -178,9 +192,10 @@ function RegisterForm({ onRegister }: { onRegister: (id: string, name: string, e
   );
 }
 
-function OpenTableForm({ candidates, onOpen }: { candidates: string[]; onOpen: (name: string, ids: string[]) => void }) {
+function OpenTableForm({ candidates, onOpen }: { candidates: string[]; onOpen: (name: string, ids: string[], clubLaws: boolean) => void }) {
   const [name, setName] = useState("Table 1");
   const [chosen, setChosen] = useState<string[]>([]);
+  const [clubLaws, setClubLaws] = useState(false);
   const toggle = (id: string) => setChosen((all) => (all.includes(id) ? all.filter((x) => x !== id) : [...all, id]));
   const usable = chosen.filter((id) => candidates.includes(id));
   return (
@@ -189,8 +204,9 @@ function OpenTableForm({ candidates, onOpen }: { candidates: string[]; onOpen: (
       aria-labelledby="open-title"
       onSubmit={(e) => {
         e.preventDefault();
-        onOpen(name, usable);
+        onOpen(name, usable, clubLaws);
         setChosen([]);
+        setClubLaws(false);
       }}
     >
       <h2 id="open-title">Open a table</h2>
@@ -208,6 +224,11 @@ function OpenTableForm({ candidates, onOpen }: { candidates: string[]; onOpen: (
           </label>
         ))}
       </fieldset>
+      {/* Part VIII: the players' advance agreement or the club's published policy, and an arbiter. */}
+      <label class="check">
+        <input type="checkbox" name="club-laws" checked={clubLaws} onChange={() => setClubLaws(!clubLaws)} />
+        Alternative Club Laws: the arbiter is called to every irregularity
+      </label>
       <button type="submit" disabled={usable.length < 4 || usable.length > 6}>
         Open the table
       </button>
@@ -215,7 +236,17 @@ function OpenTableForm({ candidates, onOpen }: { candidates: string[]; onOpen: (
   );
 }
 
-function TableCard({ table, act, generation }: { table: Table; act: (action: () => Promise<string | void>) => void; generation: number }) {
+function TableCard({
+  table,
+  act,
+  generation,
+  canRecord,
+}: {
+  table: Table;
+  act: (action: () => Promise<string | void>) => void;
+  generation: number;
+  canRecord: boolean;
+}) {
   const steps = table.nextSteps;
   const rubber = table.currentRubber;
   const [padId, setPadId] = useState<string>();
@@ -231,8 +262,15 @@ function TableCard({ table, act, generation }: { table: Table; act: (action: () 
       .catch(() => setPadId(undefined));
   }, [table.tableId, rubber?.rubberId, padId === undefined ? generation : 0]);
 
+  // Physical cards: the players deal and play with real cards, and the desk (or the table's tablet,
+  // signed in as desk) records each call and card as it happens, irregularities included.
+  const [physical, setPhysical] = useState(false);
+  // The hands as dealt, when the table records the play too (a PBN deal, "N:AKQJ.T98.765.432 ...");
+  // without them the play is not recorded and the table enters the result.
+  const [hands, setHands] = useState("");
   // Starting the rubber is three commands: the line-up (the server draws partners and seats), the
-  // rubber's scorepad, and its first deal, dealt by the server, which the players then play.
+  // rubber's scorepad, and its first deal: dealt by the server, which the players then play on their
+  // phones, or with physical cards, recorded here. The table's Club Laws option goes with every deal.
   const startRubber = () =>
     act(async () => {
       const started = await membership().startRubber({ tableId: table.tableId, serverDraw: true });
@@ -246,9 +284,16 @@ function TableCard({ table, act, generation }: { table: Table; act: (action: () 
         tableId: table.tableId,
         expectedVersion: idle?.version ?? 0n,
         idempotencyKey: idempotencyKey(),
-        setup: { source: { case: "rubber", value: { rubberId, scorepadId, dealNumber: 1 } }, kind: TableKind.RUBBER, mode: PlayMode.DIGITAL },
+        setup: {
+          source: { case: "rubber", value: { rubberId, scorepadId, dealNumber: 1, clubLaws: table.options?.clubLaws ?? false } },
+          kind: TableKind.RUBBER,
+          mode: physical ? PlayMode.RECORDED : PlayMode.DIGITAL,
+        },
+        hands: physical && hands.trim() ? { case: "dealPbn", value: hands.trim() } : { case: undefined },
       });
-      return `Rubber ${started.rubber?.number ?? ""} started at ${table.name}; the first deal is dealt.`;
+      return physical
+        ? `Rubber ${started.rubber?.number ?? ""} started at ${table.name}; deal the cards and record the auction here.`
+        : `Rubber ${started.rubber?.number ?? ""} started at ${table.name}; the first deal is dealt.`;
     });
   // Once the pad says the rubber is over (Law 77: a side has won two games), the desk ends it, and
   // the table's next step turns to the next rubber: who goes out, who comes in.
@@ -305,16 +350,28 @@ function TableCard({ table, act, generation }: { table: Table; act: (action: () 
           </button>
         )}
         {steps?.step === NextStep.START_RUBBER && (
-          <button type="button" onClick={startRubber}>
-            Start the rubber
-          </button>
+          <>
+            <label class="check">
+              <input type="checkbox" name="physical-cards" checked={physical} onChange={() => setPhysical(!physical)} />
+              Physical cards, recorded here
+            </label>
+            {physical && (
+              <label>
+                The hands as dealt, to record the play (PBN; empty: enter only the result)
+                <input name="deal-pbn" value={hands} onInput={(e) => setHands(e.currentTarget.value)} spellcheck={false} autocapitalize="characters" />
+              </label>
+            )}
+            <button type="button" onClick={startRubber}>
+              Start the rubber
+            </button>
+          </>
         )}
       </div>
       <Draws tableId={table.tableId} generation={table.version} nested />
       {rubber && (
         <details class="public-view">
           <summary>The table (public view)</summary>
-          <TableScreen tableId={table.tableId} title={table.name} withScorepad={false} nested />
+          <TableScreen tableId={table.tableId} title={table.name} withScorepad={false} nested recordsAnySeat={canRecord} />
         </details>
       )}
       {rubber && padId && (

@@ -5,6 +5,7 @@
 
 import { DealPhase, PlayMode, type TableView } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
 import { ClaimReply, ClaimStatus } from "@bridgeclub/client/gen/bridgeclub/game/v1/irregularity_pb.js";
+import type { Honors } from "@bridgeclub/client/gen/bridgeclub/common/v1/result_pb.js";
 import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
 import type { ComponentChildren } from "preact";
 import { useCallback, useRef, useState } from "preact/hooks";
@@ -22,13 +23,22 @@ import {
   SEAT_NAME,
   type Seat,
 } from "./cards.js";
+import { BiddingBox } from "./bidding.js";
 import { Draws } from "./draws.js";
 import { CardFace, Hand } from "./hand.js";
 import { type LiveState, useLive } from "./live.js";
 import { around, callAllowed, cardAllowed, cardsLeft, currentTrick, seatToPlay } from "./rules.js";
+import { Recorder } from "./recorder.js";
 import { Scorepad } from "./scorepad.js";
 
 const SEAT_LETTER: Record<number, string> = { 1: "N", 2: "E", 3: "S", 4: "W" };
+const ALL_SEATS = [1, 2, 3, 4] as Seat[];
+
+/** A player records his own calls and cards, and declarer dummy's cards too (Law 45B). */
+function recordedBy(view: TableView, seat: Seat): Seat[] {
+  const declarer = view.contract?.declarer;
+  return declarer === seat && view.phase === DealPhase.PLAY ? [seat, partnerOf(seat)] : [seat];
+}
 
 const PHASE: Record<number, string> = {
   [DealPhase.NO_DEAL]: "No deal yet",
@@ -79,15 +89,27 @@ export function useTableView(tableId: string): { view?: TableView; live: LiveSta
   return { view, live, reload, setView };
 }
 
+/**
+ * Runs one command on the table as last seen (its version): one at a time, the answer's view shown
+ * at once, a refusal shown in the server's words and the table read again.
+ */
+export type TableAct = (action: (view: TableView) => Promise<TableView | undefined>) => Promise<void>;
+
 export function TableScreen({
   tableId,
   title,
   withScorepad = true,
   nested = false,
+  recordsAnySeat = false,
+  official,
 }: {
   tableId: string;
   title: string;
   withScorepad?: boolean;
+  /** The desk's view: at a recorded table it enters every seat's calls and cards. */
+  recordsAnySeat?: boolean;
+  /** The official's part (the arbiter's screen), shown below the table, acting through its commands. */
+  official?: (view: TableView, act: TableAct) => ComponentChildren;
   /** Shown inside another screen (the desk's table card): its heading is not the page's. */
   nested?: boolean;
 }) {
@@ -96,7 +118,7 @@ export function TableScreen({
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  const act = async (action: (view: TableView) => Promise<TableView | undefined>) => {
+  const act: TableAct = async (action) => {
     if (!view || busy) return;
     setBusy(true);
     setError(undefined);
@@ -114,6 +136,13 @@ export function TableScreen({
     act(async (v) => (await game().makeCall({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), seat, call })).view);
   const play = (seat: Seat, card: Card) =>
     act(async (v) => (await game().playCard({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), seat, card })).view);
+  const enterResult = (tricks: number, honors: Honors[]) =>
+    act(async (v) => {
+      const contract = v.contract;
+      if (!contract) return undefined;
+      const result = { outcome: { case: "played" as const, value: { contract, tricks } }, honors };
+      return (await game().enterResult({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), result })).view;
+    });
   const callArbiter = () =>
     act(async (v) => {
       await game().callArbiter({
@@ -133,7 +162,13 @@ export function TableScreen({
     act(async (v) => {
       const source = v.setup?.source;
       if (source?.case !== "rubber") return undefined;
-      const setup = { source: { case: "rubber" as const, value: { rubberId: source.value.rubberId, scorepadId, dealNumber } }, kind: TableKind.RUBBER, mode: PlayMode.DIGITAL };
+      // The next deal is played as the last was: with the server's cards or physical ones, under the
+      // Club Laws or not.
+      const setup = {
+        source: { case: "rubber" as const, value: { rubberId: source.value.rubberId, scorepadId, dealNumber, clubLaws: source.value.clubLaws } },
+        kind: TableKind.RUBBER,
+        mode: v.setup?.mode ?? PlayMode.DIGITAL,
+      };
       return (await game().startDeal({ tableId, expectedVersion: v.version, idempotencyKey: idempotencyKey(), setup })).view;
     });
 
@@ -156,7 +191,20 @@ export function TableScreen({
           <Compass view={view} onPlay={play} busy={busy} />
           {/* The auction above the box: a player reads it before he calls. */}
           <Auction view={view} />
-          {view.phase === DealPhase.AUCTION && me && <BiddingBox view={view} seat={me} onCall={call} busy={busy} />}
+          {view.setup?.mode === PlayMode.RECORDED ? (
+            (recordsAnySeat || me) && (
+              <Recorder
+                view={view}
+                seats={recordsAnySeat ? ALL_SEATS : recordedBy(view, me!)}
+                busy={busy}
+                onCall={call}
+                onPlay={play}
+                onResult={enterResult}
+              />
+            )
+          ) : (
+            view.phase === DealPhase.AUCTION && me && <BiddingBox view={view} seat={me} onCall={call} busy={busy} />
+          )}
           <TricksPlayed view={view} />
           {me && <Claims view={view} seat={me} busy={busy} onClaim={claim} onAnswer={answerClaim} />}
           {view.openArbiterCalls.length > 0 && (
@@ -166,6 +214,7 @@ export function TableScreen({
                 .join(" ")}
             </p>
           )}
+          {official?.(view, act)}
           {me && view.phase !== DealPhase.NO_DEAL && view.openArbiterCalls.length === 0 && (
             <div class="actions">
               <button type="button" class="quiet" onClick={callArbiter} disabled={busy}>
@@ -333,69 +382,6 @@ function Auction({ view }: { view: TableView }) {
         ))}
       </tbody>
     </table>
-  );
-}
-
-function callCode(call: Call): string {
-  switch (call.kind.case) {
-    case "bid":
-      return `${call.kind.value.level}${"CDHSN"[DENOMINATIONS.indexOf(call.kind.value.denomination)]}`;
-    case "pass":
-      return "P";
-    case "double":
-      return "X";
-    case "redouble":
-      return "XX";
-    default:
-      return "";
-  }
-}
-
-/** The bidding box: every bid, pass, double and redouble; only the calls allowed now are enabled. */
-function BiddingBox({ view, seat, onCall, busy }: { view: TableView; seat: Seat; onCall: (seat: Seat, call: Call) => void; busy: boolean }) {
-  const button = (call: Call, extra = "") => {
-    const allowed = !busy && callAllowed(view, seat, call);
-    return (
-      <button
-        type="button"
-        class={`call ${extra}`}
-        key={callCode(call)}
-        data-call={callCode(call)}
-        disabled={!allowed}
-        // The visible text first (for voice control, which goes by what is seen), then in words.
-        aria-label={`${callText(call)}, ${callName(call)}`}
-        onClick={() => onCall(seat, call)}
-      >
-        {call.kind.case === "bid" ? (
-          <>
-            {call.kind.value.level}
-            <span class={isRedDenomination(call.kind.value.denomination) ? "red" : ""}>{DENOMINATION_SYMBOL[call.kind.value.denomination]}</span>
-          </>
-        ) : (
-          callText(call)
-        )}
-      </button>
-    );
-  };
-  const mine = view.nextToAct === seat;
-  return (
-    <section class="bidding-box" aria-label="Bidding box">
-      <p class="hint">{mine ? "Your call" : `Waiting for ${SEAT_NAME[view.nextToAct] ?? "the table"}`}</p>
-      <div class="bids">
-        {[1, 2, 3, 4, 5, 6, 7].map((level) => (
-          <div class="level" role="group" aria-label={`Level ${level}`} key={level}>
-            {DENOMINATIONS.map((denomination) =>
-              button({ kind: { case: "bid", value: { level, denomination } } } as Call),
-            )}
-          </div>
-        ))}
-      </div>
-      <div class="others">
-        {button({ kind: { case: "pass", value: {} } } as Call, "pass")}
-        {button({ kind: { case: "double", value: {} } } as Call, "double")}
-        {button({ kind: { case: "redouble", value: {} } } as Call, "redouble")}
-      </div>
-    </section>
   );
 }
 

@@ -1,0 +1,169 @@
+// The arbiter's screen in headless Chromium against a real bridge-club of its own. The administrator
+// makes the desk's and the arbiter's accounts on his screen; the desk seats four players at a table under the
+// Alternative Club Laws and starts a rubber played with physical cards, then records the auction
+// and a lead out of turn as they happen at the table. The lead calls the arbiter at once (Club Law
+// 13); his screen lists the call, shows the rectification options of Law 54 with their Laws, and he
+// chooses for declarer, settles the call and records his ruling. The desk's page follows live. No
+// page may show a card that is not on the table: the hands were never entered, so only the card led.
+
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+
+import type { Locator, Page } from "playwright-core";
+
+import { Browsers, cardsShown, DESK, followWhatNextToTheRubber, PHONE, shoot, signInStaff } from "./browser.js";
+import { Club } from "./club.js";
+
+const PLAYERS = ["north1", "east1", "south1", "west1"];
+const SEATS = ["", "North", "East", "South", "West"];
+/** The deal as the players dealt it, entered at the start so that the play can be recorded. */
+const HANDS = ["AKQJ.AKQ.AKQ.AKQ", "T987.JT9.JT9.JT9", "6543.876.876.876", "2.5432.5432.5432"];
+const PBN = `N:${HANDS.join(" ")}`;
+
+/** A hand's cards as the screens code them ("SA", "HT"), from its PBN (spades.hearts.diamonds.clubs). */
+function cardsOf(seat: number): string[] {
+  return HANDS[seat - 1].split(".").flatMap((ranks, i) => [...ranks].map((rank) => "SHDC"[i] + rank));
+}
+
+let club: Club;
+let browsers: Browsers;
+
+/** The seat `steps` places clockwise from `seat` (1 North .. 4 West). */
+const clockwise = (seat: number, steps: number) => ((seat - 1 + steps) % 4) + 1;
+
+describe("the arbiter's screen", () => {
+  let desk: Page;
+  let arbiter: Page;
+  let table: Locator;
+  let password = "";
+  /** The side of the player who led out of turn. */
+  let offendingSide = "";
+  /** The card led out of turn, and dummy's hand. */
+  let led = "";
+  let dummy: string[] = [];
+
+  before(async () => {
+    club = await Club.start();
+    browsers = await Browsers.launch(club);
+  });
+
+  after(async () => {
+    await browsers?.close();
+    await club?.stop();
+  });
+
+  /** Fails if `page` shows any card but `onTable`. */
+  const onlyCardsOnTable = async (page: Page, onTable: string[], when: string) => {
+    for (const { card } of await cardsShown(page)) assert.ok(onTable.includes(card), `${when}: ${card} is shown, which nobody may see`);
+  };
+
+  /** Makes a staff account on the administrator's screen; returns the password it was given. */
+  const makeAccount = async (admin: Page, name: string, role: string) => {
+    const accounts = admin.getByRole("region", { name: "Staff accounts" });
+    await accounts.getByLabel("Account name").fill(name);
+    await accounts.getByRole("checkbox", { name: role, exact: true }).check();
+    await accounts.getByRole("button", { name: "Create the account" }).click();
+    await accounts.locator(`li[data-account='${name}'] .state`).getByText(role.toLowerCase(), { exact: true }).waitFor();
+    const password = ((await admin.getByTestId("new-password").filter({ hasText: name }).locator("output").textContent()) ?? "").trim();
+    assert.ok(password.length >= 10, `a generated password for ${name}: ${password}`);
+    return password;
+  };
+
+  test("the administrator makes the desk's and the arbiter's accounts on his screen", async () => {
+    const admin = await browsers.newPage(DESK);
+    await signInStaff(admin, club.administrator.name, club.administrator.password, "The room");
+    const deskPassword = await makeAccount(admin, "frontdesk", "Desk");
+    password = await makeAccount(admin, "arbiter", "Arbiter");
+    await shoot(admin, "admin-staff-accounts");
+    desk = await browsers.newPage(DESK);
+    await signInStaff(desk, "frontdesk", deskPassword, "The room");
+  });
+
+  test("the desk records a deal played with physical cards under the Club Laws", async () => {
+    for (const id of PLAYERS) {
+      await desk.getByLabel("Player id").fill(id);
+      await desk.getByLabel("Name", { exact: true }).fill(id);
+      await desk.getByRole("button", { name: "Register and arrive" }).click();
+      await desk.locator(`li[data-player="${id}"]`).getByText("present").waitFor();
+    }
+    for (const id of PLAYERS) await desk.getByRole("checkbox", { name: id }).check();
+    await desk.getByRole("checkbox", { name: /Alternative Club Laws/ }).check();
+    await desk.getByRole("button", { name: "Open the table" }).click();
+    table = desk.locator("section[data-table]").first();
+    await followWhatNextToTheRubber(desk, table, async () => {
+      await table.getByRole("checkbox", { name: "Physical cards, recorded here" }).check();
+      await table.getByLabel(/The hands as dealt/).fill(PBN);
+    });
+    await table.getByText(/^Rubber 1$/).waitFor();
+
+    // The table's screen, with its recorder: the dealer (in turn) opens 1NT and the others pass.
+    await table.locator("details.public-view summary").click();
+    const recorder = table.getByTestId("recorder");
+    await recorder.waitFor();
+    const dealer = Number(await recorder.locator("select[name='recorder-seat']").inputValue());
+    for (const [i, call] of ["1N", "P", "P", "P"].entries()) {
+      const seat = clockwise(dealer, i);
+      await recorder.getByText(`${SEATS[seat]}'s call`).waitFor();
+      await recorder.locator(`button[data-call='${call}']`).click();
+    }
+    await table.getByTestId("contract").getByText(`by ${SEATS[dealer]}`).waitFor();
+    await shoot(desk, "desk-recorder");
+
+    // Declarer's left-hand opponent is on lead; his partner leads instead.
+    const offender = clockwise(dealer, 3);
+    offendingSide = offender % 2 === 1 ? "North-South" : "East-West";
+    led = cardsOf(offender)[0];
+    dummy = cardsOf(clockwise(dealer, 2));
+    await recorder.locator("select[name='recorder-seat']").selectOption(String(offender));
+    await recorder.getByRole("group", { name: `${SEATS[offender]}'s card` }).waitFor();
+    await onlyCardsOnTable(desk, [], "before the lead");
+    await recorder.locator(`button[data-pick='${led}']`).click();
+    // The Club Laws call the arbiter at once, and the table says so.
+    await table.getByTestId("arbiter-called").waitFor();
+    await onlyCardsOnTable(desk, [led], "after the lead");
+  });
+
+  test("the arbiter rules on the lead out of turn: declarer's options with their Laws, chosen for him", async () => {
+    arbiter = await browsers.newPage(PHONE);
+    await signInStaff(arbiter, "arbiter", password, "Arbiter");
+    const calls = arbiter.getByTestId("arbiter-calls");
+    await calls.locator("li").first().waitFor();
+    assert.equal(await calls.locator("li").count(), 1, "one call");
+    const official = arbiter.getByTestId("official");
+    const decision = official.locator("section.decision");
+    await decision.waitFor();
+    // Law 54: declarer may accept the lead (and become dummy, or face dummy), or have it withdrawn.
+    const options = await decision.locator("li[data-option]").evaluateAll((items) => items.map((li) => li.getAttribute("data-option")));
+    assert.ok(options.includes("accept_lead"), `options: ${options.join(", ")}`);
+    assert.match((await decision.textContent()) ?? "", /Law 54/);
+    // The arbiter sees every hand: all four are shown him, each in its own seat.
+    const shown = await cardsShown(arbiter);
+    for (const { card, hand } of shown) if (hand) assert.ok(cardsOf("NESW".indexOf(hand) + 1).includes(card), `${card} shown in ${hand}'s hand`);
+    assert.equal(new Set(shown.map((c) => c.card)).size, 52, "the arbiter sees the whole deal");
+    await shoot(arbiter, "arbiter-call");
+
+    await decision.locator("li[data-option='accept_lead'] button").click();
+    await decision.waitFor({ state: "detached" });
+    const settle = official.locator("form[data-resolve]");
+    await settle.getByLabel("What you explained or ruled").fill("Lead out of turn: declarer accepted it (Law 54)");
+    await settle.getByRole("button", { name: "Settle the call" }).click();
+    await calls.getByText("No table is calling.").waitFor();
+    // The desk's page follows: the call is settled and the ace stays led.
+    await table.getByTestId("arbiter-called").waitFor({ state: "detached" });
+    await table.locator(`[data-card='${led}']`).first().waitFor();
+    // The lead accepted, dummy is faced: the desk sees the card led and dummy, nothing else.
+    await table.locator(`[data-card='${dummy[0]}']`).first().waitFor();
+    await onlyCardsOnTable(desk, [led, ...dummy], "after the ruling");
+
+    // The ruling recorded, for the players to appeal if they wish.
+    const ruling = official.locator("details.ruling-form");
+    await ruling.locator("summary").click();
+    await ruling.getByLabel("The irregularity").fill("Opening lead out of turn");
+    await ruling.getByLabel(/The Law applied/).fill("54A");
+    await ruling.getByLabel("The facts found").fill("The lead was accepted by declarer");
+    await ruling.getByLabel("The offending side").selectOption({ label: offendingSide });
+    await ruling.getByRole("button", { name: "Record the ruling" }).click();
+    await ruling.getByRole("status").getByText(/Ruling recorded/).waitFor();
+    await shoot(arbiter, "arbiter-ruled");
+  });
+});
