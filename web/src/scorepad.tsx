@@ -85,6 +85,8 @@ export function Scorepad({
       </ol>
     )),
   );
+  // A result struck and replaced (by a ruling or an appeal) is the same deal recorded again.
+  const recorded = pad.deals.filter((d) => !d.struck).length;
   const score = (side: Side) => (side === Side.NORTH_SOUTH ? pad.northSouth : pad.eastWest);
   return (
     <section class="scorepad" aria-labelledby={`pad-${scorepadId}`} data-testid="scorepad">
@@ -108,7 +110,7 @@ export function Scorepad({
         </div>
       </div>
       <p class="pad-summary">
-        {pad.deals.length} {pad.deals.length === 1 ? "deal" : "deals"} recorded
+        {recorded} {recorded === 1 ? "deal" : "deals"} recorded
         {pad.nextDeal && pad.status === ScorepadStatus.IN_PROGRESS
           ? `; next: deal ${pad.nextDeal.dealNumber}, dealt by ${SEAT_NAME[pad.nextDeal.dealer]}`
           : ""}
