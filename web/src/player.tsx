@@ -9,6 +9,7 @@ import { explain, membership } from "./api.js";
 import { SEAT_NAME } from "./cards.js";
 import { Draws } from "./draws.js";
 import { useLive } from "./live.js";
+import { Rulings } from "./rulings.js";
 import { ScreenHeading, TableScreen } from "./table.js";
 
 export function Player({ playerId }: { playerId: string }) {
@@ -40,7 +41,14 @@ export function Player({ playerId }: { playerId: string }) {
   const playing = tables?.find(
     (t) => t.currentRubber?.status === RubberStatus.IN_PROGRESS && t.currentRubber.seats.some((s) => s.playerId === playerId),
   );
-  if (playing) return <TableScreen tableId={playing.tableId} title={playing.name} />;
+  if (playing) {
+    return (
+      <>
+        <TableScreen tableId={playing.tableId} title={playing.name} />
+        <Rulings playerId={playerId} />
+      </>
+    );
+  }
 
   return (
     <section aria-labelledby="room-title" class="room">
@@ -75,6 +83,7 @@ export function Player({ playerId }: { playerId: string }) {
           );
         })}
       </ul>
+      <Rulings playerId={playerId} />
     </section>
   );
 }
