@@ -7,15 +7,17 @@ import { useState } from "preact/hooks";
 
 import { loadSession, Role, type Session, signOut } from "./api.js";
 import { Arbiter } from "./arbiter.js";
+import { Committee } from "./committee.js";
 import { Desk } from "./desk.js";
 import { Player } from "./player.js";
 import { SignIn } from "./signin.js";
 
-type StaffScreen = "room" | "arbiter";
+type StaffScreen = "room" | "arbiter" | "committee";
 
 const STAFF_SCREENS: { screen: StaffScreen; label: string; roles: Role[] }[] = [
   { screen: "room", label: "Room", roles: [Role.DESK, Role.ADMIN] },
   { screen: "arbiter", label: "Arbiter", roles: [Role.ARBITER] },
+  { screen: "committee", label: "Committee", roles: [Role.COMMITTEE] },
 ];
 
 export function App() {
@@ -63,6 +65,8 @@ export function App() {
           <Desk canManageAccounts={session.roles.includes(Role.ADMIN)} canRecord={session.roles.includes(Role.DESK)} />
         ) : screen === "arbiter" ? (
           <Arbiter />
+        ) : screen === "committee" ? (
+          <Committee memberId={session.subject} />
         ) : (
           <p role="alert" class="error">
             This account has no screen yet: ask the administrator for a role.
