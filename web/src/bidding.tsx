@@ -1,9 +1,45 @@
-// The bidding box, as a player calls from it and as a recorder of physical cards enters calls.
+// The auction as the familiar grid, and the bidding box, as a player calls from it and as a recorder
+// of physical cards enters calls.
 
-import type { TableView } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
+import type { AuctionEntry, TableView } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
 
 import { type Call, callName, callText, DENOMINATION_SYMBOL, DENOMINATIONS, isRedDenomination, SEAT_NAME, type Seat } from "./cards.js";
 import { callAllowed } from "./rules.js";
+
+/**
+ * The auction as the familiar grid: West, North, East, South, from the dealer's column. A cancelled
+ * call (status 3) is kept, in brackets.
+ */
+export function AuctionGrid({ dealer, auction }: { dealer: Seat | undefined; auction: AuctionEntry[] }) {
+  const order = [4, 1, 2, 3];
+  const cells: (string | undefined)[] = Array(Math.max(0, order.indexOf(dealer || 1))).fill(undefined);
+  for (const entry of auction) cells.push(entry.status === 3 ? `(${callText(entry.call)})` : callText(entry.call));
+  const rows: (string | undefined)[][] = [];
+  for (let i = 0; i < cells.length; i += 4) rows.push(cells.slice(i, i + 4));
+  return (
+    <table class="auction">
+      <caption>Auction</caption>
+      <thead>
+        <tr>
+          {order.map((seat) => (
+            <th scope="col" key={seat}>
+              {SEAT_NAME[seat]}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, i) => (
+          <tr key={i}>
+            {[0, 1, 2, 3].map((j) => (
+              <td key={j}>{row[j] ?? ""}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 function callCode(call: Call): string {
   switch (call.kind.case) {

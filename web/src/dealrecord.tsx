@@ -9,7 +9,8 @@ import type { DealRecord } from "@bridgeclub/client/gen/bridgeclub/game/v1/recor
 import { Vulnerability } from "@bridgeclub/client/gen/bridgeclub/common/v1/contract_pb.js";
 
 import { resultText } from "./appeals.js";
-import { type Card, callText, SEAT_NAME, Seat } from "./cards.js";
+import { AuctionGrid } from "./bidding.js";
+import { type Card, SEAT_NAME, Seat } from "./cards.js";
 import { CardFace, Hand } from "./hand.js";
 
 const SEAT_LETTER: Record<number, string> = { [Seat.NORTH]: "N", [Seat.EAST]: "E", [Seat.SOUTH]: "S", [Seat.WEST]: "W" };
@@ -124,36 +125,8 @@ export function DealRecordView({ record, Heading = "h4" }: { record: DealRecord;
   );
 }
 
-/** The auction as the familiar grid, West, North, East, South, from the dealer's column. */
+/** The auction as it was called. */
 function RecordAuction({ record }: { record: DealRecord }) {
   if (record.auction.length === 0) return null;
-  const order = [Seat.WEST, Seat.NORTH, Seat.EAST, Seat.SOUTH];
-  const cells: (string | undefined)[] = Array(Math.max(0, order.indexOf(record.setup?.dealer ?? Seat.NORTH))).fill(undefined);
-  // A cancelled call (status 3) is kept in the record, in brackets.
-  for (const entry of record.auction) cells.push(entry.status === 3 ? `(${callText(entry.call)})` : callText(entry.call));
-  const rows: (typeof cells)[] = [];
-  for (let i = 0; i < cells.length; i += 4) rows.push(cells.slice(i, i + 4));
-  return (
-    <table class="auction">
-      <caption>Auction</caption>
-      <thead>
-        <tr>
-          {order.map((seat) => (
-            <th scope="col" key={seat}>
-              {SEAT_NAME[seat]}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, i) => (
-          <tr key={i}>
-            {[0, 1, 2, 3].map((j) => (
-              <td key={j}>{row[j] ?? ""}</td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <AuctionGrid dealer={record.setup?.dealer} auction={record.auction} />;
 }

@@ -10,24 +10,21 @@ import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.
 import type { ComponentChildren } from "preact";
 import { useCallback, useRef, useState } from "preact/hooks";
 
-import { explain, game, idempotencyKey, scoring } from "./api.js";
+import { explain, game, idempotencyKey } from "./api.js";
 import {
   type Call,
   type Card,
-  callName,
-  callText,
   DENOMINATION_SYMBOL,
-  DENOMINATIONS,
   isRedDenomination,
   partnerOf,
   SEAT_NAME,
   type Seat,
 } from "./cards.js";
-import { BiddingBox } from "./bidding.js";
+import { AuctionGrid, BiddingBox } from "./bidding.js";
 import { Draws } from "./draws.js";
 import { CardFace, Hand } from "./hand.js";
 import { type LiveState, useLive } from "./live.js";
-import { around, callAllowed, cardAllowed, cardsLeft, currentTrick, seatToPlay } from "./rules.js";
+import { around, cardAllowed, cardsLeft, currentTrick, seatToPlay } from "./rules.js";
 import { Recorder } from "./recorder.js";
 import { Scorepad } from "./scorepad.js";
 
@@ -351,38 +348,10 @@ function Compass({ view, onPlay, busy }: { view: TableView; onPlay: (seat: Seat,
   );
 }
 
-/** The auction as the familiar grid: West, North, East, South, from the dealer's column. */
+/** The auction of the deal under way or last played. */
 function Auction({ view }: { view: TableView }) {
-  const order = [4, 1, 2, 3];
-  const dealer = view.setup?.dealer || 1;
-  const cells: (string | undefined)[] = Array(order.indexOf(dealer)).fill(undefined);
-  for (const entry of view.auction) cells.push(entry.status === 3 ? `(${callText(entry.call)})` : callText(entry.call));
-  const rows: (string | undefined)[][] = [];
-  for (let i = 0; i < cells.length; i += 4) rows.push(cells.slice(i, i + 4));
   if (view.phase === DealPhase.NO_DEAL) return null;
-  return (
-    <table class="auction">
-      <caption>Auction</caption>
-      <thead>
-        <tr>
-          {order.map((seat) => (
-            <th scope="col" key={seat}>
-              {SEAT_NAME[seat]}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, i) => (
-          <tr key={i}>
-            {[0, 1, 2, 3].map((j) => (
-              <td key={j}>{row[j] ?? ""}</td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <AuctionGrid dealer={view.setup?.dealer} auction={view.auction} />;
 }
 
 /**

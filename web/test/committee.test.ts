@@ -94,7 +94,6 @@ describe("the appeals committee", () => {
   /** Pages by who looks: a player's id, or the committee. */
   const pages = new Map<string, Page>();
 
-  const id = (letter: string) => SEATS.find(([, l]) => l === letter)![2];
   const letterOf = (playerId: string) => SEATS.find(([, , p]) => p === playerId)![1];
 
   /** The table as `playerId` sees it now. */
