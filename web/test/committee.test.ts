@@ -197,14 +197,15 @@ describe("the appeals committee", () => {
     deal1 = await until("deal 1's result on the pad", async () => (await admin.scoring.getScorepad({ scorepadId })).scorepad?.deals[0]?.dealId);
 
     // The administration's part: the committee's and the arbiter's staff accounts, and the roster
-    // the committee sits from. A roster member must be a player on the register, while a staff
-    // account signs in as `staff:<name>`: so the committee's account is also registered as a player
-    // under that id, the one way the server now has to let a staff member sit.
+    // the committee sits from: the committee's account as `staff:<name>` (the roster asks membership
+    // that it holds the committee role), and two players on the register.
     const created = await admin.accounts.createAccount({ name: CHAIR, roles: [Role.COMMITTEE] });
     chairPassword = created.generatedPassword;
     const arbiterAccount = await admin.accounts.createAccount({ name: "arbiter", roles: [Role.ARBITER] });
+    for (const member of MEMBERS) {
+      await admin.membership.registerPlayer({ playerId: member, name: member, idempotencyKey: `register-${member}` });
+    }
     for (const member of [`staff:${CHAIR}`, ...MEMBERS]) {
-      await admin.membership.registerPlayer({ playerId: member, name: member.replace(/^staff:/, ""), idempotencyKey: `register-${member}` });
       await admin.appeals.addRosterEntry({ memberId: member, chair: member === `staff:${CHAIR}`, idempotencyKey: `roster-${member}` });
     }
 

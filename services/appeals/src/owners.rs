@@ -1,6 +1,7 @@
 //! What the appeals service asks of the other owners for its committees (docs/trust.md): whether a
 //! player is on membership's register (a roster member, a member of a game's committee, a player
-//! a conflict names), a rubber's table and four players (membership's), and whether the game
+//! a conflict names), whether a staff account holds the committee role (a roster member who signs
+//! in as staff), a rubber's table and four players (membership's), and whether the game
 //! service has started any deal of the rubber (a game's committee is agreed before its first deal).
 //!
 //! [`Owners`] is the seam: [`GrpcOwners`] asks over gRPC through [`Peers`]; the crate's tests put
@@ -10,6 +11,7 @@ use api::game::v1 as game;
 use api::game::v1::game_service_client::GameServiceClient;
 use api::membership::v1 as membership;
 use api::membership::v1::membership_service_client::MembershipServiceClient;
+use api::membership::v1::sign_in_service_client::SignInServiceClient;
 use platform::ServiceError;
 use platform::app::Peers;
 use platform::client::ask;
@@ -19,6 +21,9 @@ use platform::client::ask;
 pub trait Owners: Send + Sync + 'static {
     /// A player on the register, or `None` if membership has none by that id.
     async fn player(&self, player_id: &str) -> Result<Option<membership::Player>, ServiceError>;
+
+    /// A staff account by name (its subject is `staff:<name>`), or `None` if membership has none.
+    async fn account(&self, name: &str) -> Result<Option<membership::Account>, ServiceError>;
 
     /// A rubber, or `None` if membership has none by that id.
     async fn rubber(&self, rubber_id: &str) -> Result<Option<membership::Rubber>, ServiceError>;
@@ -34,6 +39,10 @@ pub struct Unconfigured;
 #[async_trait::async_trait]
 impl Owners for Unconfigured {
     async fn player(&self, _: &str) -> Result<Option<membership::Player>, ServiceError> {
+        Err(ServiceError::Unavailable("the appeals service has no membership service configured".into()))
+    }
+
+    async fn account(&self, _: &str) -> Result<Option<membership::Account>, ServiceError> {
         Err(ServiceError::Unavailable("the appeals service has no membership service configured".into()))
     }
 
@@ -76,6 +85,14 @@ impl Owners for GrpcOwners {
         let request = membership::GetPlayerRequest { player_id: player_id.to_owned() };
         let answer = ask("membership", &format!("player {player_id}"), client.get_player(request)).await;
         Ok(found(answer)?.and_then(|a| a.player))
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn account(&self, name: &str) -> Result<Option<membership::Account>, ServiceError> {
+        let mut client = SignInServiceClient::new(self.peers.membership()?);
+        let request = membership::GetAccountRequest { name: name.to_owned() };
+        let answer = ask("membership", &format!("staff account {name}"), client.get_account(request)).await;
+        Ok(found(answer)?.and_then(|a| a.account))
     }
 
     #[tracing::instrument(skip(self))]

@@ -17,6 +17,8 @@ use std::time::Duration;
 
 use api::appeals::v1 as pb;
 use api::common::v1 as common;
+use api::membership::v1::CreateAccountRequest;
+use api::membership::v1::sign_in_service_client::SignInServiceClient;
 use api::scoring::v1 as spb;
 use e2e::TestApp;
 use futures::StreamExt;
@@ -155,11 +157,23 @@ async fn rule(app: &TestApp, kind: common::TableKind, pad: &str, deal: &str) -> 
         .unwrap()
 }
 
-/// Committee members on the club's roster: registered players the administrator appointed from
-/// yesterday with no end to the term (the Club Appeals Committee: the club establishes its
-/// Appeals Committee).
+/// Committee members on the club's roster, appointed by the administrator from yesterday with no
+/// end to the term (the Club Appeals Committee: the club establishes its Appeals Committee): a
+/// `staff:<name>` member is a staff account with the committee role, made first; any other is a
+/// registered player.
 async fn sign_in(app: &TestApp, members: &[&str]) {
-    e2e::lineup::register(&mut app.membership("desk", &[Role::Desk]), members).await;
+    let (staff, players): (Vec<&str>, Vec<&str>) = members.iter().partition(|m| m.starts_with("staff:"));
+    e2e::lineup::register(&mut app.membership("desk", &[Role::Desk]), &players).await;
+    let admin_token = app.token("club-admin", &[Role::Admin]);
+    let mut accounts = SignInServiceClient::new(app.channel(Some(&admin_token)));
+    for member in staff {
+        let account = CreateAccountRequest {
+            name: member.trim_start_matches("staff:").into(),
+            roles: vec![common::Role::Committee as i32],
+            password: String::new(),
+        };
+        accounts.create_account(account).await.unwrap();
+    }
     let mut admin = app.appeals("club-admin", &[Role::Admin]);
     let yesterday = appeals::records::timestamp(chrono::Utc::now() - chrono::Duration::days(1));
     for member in members {

@@ -107,7 +107,7 @@ impl Appeals {
                 ("appeal", appeal.appeal_id, None)
             }
         };
-        self.check_registered("conflict.member_id", &member).await?;
+        self.check_committee_member("conflict.member_id", &member).await?;
         let row = conflict::Model {
             conflict_id: uuid::Uuid::new_v4().to_string(),
             member_id: member,

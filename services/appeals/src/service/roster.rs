@@ -1,8 +1,10 @@
 //! The club's appeals committee roster, which the administration keeps (the Club Appeals
 //! Committee: "a club should establish an Appeals Committee to review decisions of the Arbiter"):
 //! each member for a term, one chair at a time ([`laws::committee`]). A member is a player on
-//! membership's register, asked of membership when he is added (docs/trust.md). A hearing names
-//! only members whose term covers it ([`super::panel`]).
+//! membership's register, or a staff account holding the committee role (`staff:<name>`, whom
+//! membership never registers as a player): either is asked of membership when he is added
+//! (docs/trust.md). A hearing names only members whose term covers it ([`super::panel`]); the
+//! member who records it signs in with a committee account.
 
 use api::appeals::v1 as pb;
 use chrono::{DateTime, Utc};
@@ -18,6 +20,9 @@ use sea_orm::{
 use super::{Appeals, required_text};
 use crate::entity::committee_roster as roster;
 use crate::records::{from_timestamp, timestamp};
+
+/// The subject of a staff account's tokens: `staff:<name>`.
+const STAFF_SUBJECT_PREFIX: &str = "staff:";
 
 /// The contract's entry of a stored row.
 pub(crate) fn entry_message(row: &roster::Model) -> pb::RosterEntry {
@@ -119,6 +124,24 @@ impl Appeals {
         }
     }
 
+    /// Refuses a committee member membership does not know: a staff account (`staff:<name>`)
+    /// without the committee role, or a player not on the register ([`Self::check_registered`]).
+    pub(crate) async fn check_committee_member(&self, field: &str, member: &str) -> Result<(), ServiceError> {
+        let Some(name) = member.strip_prefix(STAFF_SUBJECT_PREFIX) else {
+            return self.check_registered(field, member).await;
+        };
+        let committee = api::common::v1::Role::Committee as i32;
+        match self.owners.account(name).await? {
+            Some(account) if account.roles.contains(&committee) => Ok(()),
+            Some(_) => Err(ServiceError::FailedPrecondition(format!(
+                "{field}: staff account {name} holds no committee role; the administrator gives it one first"
+            ))),
+            None => Err(ServiceError::FailedPrecondition(format!(
+                "{field}: membership has no staff account {name}; the administrator creates it first"
+            ))),
+        }
+    }
+
     /// Refuses a chair whose term overlaps another chair's (`laws::committee::check_one_chair`).
     async fn check_chair(conn: &impl ConnectionTrait, term: Term, except: Option<&str>) -> Result<(), ServiceError> {
         let chairs = roster::Entity::find().filter(roster::Column::Chair.eq(true)).all(conn).await?;
@@ -139,7 +162,7 @@ impl Appeals {
         let member = required_text("member_id", &request.member_id, "the member's player id")?;
         let now = Utc::now();
         let (from, until, term) = requested_term(request.term_from.as_ref(), request.term_until.as_ref(), now)?;
-        self.check_registered("member_id", member).await?;
+        self.check_committee_member("member_id", member).await?;
         let guard = request.chair.then(|| one_chair_guard(term));
         let row = roster::Model {
             entry_id: uuid::Uuid::new_v4().to_string(),

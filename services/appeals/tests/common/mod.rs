@@ -156,11 +156,12 @@ impl ScoreKeeper for FakeScoring {
     }
 }
 
-/// The fake membership and game services: the players on the register, the rubbers, and the
-/// rubbers whose first deal has started.
+/// The fake membership and game services: the players on the register, the staff accounts, the
+/// rubbers, and the rubbers whose first deal has started.
 #[derive(Default)]
 pub struct FakeOwners {
     pub players: Mutex<HashMap<String, api::membership::v1::Player>>,
+    pub accounts: Mutex<HashMap<String, api::membership::v1::Account>>,
     pub rubbers: Mutex<HashMap<String, api::membership::v1::Rubber>>,
     pub started: Mutex<std::collections::HashSet<String>>,
 }
@@ -180,6 +181,10 @@ impl FakeOwners {
 impl appeals::owners::Owners for FakeOwners {
     async fn player(&self, player_id: &str) -> Result<Option<api::membership::v1::Player>, ServiceError> {
         Ok(self.players.lock().unwrap().get(player_id).cloned())
+    }
+
+    async fn account(&self, name: &str) -> Result<Option<api::membership::v1::Account>, ServiceError> {
+        Ok(self.accounts.lock().unwrap().get(name).cloned())
     }
 
     async fn rubber(&self, rubber_id: &str) -> Result<Option<api::membership::v1::Rubber>, ServiceError> {

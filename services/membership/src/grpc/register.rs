@@ -25,6 +25,22 @@ fn checked_email(contact: &pb::Contact) -> Result<String, ServiceError> {
     Ok(email.to_owned())
 }
 
+/// The subjects of staff accounts (`staff:<name>`) and of the services (`service:<name>`): a player
+/// whose id began so would carry a token with that subject, and be taken for the account or the
+/// service wherever a subject is compared (a committee's members, who recorded what).
+const RESERVED_SUBJECT_PREFIXES: [&str; 2] = ["staff:", "service:"];
+
+/// A player id the register may hold: not one of the reserved subjects.
+fn checked_player_id(id: &str) -> Result<&str, ServiceError> {
+    match RESERVED_SUBJECT_PREFIXES.iter().find(|prefix| id.starts_with(*prefix)) {
+        Some(prefix) => Err(ServiceError::invalid(
+            "player_id",
+            format!("an id beginning {prefix:?} is a staff account's or a service's subject, not a player's"),
+        )),
+        None => Ok(id),
+    }
+}
+
 /// A player who is not staff sees other players' names, not how the club reaches them.
 fn redact(principal: &Principal, mut player: pb::Player) -> pb::Player {
     let privileged = principal.has_any(&[Role::Desk, Role::Admin, Role::Arbiter, Role::Committee]);
@@ -51,7 +67,7 @@ impl Membership {
         let email = checked_email(&contact)?;
         let player_id = match request.player_id.trim() {
             "" => uuid::Uuid::now_v7().to_string(),
-            id => id.to_owned(),
+            id => checked_player_id(id)?.to_owned(),
         };
         let member_number = Some(request.member_number.trim().to_owned()).filter(|n| !n.is_empty());
         let model = players::ActiveModel {

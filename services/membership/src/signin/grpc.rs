@@ -136,6 +136,14 @@ impl SignInService for SignIn {
         answer(self.accounts().await.map(|accounts| pb::ListAccountsResponse { accounts }))
     }
 
+    async fn get_account(
+        &self,
+        request: Request<pb::GetAccountRequest>,
+    ) -> Result<Response<pb::GetAccountResponse>, Status> {
+        let name = request.into_inner().name;
+        answer(self.account(&name).await.map(|account| pb::GetAccountResponse { account: Some(account) }))
+    }
+
     async fn set_account_roles(
         &self,
         request: Request<pb::SetAccountRolesRequest>,

@@ -502,6 +502,11 @@ impl SignIn {
         Ok(rows.iter().map(account_message).collect())
     }
 
+    /// One staff account, NOT_FOUND if there is none by that name.
+    pub async fn account(&self, name: &str) -> Result<pb::Account, ServiceError> {
+        Ok(account_message(&find_account(&self.db, name).await?))
+    }
+
     /// Creates a staff account; with no password given, one is generated and returned.
     pub async fn create_account(
         &self,

@@ -1,9 +1,68 @@
-//! The committee roster under concurrent administrators, on Postgres behind the real server.
+//! The committee roster: its members as membership knows them (players on the register, staff
+//! accounts with the committee role), and under concurrent administrators, on Postgres behind the
+//! real server.
 
 use api::appeals::v1 as pb;
+use api::common::v1 as common;
+use api::membership::v1 as mpb;
+use api::membership::v1::sign_in_service_client::SignInServiceClient;
 use e2e::TestApp;
 use platform::auth::Role;
 use tonic::Code;
+use tonic_types::StatusExt;
+
+use super::{appeal_and_hear, minutes, overrule, played, publish_policy, rule, scorepad};
+
+/// A committee member records a hearing with his own sign-in, and a member's sign-in never carries
+/// the committee role: he signs in with a staff account that holds it, whose subject is
+/// `staff:<name>`. The roster takes such a member, asked of membership: not an account membership
+/// does not know, nor one without the committee role. The register, for its part, refuses a player
+/// whose id would pass for a staff account's subject (or a service's): his tokens would carry it.
+/// Then the account hears and decides an appeal (Club Appeals Committee: "a club should establish
+/// an Appeals Committee to review decisions of the Arbiter").
+#[tokio::test]
+async fn a_committee_account_sits_from_the_roster_and_no_player_passes_for_one() {
+    let app = TestApp::spawn().await;
+    let admin_token = app.token("club-admin", &[Role::Admin]);
+    let mut accounts = SignInServiceClient::new(app.channel(Some(&admin_token)));
+    let desk_account = mpb::CreateAccountRequest {
+        name: "frontdesk".into(),
+        roles: vec![common::Role::Desk as i32],
+        password: String::new(),
+    };
+    accounts.create_account(desk_account).await.unwrap();
+    let mut admin = app.appeals("club-admin", &[Role::Admin]);
+    let entry = |member: &str| pb::AddRosterEntryRequest { member_id: member.into(), ..Default::default() };
+    for (member, says) in [("staff:frontdesk", "holds no committee role"), ("staff:nobody", "has no staff account")] {
+        let refused = admin.add_roster_entry(entry(member)).await.unwrap_err();
+        assert_eq!(refused.code(), Code::FailedPrecondition, "{member}: {refused:?}");
+        assert!(refused.message().contains(says), "{member}: {}", refused.message());
+    }
+    let mut desk = app.membership("desk", &[Role::Desk]);
+    for id in ["staff:chair", "service:appeals"] {
+        let register = mpb::RegisterPlayerRequest { player_id: id.into(), name: "Chair".into(), ..Default::default() };
+        let refused = desk.register_player(register).await.unwrap_err();
+        assert_eq!(refused.code(), Code::InvalidArgument, "{id}: {refused:?}");
+        assert_eq!(refused.get_details_bad_request().unwrap().field_violations[0].field, "player_id");
+    }
+
+    // The committee's account is made, put on the roster, hears the appeal and decides it.
+    publish_policy(&app, 1, minutes(30).unwrap()).await;
+    let pad = scorepad(&app, common::TableKind::Rubber).await;
+    super::record(&app, &pad.scorepad_id, 1, played(laws::Seat::North, "4S", 10)).await;
+    let ruling = rule(&app, common::TableKind::Rubber, &pad.scorepad_id, "deal-1").await;
+    let appeal = appeal_and_hear(&app, &ruling, "sam", &[], &["staff:chair"]).await;
+    assert_eq!(appeal.hearing.as_ref().unwrap().committee_member_ids, ["staff:chair"]);
+    let decided = app
+        .appeals("staff:chair", &[Role::Committee])
+        .decide_appeal(overrule("decision", &appeal, played(laws::Seat::North, "4S", 9), &["staff:chair"]))
+        .await
+        .unwrap()
+        .into_inner()
+        .appeal
+        .unwrap();
+    assert_eq!(decided.status, pb::AppealStatus::Decided as i32);
+}
 
 /// The roster's advisory lock: what the appeals service takes around the one-chair check.
 const ROSTER_LOCK: i64 = 7161734765627285;
