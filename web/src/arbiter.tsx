@@ -9,6 +9,7 @@
 
 import { RulingKind } from "@bridgeclub/client/gen/bridgeclub/appeals/v1/ruling_pb.js";
 import { Side } from "@bridgeclub/client/gen/bridgeclub/common/v1/cards_pb.js";
+import { type Contract, Doubling } from "@bridgeclub/client/gen/bridgeclub/common/v1/contract_pb.js";
 import { Chooser, type LawCitation, LawCode } from "@bridgeclub/client/gen/bridgeclub/common/v1/law_pb.js";
 import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
 import { DealPhase, type TableView } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
@@ -17,7 +18,7 @@ import type { Table } from "@bridgeclub/client/gen/bridgeclub/membership/v1/tabl
 import { useCallback, useEffect, useState } from "preact/hooks";
 
 import { appeals, explain, game, idempotencyKey, membership } from "./api.js";
-import { type Call, DENOMINATIONS, SEAT_NAME } from "./cards.js";
+import { type Call, DENOMINATIONS, SEAT_NAME, type Seat } from "./cards.js";
 import { useLive } from "./live.js";
 import { ScreenHeading, type TableAct, TableScreen } from "./table.js";
 
@@ -193,6 +194,22 @@ export function parseCall(text: string): Call | undefined {
   return { kind: { case: "bid", value: { level: Number(bid[1]), denomination } } } as Call;
 }
 
+/** A contract as an official types it: "4S", "3NT", "2HX", "1CXX". */
+export function parseContract(text: string): Contract | undefined {
+  const found = /^([1-7])(C|D|H|S|NT|N)(XX|X)?$/.exec(text.trim().toUpperCase());
+  if (!found) return undefined;
+  const denomination = DENOMINATIONS["CDHSN".indexOf(found[2][0])];
+  const doubling = found[3] === "XX" ? Doubling.REDOUBLED : found[3] === "X" ? Doubling.DOUBLED : Doubling.UNDOUBLED;
+  return { bid: { level: Number(found[1]), denomination }, doubling } as Contract;
+}
+
+function contractText(contract: Contract): string {
+  const bid = contract.bid;
+  if (!bid) return "";
+  const doubling = contract.doubling === Doubling.REDOUBLED ? "XX" : contract.doubling === Doubling.DOUBLED ? "X" : "";
+  return `${bid.level}${"CDHSN"[DENOMINATIONS.indexOf(bid.denomination)]}${bid.denomination === DENOMINATIONS[4] ? "T" : ""}${doubling}`;
+}
+
 /** A disputed claim decided (Club Laws 69 and 70): the tricks awarded to the claimer's side. */
 function ClaimRuling({ view, claimId, tricksLeft, act }: { view: TableView; claimId: string; tricksLeft: number; act: TableAct }) {
   const [tricks, setTricks] = useState("");
@@ -266,9 +283,10 @@ function Resolve({ call, act }: { call: ArbiterCall; act: TableAct }) {
 }
 
 /**
- * A ruling recorded for the appeals service: the irregularity, the Law, the facts, and the decision
- * (the result stands, or the rectification applied), with the players told of their right to appeal.
- * A ruling is what the players may take to the committee.
+ * A ruling recorded for the appeals service on the table's deal (the one under way or last played):
+ * the irregularity, the Law applied, the facts found, the kind of ruling, the offending side, and
+ * the decision (the table result stands, or an assigned score, which scoring puts on the pad), with
+ * the players told of their right to appeal. A ruling is what the players may take to the committee.
  */
 function RulingForm({ view }: { view: TableView }) {
   const [irregularity, setIrregularity] = useState("");
@@ -276,11 +294,24 @@ function RulingForm({ view }: { view: TableView }) {
   const [code, setCode] = useState<LawCode>(LawCode.RUBBER);
   const [facts, setFacts] = useState("");
   const [side, setSide] = useState<Side>(Side.UNSPECIFIED);
+  const [kind, setKind] = useState<RulingKind>(RulingKind.LAW);
+  const [assign, setAssign] = useState(false);
+  const played = view.contract;
+  const [contract, setContract] = useState(played?.contract ? contractText(played.contract) : "");
+  const [declarer, setDeclarer] = useState<Seat>(played?.declarer || 1);
+  const [tricks, setTricks] = useState("");
   const [said, setSaid] = useState<string>();
   const [error, setError] = useState<string>();
   const source = view.setup?.source;
   if (source?.case !== "rubber") return null;
   const parsed = /^(\d+)\s*([A-Z]\d*(?:\([a-z]\))?)?$/i.exec(law.trim());
+  const parsedContract = parseContract(contract);
+  // The Arbiter's new result (Club Law 12: an assigned score): the contract, its declarer and the
+  // tricks his side is credited with.
+  const assigned =
+    assign && parsedContract && tricks !== ""
+      ? { outcome: { case: "played" as const, value: { contract: { contract: parsedContract, declarer }, tricks: Number(tricks) } }, honors: [] }
+      : undefined;
   const submit = async () => {
     setError(undefined);
     setSaid(undefined);
@@ -297,9 +328,9 @@ function RulingForm({ view }: { view: TableView }) {
         irregularity: irregularity.trim(),
         laws: parsed ? [{ code, number: Number(parsed[1]), section: (parsed[2] ?? "").toUpperCase() }] : [],
         facts: facts.trim(),
-        kind: RulingKind.LAW,
+        kind,
         offendingSide: side,
-        decision: { decision: { case: "resultStands", value: {} } },
+        decision: assigned ? { decision: { case: "adjustedScore", value: { kind: { case: "assigned", value: { result: assigned } } } } } : { decision: { case: "resultStands", value: {} } },
         rightToAppealAdvised: true,
       });
       setSaid(`Ruling recorded${answer.ruling ? ` (${answer.ruling.rulingId})` : ""}: the players may appeal it to the committee.`);
@@ -357,8 +388,51 @@ function RulingForm({ view }: { view: TableView }) {
             <option value={Side.EAST_WEST}>East-West</option>
           </select>
         </label>
-        <p class="summary">The table result stands; the players are told they may appeal.</p>
-        <button type="submit">Record the ruling</button>
+        <label>
+          What kind of ruling
+          <select name="ruling-kind" value={kind} onChange={(e) => setKind(Number(e.currentTarget.value) as RulingKind)}>
+            <option value={RulingKind.LAW}>On the Law, the facts agreed</option>
+            <option value={RulingKind.FACT}>On disputed facts</option>
+            <option value={RulingKind.JUDGEMENT}>A judgement (an adjusted score, unauthorised information, a claim)</option>
+          </select>
+        </label>
+        <fieldset>
+          <legend>The decision</legend>
+          <label class="check">
+            <input type="radio" name="ruling-decision" checked={!assign} onChange={() => setAssign(false)} />
+            The table result stands
+          </label>
+          <label class="check">
+            <input type="radio" name="ruling-decision" checked={assign} onChange={() => setAssign(true)} />
+            An assigned score
+          </label>
+          {assign && (
+            <>
+              <label>
+                Contract (such as 4S, 3NTX)
+                <input name="assigned-contract" value={contract} onInput={(e) => setContract(e.currentTarget.value)} required autocapitalize="characters" spellcheck={false} />
+              </label>
+              <label>
+                Declarer
+                <select name="assigned-declarer" value={declarer} onChange={(e) => setDeclarer(Number(e.currentTarget.value) as Seat)}>
+                  {[1, 2, 3, 4].map((seat) => (
+                    <option value={seat} key={seat}>
+                      {SEAT_NAME[seat]}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                Tricks won by declarer's side
+                <input name="assigned-tricks" type="number" min={0} max={13} value={tricks} onInput={(e) => setTricks(e.currentTarget.value)} required />
+              </label>
+            </>
+          )}
+        </fieldset>
+        <p class="summary">The players are told they may appeal to the committee.</p>
+        <button type="submit" disabled={assign && !assigned}>
+          Record the ruling
+        </button>
       </form>
     </details>
   );

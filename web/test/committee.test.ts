@@ -2,10 +2,9 @@
 // other screens already show is set up through the client from Node, with the administrator's and
 // the players' own tokens: four players registered, a rubber started at a table, deal 1 played (North
 // bids 1NT, East leads, declarer claims every trick and the defenders accept), the committee's and
-// the arbiter's staff accounts, the committee's roster. The arbiter's ruling on deal 1 (an assigned
-// score of eleven tricks: a defender withdrew his acquiescence in the claim) is recorded through
-// the API too: the arbiter's screen records a ruling whose table result stands, not yet an assigned
-// score; then deal 2 is dealt. Through the screens:
+// the arbiter's staff accounts, the committee's roster. Through the screens: the arbiter records
+// his ruling on deal 1 (an assigned score of eleven tricks: a defender withdrew his acquiescence in
+// the claim) on his screen, and deal 2 is dealt (from Node);
 // declarer appeals the ruling from his phone, a committee member signs in at a desk-width page,
 // reads the appeal, the ruling and the deal record, hears the appeal and decides it (varied to
 // twelve tricks, one member dissenting), and sees the score change and the audit trail; both players'
@@ -209,37 +208,26 @@ describe("the appeals committee", () => {
       await admin.appeals.addRosterEntry({ memberId: member, chair: member === `staff:${CHAIR}`, idempotencyKey: `roster-${member}` });
     }
 
-    // The arbiter's ruling, through the API until the arbiter's screen records an assigned score (it
-    // records rulings whose table result stands): East withdrew his acquiescence in the claim; the
-    // arbiter assigns eleven tricks to declarer.
+    // The arbiter's ruling on deal 1, on his screen: East withdrew his acquiescence in the claim,
+    // and the arbiter assigns eleven tricks to declarer (Club Law 69).
     arbiter = await staff("arbiter", arbiterAccount.generatedPassword);
-    await arbiter.appeals.recordRuling({
-      idempotencyKey: "ruling-deal-1",
-      deal: { kind: TableKind.RUBBER, scoreTarget: { target: { case: "scorepadDeal", value: { scorepadId, dealId: deal1 } } } },
-      irregularity: "East withdrew his acquiescence in declarer's claim of all thirteen tricks",
-      laws: [{ code: LawCode.CLUB, number: 69 }],
-      facts: "declarer's statement did not say how he would play the clubs; the defenders could have won two tricks",
-      kind: RulingKind.JUDGEMENT,
-      decision: {
-        decision: {
-          case: "adjustedScore",
-          value: {
-            kind: {
-              case: "assigned",
-              value: {
-                result: {
-                  outcome: {
-                    case: "played",
-                    value: { contract: { contract: { bid: { level: 1, denomination: Denomination.NO_TRUMP }, doubling: Doubling.UNDOUBLED }, declarer: Seat.NORTH }, tricks: 11 },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-      rightToAppealAdvised: true,
-    });
+    const arbiterPage = await browsers.newPage(PHONE);
+    await signInStaff(arbiterPage, "arbiter", arbiterAccount.generatedPassword, "Arbiter");
+    const form = arbiterPage.locator("details.ruling-form");
+    await form.locator("summary").click();
+    await form.getByLabel("The irregularity").fill("East withdrew his acquiescence in declarer's claim of all thirteen tricks");
+    await form.getByLabel(/The Law applied/).fill("69");
+    await form.locator("select[name='ruling-code']").selectOption({ label: "Alternative Club Laws" });
+    await form.getByLabel("The facts found").fill("declarer's statement did not say how he would play the clubs; the defenders could have won two tricks");
+    await form.locator("select[name='ruling-kind']").selectOption({ label: "A judgement (an adjusted score, unauthorised information, a claim)" });
+    await form.getByLabel("An assigned score").check();
+    assert.equal(await form.getByLabel(/^Contract/).inputValue(), "1NT", "the contract played, offered");
+    await form.locator("select[name='assigned-declarer']").selectOption({ label: "North" });
+    await form.getByLabel("Tricks won by declarer's side").fill("11");
+    await form.getByRole("button", { name: "Record the ruling" }).click();
+    await form.getByRole("status").getByText(/Ruling recorded/).waitFor();
+    await shoot(arbiterPage, "arbiter-assigned-score");
+    await arbiterPage.context().close();
 
     // The rubber goes on: deal 2 is dealt, and each player learns his new hand.
     await deal(2, "nora");
