@@ -1,5 +1,6 @@
 // The front desk's room (docs/front-desk.md): who is present, the tables with their members and
-// waiting lists, and for each table the one step the rules call for now with its button (a draw,
+// waiting lists, and for each table the one step the rules call for now with its button (a draw by
+// the server or with physical cards,
 // starting the rubber, with the server's cards or physical ones); sign-in codes for members; and,
 // while a rubber is played, the table's public view (where physical cards are played, the recorder
 // of its calls and plays) and its scorepad, live. The administrator also manages staff accounts.
@@ -12,6 +13,7 @@ import type { Player as RegisteredPlayer } from "@bridgeclub/client/gen/bridgecl
 import { NextStep } from "@bridgeclub/client/gen/bridgeclub/membership/v1/next_steps_pb.js";
 import { CodeDelivery } from "@bridgeclub/client/gen/bridgeclub/membership/v1/signin_pb.js";
 import type { Presence } from "@bridgeclub/client/gen/bridgeclub/membership/v1/player_pb.js";
+import type { PhysicalDrawing } from "@bridgeclub/client/gen/bridgeclub/membership/v1/membership_service_pb.js";
 import type { Table } from "@bridgeclub/client/gen/bridgeclub/membership/v1/table_pb.js";
 import { useCallback, useEffect, useState } from "preact/hooks";
 
@@ -20,6 +22,7 @@ import { accounts, explain, game, idempotencyKey, membership, scoring } from "./
 import { SEAT_NAME } from "./cards.js";
 import { useLive } from "./live.js";
 import { Draws } from "./draws.js";
+import { drawOutcome, PhysicalDrawForm, recordPhysicalDraw } from "./physicaldraw.js";
 import { Scorepad } from "./scorepad.js";
 import { ScreenHeading, TableScreen } from "./table.js";
 
@@ -309,6 +312,11 @@ function TableCard({
       await membership().drawCards({ tableId: table.tableId, purpose: steps.draw.purpose, playerIds: steps.draw.playerIds });
       return "The server drew the cards.";
     });
+  const drawWithCards = (drawings: PhysicalDrawing[]) =>
+    act(async () => {
+      if (!steps?.draw) return;
+      return drawOutcome(await recordPhysicalDraw(table.tableId, steps.draw, drawings));
+    });
 
   return (
     <section class="card table-card" aria-labelledby={`t-${table.tableId}`} data-table={table.tableId}>
@@ -339,10 +347,16 @@ function TableCard({
         <p class="summary" data-testid="next-step">
           <strong>What next:</strong> {steps?.summary ?? "—"}
         </p>
-        {(steps?.step === NextStep.DRAW || steps?.step === NextStep.FINISH_DRAW) && (
+        {steps?.step === NextStep.DRAW && (
           <button type="button" onClick={draw}>
             Draw (server)
           </button>
+        )}
+        {(steps?.step === NextStep.DRAW || steps?.step === NextStep.FINISH_DRAW) && steps.draw && (
+          <details class="draw-with-cards" open={steps.step === NextStep.FINISH_DRAW || undefined}>
+            <summary>{steps.step === NextStep.FINISH_DRAW ? "Finish the draw with cards" : "Draw with cards"}</summary>
+            <PhysicalDrawForm key={`${steps.draw.drawId}-${steps.draw.awaitingPlayerIds.join()}`} needed={steps.draw} onRecord={drawWithCards} />
+          </details>
         )}
         {steps?.step === NextStep.PLAY_RUBBER && padFinished && (
           <button type="button" onClick={endRubber}>

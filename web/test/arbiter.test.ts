@@ -1,17 +1,19 @@
 // The arbiter's screen in headless Chromium against a real bridge-club of its own. The administrator
 // makes the desk's and the arbiter's accounts on his screen; the desk seats four players at a table under the
-// Alternative Club Laws and starts a rubber played with physical cards, then records the auction
+// Alternative Club Laws, records their draw for partnerships with the table's cards (a redraw
+// included) and starts a rubber played with physical cards, then records the auction
 // and a lead out of turn as they happen at the table. The lead calls the arbiter at once (Club Law
 // 13); his screen lists the call, shows the rectification options of Law 54 with their Laws, and he
 // chooses for declarer, settles the call and records his ruling. The desk's page follows live. No
-// page may show a card that is not on the table: the hands were never entered, so only the card led.
+// page may show a card its viewer may not see: the desk (a spectator) the card led and, once the lead
+// is accepted, dummy; the arbiter every hand, each in its own seat.
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
 import type { Locator, Page } from "playwright-core";
 
-import { Browsers, cardsShown, DESK, followWhatNextToTheRubber, PHONE, shoot, signInStaff } from "./browser.js";
+import { Browsers, cardsShown, DESK, PHONE, shoot, signInStaff } from "./browser.js";
 import { Club } from "./club.js";
 
 const PLAYERS = ["north1", "east1", "south1", "west1"];
@@ -90,11 +92,30 @@ describe("the arbiter's screen", () => {
     await desk.getByRole("checkbox", { name: /Alternative Club Laws/ }).check();
     await desk.getByRole("button", { name: "Open the table" }).click();
     table = desk.locator("section[data-table]").first();
-    await followWhatNextToTheRubber(desk, table, async () => {
-      await table.getByRole("checkbox", { name: "Physical cards, recorded here" }).check();
-      await table.getByLabel(/The hands as dealt/).fill(PBN);
-    });
+    // The draw for partnerships, with the table's cards (Law 3): the first drawer takes two cards at
+    // once, so his card does not count and he draws again; then the draw is complete.
+    const drawForm = table.locator("form.physical-draw");
+    await table.locator("details.draw-with-cards summary").click();
+    const drawers = await drawForm.locator("fieldset[data-drawer]").evaluateAll((sets) => sets.map((f) => f.getAttribute("data-drawer") ?? ""));
+    assert.equal(drawers.length, 4, `four draw: ${drawers.join(", ")}`);
+    for (const [i, drawer] of drawers.entries()) await drawForm.getByLabel(`${drawer}'s card`).fill(["SA", "HK", "DQ", "CJ"][i]);
+    await drawForm.getByRole("checkbox", { name: "Drew more than one card" }).first().check();
+    await shoot(desk, "desk-physical-draw");
+    await drawForm.getByRole("button", { name: "Record the cards drawn" }).click();
+    await desk.getByRole("status").getByText(`To draw again: ${drawers[0]}`).waitFor();
+    await drawForm.locator(`fieldset[data-drawer='${drawers[0]}']`).waitFor();
+    assert.equal(await drawForm.locator("fieldset[data-drawer]").count(), 1, "only he draws again");
+    await drawForm.getByLabel(`${drawers[0]}'s card`).fill("S2");
+    await drawForm.getByRole("button", { name: "Record the cards drawn" }).click();
+    await desk.getByRole("status").getByText(/The draw is complete/).waitFor();
+
+    // The rubber, with physical cards: the hands as dealt are entered, so that the play is recorded.
+    await table.getByRole("checkbox", { name: "Physical cards, recorded here" }).check();
+    await table.getByLabel(/The hands as dealt/).fill(PBN);
+    await table.getByRole("button", { name: "Start the rubber" }).click();
     await table.getByText(/^Rubber 1$/).waitFor();
+    // Highest card first dealer, seated North (Law 3): the spade ace's drawer was redrawn, so the heart king.
+    assert.match((await table.textContent()) ?? "", new RegExp(`North ${drawers[1]}`));
 
     // The table's screen, with its recorder: the dealer (in turn) opens 1NT and the others pass.
     await table.locator("details.public-view summary").click();

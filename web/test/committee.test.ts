@@ -22,7 +22,7 @@ import { AppealsService } from "@bridgeclub/client/gen/bridgeclub/appeals/v1/app
 import { RulingKind } from "@bridgeclub/client/gen/bridgeclub/appeals/v1/ruling_pb.js";
 import { Role } from "@bridgeclub/client/gen/bridgeclub/common/v1/auth_pb.js";
 import { Seat } from "@bridgeclub/client/gen/bridgeclub/common/v1/cards_pb.js";
-import { CallSchema, Denomination, Doubling } from "@bridgeclub/client/gen/bridgeclub/common/v1/contract_pb.js";
+import { CallSchema, Denomination } from "@bridgeclub/client/gen/bridgeclub/common/v1/contract_pb.js";
 import { LawCode } from "@bridgeclub/client/gen/bridgeclub/common/v1/law_pb.js";
 import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
 import { DealPhase, PlayMode, type TableView } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
@@ -84,7 +84,6 @@ describe("the appeals committee", () => {
   let chairPassword = "";
   let tableId = "";
   let scorepadId = "";
-  let deal1 = "";
   /** Each seat's hand (card codes) in deals 1 and 2, as the server showed it to that seat's player. */
   const hands1 = new Map<string, Set<string>>();
   const hands2 = new Map<string, Set<string>>();
@@ -193,7 +192,8 @@ describe("the appeals committee", () => {
       await players.get(defender)!.game.respondToClaim({ tableId, expectedVersion: view.version, idempotencyKey: `answer-${defender}`, claimId, seat, reply: ClaimReply.ACCEPT });
     }
     assert.equal((await viewOf("nora")).phase, DealPhase.FINISHED, "the claim ends deal 1");
-    deal1 = await until("deal 1's result on the pad", async () => (await admin.scoring.getScorepad({ scorepadId })).scorepad?.deals[0]?.dealId);
+    // The arbiter rules once the result is on the pad.
+    await until("deal 1's result on the pad", async () => (await admin.scoring.getScorepad({ scorepadId })).scorepad?.deals[0]?.dealId);
 
     // The administration's part: the committee's and the arbiter's staff accounts, and the roster
     // the committee sits from: the committee's account as `staff:<name>` (the roster asks membership
