@@ -67,6 +67,19 @@ impl Lineup {
         Self::start_for(desk, pads, kind, players).await
     }
 
+    /// As [`Lineup::start`], at a table under the Alternative Club Laws (its `club_laws` option):
+    /// every deal of the rubber is played under them (Part VIII).
+    pub async fn start_under_club_laws(
+        desk: &mut MembershipClient,
+        pads: &mut ScoringClient,
+        kind: pb::TableKind,
+        tag: &str,
+    ) -> Lineup {
+        let players = ["n", "e", "s", "w"].map(|seat| format!("player-{seat}-{tag}"));
+        let options = membership::TableOptions { club_laws: true, ..Default::default() };
+        Self::start_with(desk, pads, kind, players, Some(options)).await
+    }
+
     /// As [`Lineup::start`], for players with these ids (North, East, South, West), who must
     /// not be registered yet.
     pub async fn start_for(
@@ -74,6 +87,17 @@ impl Lineup {
         pads: &mut ScoringClient,
         kind: pb::TableKind,
         players: [String; 4],
+    ) -> Lineup {
+        Self::start_with(desk, pads, kind, players, None).await
+    }
+
+    /// As [`Lineup::start_for`], at a table with these club options.
+    async fn start_with(
+        desk: &mut MembershipClient,
+        pads: &mut ScoringClient,
+        kind: pb::TableKind,
+        players: [String; 4],
+        options: Option<membership::TableOptions>,
     ) -> Lineup {
         let tag = players.join("-");
         register(desk, &players).await;
@@ -84,7 +108,7 @@ impl Lineup {
         let request = membership::OpenTableRequest {
             name: format!("table {tag}"),
             kind: kind as i32,
-            options: None,
+            options,
             applicant_player_ids: players.to_vec(),
             idempotency_key: String::new(),
             returning_fourth_player_ids: Vec::new(),
@@ -183,6 +207,14 @@ impl crate::TestApp {
         let tag = uuid::Uuid::new_v4().simple().to_string();
         let (mut desk, mut pads) = self.desk_clients();
         Lineup::start(&mut desk, &mut pads, kind, &tag).await
+    }
+
+    /// A rubber of `kind` started by the desk for four new players at a table under the
+    /// Alternative Club Laws (see [`Lineup::start_under_club_laws`]).
+    pub async fn lineup_under_club_laws(&self, kind: pb::TableKind) -> Lineup {
+        let tag = uuid::Uuid::new_v4().simple().to_string();
+        let (mut desk, mut pads) = self.desk_clients();
+        Lineup::start_under_club_laws(&mut desk, &mut pads, kind, &tag).await
     }
 
     /// A rubber of `kind` started by the desk for these four new players, North, East, South,

@@ -72,8 +72,8 @@ impl RubberOwners {
     /// Appendix 4 C in Chicago), the deal the pad's next one, and the dealer the one whose turn
     /// it is (Law 9). What the caller gave must agree; anything missing is filled in.
     pub fn settle(&self, table_id: &str, setup: &mut game::DealSetup) -> Result<(), ServiceError> {
-        let deal_number = match &setup.source {
-            Some(game::deal_setup::Source::Rubber(deal)) => deal.deal_number,
+        let (deal_number, club_laws) = match &setup.source {
+            Some(game::deal_setup::Source::Rubber(deal)) => (deal.deal_number, deal.club_laws),
             _ => return Err(ServiceError::internal("settle is for a rubber's deal")),
         };
         let (rubber, pad) = (&self.rubber, &self.pad);
@@ -95,6 +95,15 @@ impl RubberOwners {
                 "setup.kind: rubber {} is played as {}, and its deals with it",
                 rubber.rubber_id,
                 kind_name(rubber.kind)
+            )));
+        }
+        if club_laws != rubber.club_laws {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "setup.rubber.club_laws: the Alternative Club Laws are {}in force for rubber {}, as its \
+                 table's options say (Part VIII: they need the players' advance agreement or the \
+                 club's published policy)",
+                if rubber.club_laws { "" } else { "not " },
+                rubber.rubber_id
             )));
         }
         if pad.rubber_id != rubber.rubber_id {

@@ -132,6 +132,13 @@ impl<'a> Table<'a> {
         Table { app, id, players, lineup: std::sync::Mutex::new(Some(lineup)) }
     }
 
+    /// As [`Table::seated`], at a table under the Alternative Club Laws (Part VIII).
+    async fn seated_under_club_laws(app: &'a TestApp) -> Table<'a> {
+        let lineup = app.lineup_under_club_laws(pb::TableKind::Rubber).await;
+        let (id, players) = (lineup.table_id.clone(), lineup.players.clone());
+        Table { app, id, players, lineup: std::sync::Mutex::new(Some(lineup)) }
+    }
+
     fn lineup(&self) -> Lineup {
         let lineup = self.lineup.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         lineup.clone().unwrap_or_else(|| panic!("table {} was not seated for a rubber", self.id))

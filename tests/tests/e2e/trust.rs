@@ -160,6 +160,27 @@ async fn a_rubber_s_deal_is_set_up_by_its_owners_and_refused_wherever_the_caller
         Code::FailedPrecondition,
         "Law 77",
     );
+    // The Alternative Club Laws are the table's to say (Part VIII), not the caller's: claimed at a
+    // table without them, or left out at one under them.
+    let mut club_laws = rubber_deal(&ours, game::PlayMode::Digital);
+    if let Some(game::deal_setup::Source::Rubber(deal)) = &mut club_laws.source {
+        deal.club_laws = true;
+    }
+    refused(
+        north().start_deal(start(&ours.table_id, club_laws, None)).await.unwrap_err(),
+        Code::FailedPrecondition,
+        "Part VIII",
+    );
+    let club = app.lineup_under_club_laws(pb::TableKind::Rubber).await;
+    let club_north = || app.game(&club.players[0], &[Role::Player]);
+    let left_out =
+        club_north().start_deal(start(&club.table_id, rubber_deal(&club, game::PlayMode::Digital), None)).await;
+    refused(left_out.unwrap_err(), Code::FailedPrecondition, "Part VIII");
+    let mut under_them = rubber_deal(&club, game::PlayMode::Digital);
+    if let Some(game::deal_setup::Source::Rubber(deal)) = &mut under_them.source {
+        deal.club_laws = true;
+    }
+    club_north().start_deal(start(&club.table_id, under_them, None)).await.unwrap();
     let mut out_of_turn = rubber_deal(&ours, game::PlayMode::Digital);
     out_of_turn.dealer = pb::Seat::West as i32;
     refused(

@@ -120,6 +120,7 @@ impl ClubState {
             // The start's own choices (Law 3), which the command that started it records.
             first_deck: 1,
             partnerships_agreed: false,
+            club_laws: t.options.club_laws,
         })
     }
 

@@ -15,7 +15,7 @@ use super::{PBN, Table, bid_four_spades, enter_result, fact, key, outcome, pcall
 async fn law_27_and_31_at_a_club_table_the_arbiter_is_summoned_and_the_options_are_enforced() {
     use Seat::*;
     let app = TestApp::spawn().await;
-    let table = Table::seated(&app).await;
+    let table = Table::seated_under_club_laws(&app).await;
     table.start(table.rubber(game::PlayMode::Recorded, true), Some(PBN)).await;
     table.call(North, "1S").await;
 

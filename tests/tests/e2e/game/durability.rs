@@ -179,7 +179,7 @@ async fn the_game_runs_on_the_embedded_default() {
     };
     let client = |subject: &str, role: Role| GameClient::new(channel(subject, role));
     let (mut desk, mut arbiter) = (client("desk", Role::Desk), client("arbiter", Role::Arbiter));
-    let lineup = Lineup::start(
+    let lineup = Lineup::start_under_club_laws(
         &mut e2e::MembershipClient::new(channel("desk", Role::Desk)),
         &mut e2e::ScoringClient::new(channel("desk", Role::Desk)),
         pb::TableKind::Rubber,

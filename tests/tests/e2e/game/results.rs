@@ -204,7 +204,7 @@ async fn law_70a_and_club_law_69_an_adjudication_citing_no_law() {
     use Seat::*;
     let app = TestApp::spawn().await;
     for duplicate in [true, false] {
-        let table = if duplicate { Table::new(&app) } else { Table::seated(&app).await };
+        let table = if duplicate { Table::new(&app) } else { Table::seated_under_club_laws(&app).await };
         let setup = if duplicate {
             board(&table.players, game::PlayMode::Recorded, &session(&app, &[(1, None)]).await, 1)
         } else {
