@@ -1,7 +1,8 @@
 // Which screen: sign-in for nobody, the player's screens for a member, and for staff the screens
 // their roles open: the room for the desk (and the administrator, who may do what the desk does),
-// the calls for the arbiter, the appeals for the committee. Staff with more than one of these
-// switch between them with the tabs in the bar.
+// the calls for the arbiter, the appeals for the committee, and the duplicate sessions for the desk
+// and the director (the arbiter role, who also rules on a session's results there). Staff with more
+// than one of these switch between them with the tabs in the bar.
 
 import { useState } from "preact/hooks";
 
@@ -10,14 +11,16 @@ import { Arbiter } from "./arbiter.js";
 import { Committee } from "./committee.js";
 import { Desk } from "./desk.js";
 import { Player } from "./player.js";
+import { Sessions } from "./sessions.js";
 import { SignIn } from "./signin.js";
 
-type StaffScreen = "room" | "arbiter" | "committee";
+type StaffScreen = "room" | "arbiter" | "committee" | "sessions";
 
 const STAFF_SCREENS: { screen: StaffScreen; label: string; roles: Role[] }[] = [
   { screen: "room", label: "Room", roles: [Role.DESK, Role.ADMIN] },
   { screen: "arbiter", label: "Arbiter", roles: [Role.ARBITER] },
   { screen: "committee", label: "Committee", roles: [Role.COMMITTEE] },
+  { screen: "sessions", label: "Sessions", roles: [Role.DESK, Role.ARBITER, Role.ADMIN] },
 ];
 
 export function App() {
@@ -67,6 +70,8 @@ export function App() {
           <Arbiter />
         ) : screen === "committee" ? (
           <Committee memberId={session.subject} />
+        ) : screen === "sessions" ? (
+          <Sessions canRule={session.roles.includes(Role.ARBITER)} />
         ) : (
           <p role="alert" class="error">
             This account has no screen yet: ask the administrator for a role.

@@ -15,7 +15,7 @@ import { CardFace, Hand } from "./hand.js";
 
 const SEAT_LETTER: Record<number, string> = { [Seat.NORTH]: "N", [Seat.EAST]: "E", [Seat.SOUTH]: "S", [Seat.WEST]: "W" };
 
-const VULNERABLE: Record<number, string> = {
+export const VULNERABLE: Record<number, string> = {
   [Vulnerability.NONE]: "neither side vulnerable",
   [Vulnerability.NORTH_SOUTH]: "North–South vulnerable",
   [Vulnerability.EAST_WEST]: "East–West vulnerable",

@@ -13,7 +13,7 @@ import { after, before, describe, test } from "node:test";
 
 import type { Locator, Page } from "playwright-core";
 
-import { Browsers, cardsShown, DESK, PHONE, shoot, signInStaff } from "./browser.js";
+import { Browsers, cardsShown, DESK, makeStaffAccount, PHONE, registerAndArrive, shoot, signInStaff } from "./browser.js";
 import { Club } from "./club.js";
 
 const PLAYERS = ["north1", "east1", "south1", "west1"];
@@ -59,35 +59,18 @@ describe("the arbiter's screen", () => {
     for (const { card } of await cardsShown(page)) assert.ok(onTable.includes(card), `${when}: ${card} is shown, which nobody may see`);
   };
 
-  /** Makes a staff account on the administrator's screen; returns the password it was given. */
-  const makeAccount = async (admin: Page, name: string, role: string) => {
-    const accounts = admin.getByRole("region", { name: "Staff accounts" });
-    await accounts.getByLabel("Account name").fill(name);
-    await accounts.getByRole("checkbox", { name: role, exact: true }).check();
-    await accounts.getByRole("button", { name: "Create the account" }).click();
-    await accounts.locator(`li[data-account='${name}'] .state`).getByText(role.toLowerCase(), { exact: true }).waitFor();
-    const password = ((await admin.getByTestId("new-password").filter({ hasText: name }).locator("output").textContent()) ?? "").trim();
-    assert.ok(password.length >= 10, `a generated password for ${name}: ${password}`);
-    return password;
-  };
-
   test("the administrator makes the desk's and the arbiter's accounts on his screen", async () => {
     const admin = await browsers.newPage(DESK);
     await signInStaff(admin, club.administrator.name, club.administrator.password, "The room");
-    const deskPassword = await makeAccount(admin, "frontdesk", "Desk");
-    password = await makeAccount(admin, "arbiter", "Arbiter");
+    const deskPassword = await makeStaffAccount(admin, "frontdesk", ["Desk"]);
+    password = await makeStaffAccount(admin, "arbiter", ["Arbiter"]);
     await shoot(admin, "admin-staff-accounts");
     desk = await browsers.newPage(DESK);
     await signInStaff(desk, "frontdesk", deskPassword, "The room");
   });
 
   test("the desk records a deal played with physical cards under the Club Laws", async () => {
-    for (const id of PLAYERS) {
-      await desk.getByLabel("Player id").fill(id);
-      await desk.getByLabel("Name", { exact: true }).fill(id);
-      await desk.getByRole("button", { name: "Register and arrive" }).click();
-      await desk.locator(`li[data-player="${id}"]`).getByText("present").waitFor();
-    }
+    for (const id of PLAYERS) await registerAndArrive(desk, id);
     for (const id of PLAYERS) await desk.getByRole("checkbox", { name: id }).check();
     await desk.getByRole("checkbox", { name: /Alternative Club Laws/ }).check();
     await desk.getByRole("button", { name: "Open the table" }).click();

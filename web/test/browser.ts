@@ -57,6 +57,39 @@ export async function signInStaff(page: Page, name: string, password: string, he
   await page.getByRole("heading", { name: heading }).waitFor();
 }
 
+/**
+ * Makes a staff account with `roles` (the checkboxes' names: "Desk", "Arbiter", ...) on the
+ * administrator's screen; returns the password it was given.
+ */
+export async function makeStaffAccount(admin: Page, name: string, roles: string[]): Promise<string> {
+  const accounts = admin.getByRole("region", { name: "Staff accounts" });
+  await accounts.getByLabel("Account name").fill(name);
+  for (const role of roles) await accounts.getByRole("checkbox", { name: role, exact: true }).check();
+  await accounts.getByRole("button", { name: "Create the account" }).click();
+  for (const role of roles) await accounts.locator(`li[data-account='${name}'] .state`).getByText(role.toLowerCase(), { exact: true }).waitFor();
+  const password = ((await admin.getByTestId("new-password").filter({ hasText: name }).locator("output").textContent()) ?? "").trim();
+  assert.ok(password.length >= 10, `a generated password for ${name}: ${password}`);
+  return password;
+}
+
+/** The desk registers a member with the room's form, and he is marked present. */
+export async function registerAndArrive(desk: Page, id: string, name = id) {
+  await desk.getByLabel("Player id").fill(id);
+  await desk.getByLabel("Name", { exact: true }).fill(name);
+  await desk.getByRole("button", { name: "Register and arrive" }).click();
+  await desk.locator(`li[data-player="${id}"]`).getByText("present").waitFor();
+}
+
+/**
+ * Waits until `page` shows `expected`; fails at once, in the screen's words, if the page shows an
+ * error instead (an action refused by the server).
+ */
+export async function waitForOrError(page: Page, expected: Locator) {
+  const alert = page.locator("p[role=alert]");
+  await expected.or(alert).first().waitFor();
+  if ((await expected.count()) === 0) throw new Error(`the page says: ${await alert.first().textContent()}`);
+}
+
 const AXE = createRequire(import.meta.url).resolve("axe-core");
 
 /**
