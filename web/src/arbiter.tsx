@@ -3,7 +3,8 @@
 // what the Laws give after an irregularity: each open rectification decision with its options, the
 // Law that gives each and whose choice it is, and he chooses for the player when asked to (or where
 // the Laws give the choice to him, as the Alternative Club Laws do); he decides a disputed claim;
-// he settles the call with a note of what he ruled; and he records the ruling, which the players may
+// he records an irregularity the calls and cards cannot show (irregularity.tsx); he settles the call
+// with a note of what he ruled; and he records the ruling, which the players may
 // appeal to the committee. Live: the room's stream brings tables that start or stop playing, each
 // table's stream its changes.
 
@@ -19,6 +20,7 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 
 import { appeals, explain, game, idempotencyKey, membership } from "./api.js";
 import { type Call, DENOMINATIONS, SEAT_NAME, type Seat } from "./cards.js";
+import { IrregularityForm } from "./irregularity.js";
 import { useLive } from "./live.js";
 import { ScreenHeading, type TableAct, TableScreen } from "./table.js";
 
@@ -108,6 +110,7 @@ function Official({ view, act, onChange }: { view: TableView; act: TableAct; onC
       {view.openArbiterCalls.map((call) => (
         <Resolve key={call.arbiterCallId} call={call} act={run} />
       ))}
+      {view.dealId && view.phase !== DealPhase.NO_DEAL && <IrregularityForm view={view} act={run} />}
       {view.dealId && view.phase !== DealPhase.NO_DEAL && <RulingForm view={view} />}
     </div>
   );

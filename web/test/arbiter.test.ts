@@ -13,7 +13,7 @@ import { after, before, describe, test } from "node:test";
 
 import type { Locator, Page } from "playwright-core";
 
-import { Browsers, cardsShown, DESK, makeStaffAccount, PHONE, registerAndArrive, shoot, signInStaff } from "./browser.js";
+import { Browsers, cardsShown, DESK, makeStaffAccount, PHONE, registerAndArrive, shoot, signInStaff, waitForOrError } from "./browser.js";
 import { Club } from "./club.js";
 
 const PLAYERS = ["north1", "east1", "south1", "west1"];
@@ -40,6 +40,8 @@ describe("the arbiter's screen", () => {
   let password = "";
   /** The side of the player who led out of turn. */
   let offendingSide = "";
+  /** The dealer, who opened 1NT and declares. */
+  let dealerSeat = 0;
   /** The card led out of turn, and dummy's hand. */
   let led = "";
   let dummy: string[] = [];
@@ -105,6 +107,7 @@ describe("the arbiter's screen", () => {
     const recorder = table.getByTestId("recorder");
     await recorder.waitFor();
     const dealer = Number(await recorder.locator("select[name='recorder-seat']").inputValue());
+    dealerSeat = dealer;
     for (const [i, call] of ["1N", "P", "P", "P"].entries()) {
       const seat = clockwise(dealer, i);
       await recorder.getByText(`${SEATS[seat]}'s call`).waitFor();
@@ -169,5 +172,29 @@ describe("the arbiter's screen", () => {
     await ruling.getByRole("button", { name: "Record the ruling" }).click();
     await ruling.getByRole("status").getByText(/Ruling recorded/).waitFor();
     await shoot(arbiter, "arbiter-ruled");
+  });
+
+  test("the arbiter records unauthorised information the cards cannot show, under the Club Laws' own Law", async () => {
+    const official = arbiter.getByTestId("official");
+    const form = official.locator("details.irregularity-form");
+    await form.locator("summary").click();
+    await form.locator("select[name='irregularity-kind']").selectOption({ label: "Unauthorised information from partner (Law 16)" });
+    const hesitated = clockwise(dealerSeat, 2);
+    await form.locator("select[name='irregularity-offender']").selectOption(String(hesitated));
+    await form.locator("select[name='irregularity-pointed-out-by']").selectOption(String(clockwise(dealerSeat, 1)));
+    await form.getByLabel("In words").fill("Dummy's hesitation before passing 1NT");
+    await form.getByRole("button", { name: "Record the irregularity" }).click();
+    // The game service cites the Law of the code in force: the Alternative Club Laws' Law 16.
+    await waitForOrError(arbiter, form.getByRole("status").getByText(/Recorded under .*16/));
+    assert.match((await form.getByRole("status").textContent()) ?? "", /Club/);
+    // Under the Club Laws every irregularity calls the arbiter (Club Law 13): the table says so, and he settles it.
+    await table.getByTestId("arbiter-called").waitFor();
+    const settle = official.locator("form[data-resolve]");
+    await settle.getByLabel("What you explained or ruled").fill("Unauthorised information: play on, the score may be adjusted (Club Law 16)");
+    await settle.getByRole("button", { name: "Settle the call" }).click();
+    await arbiter.getByTestId("arbiter-calls").getByText("No table is calling.").waitFor();
+    await table.getByTestId("arbiter-called").waitFor({ state: "detached" });
+    await onlyCardsOnTable(desk, [led, ...dummy], "after the irregularity");
+    await shoot(arbiter, "arbiter-irregularity");
   });
 });
