@@ -283,6 +283,7 @@ function TableCard({
       const scorepadId = scorepad?.scorepadId;
       if (!scorepadId) throw new Error("no scorepad");
       const idle = (await game().getTableState({ tableId: table.tableId })).view;
+      const number = started.rubber?.number ?? "";
       await game().startDeal({
         tableId: table.tableId,
         expectedVersion: idle?.version ?? 0n,
@@ -293,6 +294,9 @@ function TableCard({
           mode: physical ? PlayMode.RECORDED : PlayMode.DIGITAL,
         },
         hands: physical && hands.trim() ? { case: "dealPbn", value: hands.trim() } : { case: undefined },
+      }).catch((e: unknown) => {
+        // The rubber and its pad stand; the first deal is dealt again from the table below.
+        throw new Error(`Rubber ${number} started at ${table.name}, but its first deal did not: ${explain(e)} Deal it again from the table below.`);
       });
       return physical
         ? `Rubber ${started.rubber?.number ?? ""} started at ${table.name}; deal the cards and record the auction here.`
@@ -385,7 +389,14 @@ function TableCard({
       {rubber && (
         <details class="public-view">
           <summary>The table (public view)</summary>
-          <TableScreen tableId={table.tableId} title={table.name} withScorepad={false} nested recordsAnySeat={canRecord} />
+          <TableScreen
+            tableId={table.tableId}
+            title={table.name}
+            withScorepad={false}
+            nested
+            recordsAnySeat={canRecord}
+            deskDeal={padId ? { rubberId: rubber.rubberId, scorepadId: padId, clubLaws: table.options?.clubLaws ?? false } : undefined}
+          />
         </details>
       )}
       {rubber && padId && (

@@ -21,6 +21,7 @@ import {
   type Seat,
 } from "./cards.js";
 import { AuctionGrid, BiddingBox } from "./bidding.js";
+import { type DeskDeal, DeskNextDeal } from "./deskdeal.js";
 import { Draws } from "./draws.js";
 import { CardFace, Hand } from "./hand.js";
 import { type LiveState, useLive } from "./live.js";
@@ -99,6 +100,7 @@ export function TableScreen({
   nested = false,
   recordsAnySeat = false,
   official,
+  deskDeal,
 }: {
   tableId: string;
   title: string;
@@ -109,6 +111,8 @@ export function TableScreen({
   official?: (view: TableView, act: TableAct) => ComponentChildren;
   /** Shown inside another screen (the desk's table card): its heading is not the page's. */
   nested?: boolean;
+  /** The desk's rubber: it deals the next deal here while none is under way. */
+  deskDeal?: DeskDeal;
 }) {
   const Title = nested ? "h4" : "h1";
   const { view, live, setView, reload } = useTableView(tableId);
@@ -202,6 +206,7 @@ export function TableScreen({
           ) : (
             view.phase === DealPhase.AUCTION && me && <BiddingBox view={view} seat={me} onCall={call} busy={busy} />
           )}
+          {deskDeal && <DeskNextDeal view={view} deal={deskDeal} act={act} />}
           <TricksPlayed view={view} />
           {me && <Claims view={view} seat={me} busy={busy} onClaim={claim} onAnswer={answerClaim} />}
           {view.openArbiterCalls.length > 0 && (

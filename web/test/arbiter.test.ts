@@ -95,15 +95,24 @@ describe("the arbiter's screen", () => {
     await desk.getByRole("status").getByText(/The draw is complete/).waitFor();
 
     // The rubber, with physical cards: the hands as dealt are entered, so that the play is recorded.
+    // The desk mistypes them (a hand of three cards): the rubber starts, its first deal does not, and
+    // the desk is told so in the server's words, then deals it again from the table's view.
     await table.getByRole("checkbox", { name: "Physical cards, recorded here" }).check();
-    await table.getByLabel(/The hands as dealt/).fill(PBN);
+    await table.getByLabel(/The hands as dealt/).fill(PBN.replace("AKQJ.", "AQJ."));
     await table.getByRole("button", { name: "Start the rubber" }).click();
+    await desk.getByRole("alert").getByText(/Rubber 1 started at Table 1, but its first deal did not/).waitFor();
     await table.getByText(/^Rubber 1$/).waitFor();
+    await table.locator("details.public-view summary").click();
+    const deal1 = table.locator("form.desk-deal");
+    await deal1.getByRole("heading", { name: /^Deal 1, dealt by / }).waitFor();
+    assert.ok(await deal1.getByRole("checkbox", { name: "Physical cards, recorded here" }).isChecked(), "physical cards by default");
+    await deal1.getByLabel(/The hands as dealt/).fill(PBN);
+    await deal1.getByRole("button", { name: "Deal 1" }).click();
+    await deal1.waitFor({ state: "detached" });
     // Highest card first dealer, seated North (Law 3): the spade ace's drawer was redrawn, so the heart king.
     assert.match((await table.textContent()) ?? "", new RegExp(`North ${drawers[1]}`));
 
     // The table's screen, with its recorder: the dealer (in turn) opens 1NT and the others pass.
-    await table.locator("details.public-view summary").click();
     const recorder = table.getByTestId("recorder");
     await recorder.waitFor();
     const dealer = Number(await recorder.locator("select[name='recorder-seat']").inputValue());
