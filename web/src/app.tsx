@@ -1,12 +1,14 @@
 // Which screen: sign-in for nobody, the player's screens for a member, and for staff the screens
 // their roles open: the room for the desk (and the administrator, who may do what the desk does),
 // the calls for the arbiter, the appeals for the committee, and the duplicate sessions for the desk
-// and the director (the arbiter role, who also rules on a session's results there). Staff with more
+// and the director (the arbiter role, who also rules on a session's results there); for the
+// administrator also the appeal policy, the committee's roster and its conflicts. Staff with more
 // than one of these switch between them with the tabs in the bar.
 
 import { useState } from "preact/hooks";
 
 import { loadSession, Role, type Session, signOut } from "./api.js";
+import { AppealsAdmin } from "./appeals-admin.js";
 import { Arbiter } from "./arbiter.js";
 import { Committee } from "./committee.js";
 import { Desk } from "./desk.js";
@@ -14,13 +16,14 @@ import { Player } from "./player.js";
 import { Sessions } from "./sessions.js";
 import { SignIn } from "./signin.js";
 
-type StaffScreen = "room" | "arbiter" | "committee" | "sessions";
+type StaffScreen = "room" | "arbiter" | "committee" | "sessions" | "appeals-admin";
 
 const STAFF_SCREENS: { screen: StaffScreen; label: string; roles: Role[] }[] = [
   { screen: "room", label: "Room", roles: [Role.DESK, Role.ADMIN] },
   { screen: "arbiter", label: "Arbiter", roles: [Role.ARBITER] },
   { screen: "committee", label: "Committee", roles: [Role.COMMITTEE] },
   { screen: "sessions", label: "Sessions", roles: [Role.DESK, Role.ARBITER, Role.ADMIN] },
+  { screen: "appeals-admin", label: "Appeals", roles: [Role.ADMIN] },
 ];
 
 export function App() {
@@ -70,6 +73,8 @@ export function App() {
           <Arbiter />
         ) : screen === "committee" ? (
           <Committee memberId={session.subject} />
+        ) : screen === "appeals-admin" ? (
+          <AppealsAdmin />
         ) : screen === "sessions" ? (
           <Sessions canRule={session.roles.includes(Role.ARBITER)} />
         ) : (

@@ -12,8 +12,9 @@ import { Doubling } from "@bridgeclub/client/gen/bridgeclub/common/v1/contract_p
 import type { DealResult } from "@bridgeclub/client/gen/bridgeclub/common/v1/result_pb.js";
 import type { DealRecord } from "@bridgeclub/client/gen/bridgeclub/game/v1/record_pb.js";
 import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 
+import { appeals } from "./api.js";
 import { SPEAKER_ROLE, who } from "./appeals.js";
 import { DENOMINATION_SYMBOL, DENOMINATIONS, Denomination, SEAT_NAME, Seat } from "./cards.js";
 
@@ -45,6 +46,20 @@ export function HearingForm({
   const [role, setRole] = useState(SpeakerRole.APPELLANT_SIDE);
   const [text, setText] = useState("");
   const [notes, setNotes] = useState("");
+  // The roster as it stands now, offered for the other seats (the server still checks each member:
+  // on the roster, not conflicted, not a party).
+  const [roster, setRoster] = useState<string[]>([]);
+  useEffect(() => {
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    appeals()
+      .listRosterEntries({ covering: { seconds: now, nanos: 0 }, page: { pageSize: 100, pageToken: "" } })
+      .then((answer) => setRoster([...new Set(answer.entries.map((e) => e.memberId))].filter((m) => m !== memberId)))
+      .catch((e: unknown) => {
+        // The members are still typed by hand; the hearing is not held up.
+        console.warn("the roster could not be read:", e);
+        setRoster([]);
+      });
+  }, [memberId]);
   // The policy may be read after the form is first drawn.
   if (others.length !== Math.max(0, size - 1)) setOthers(Array(Math.max(0, size - 1)).fill(""));
   const pending = speaker.trim() && text.trim() ? { speaker: speaker.trim(), role, text: text.trim() } : undefined;
@@ -66,14 +81,22 @@ export function HearingForm({
         onHear({ committeeMemberIds: [memberId, ...others.map((m) => m.trim())], statements: heard, notes: notes.trim() });
       }}
     >
+      <datalist id="roster-members">
+        {roster.map((m) => (
+          <option key={m} value={m}>
+            {who(m)}
+          </option>
+        ))}
+      </datalist>
       <fieldset>
         <legend>Members sitting ({size})</legend>
         <p>1. {who(memberId)} (you)</p>
         {others.map((value, i) => (
           <label key={i}>
-            Member {i + 2} (player id)
+            Member {i + 2} (from the roster)
             <input
               name={`member-${i + 2}`}
+              list="roster-members"
               value={value}
               onInput={(e) => {
                 const next = e.currentTarget.value;

@@ -38,6 +38,13 @@ export class Browsers {
     // Generous: CI machines are slow while other builds run; every wait ends as soon as its condition holds.
     page.setDefaultTimeout(60_000);
     page.on("pageerror", (error) => console.error("page error:", error.message));
+    // A screen's own warnings (a read it gave up on), not the network's noise while a server restarts.
+    page.on("console", (message) => {
+      const text = message.text();
+      if (message.type() !== "warning" && message.type() !== "error") return;
+      if (text.startsWith("Failed to load resource") || text.startsWith("watch ended")) return;
+      console.error(`page ${message.type()}:`, text);
+    });
     await page.goto(this.club.baseUrl);
     return page;
   }

@@ -312,8 +312,12 @@ describe("the appeals committee", () => {
 
     // The hearing: the member signed in sits with two from the roster, and hears both sides.
     const hearing = appeal.getByTestId("hearing");
-    await hearing.getByLabel("Member 2 (player id)").fill(MEMBERS[0]);
-    await hearing.getByLabel("Member 3 (player id)").fill(MEMBERS[1]);
+    // The roster is offered for the other seats: the member's own name is not among them.
+    const offered = () => committee.locator("#roster-members option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    await committee.waitForFunction(() => document.querySelectorAll("#roster-members option").length > 0);
+    assert.deepEqual((await offered()).sort(), [...MEMBERS].sort(), "the roster, without the member signed in");
+    await hearing.getByLabel("Member 2 (from the roster)").fill(MEMBERS[0]);
+    await hearing.getByLabel("Member 3 (from the roster)").fill(MEMBERS[1]);
     await hearing.getByLabel("Who spoke").fill("nora");
     await hearing.getByLabel("Speaking as").selectOption({ label: "appellant's side" });
     await hearing.getByLabel("What was said").fill("I would have cashed the clubs first; they had one club trick");

@@ -221,6 +221,17 @@ async fn a_roster_member_who_never_made_a_call_hears_and_decides_an_appeal() {
     let mut members: Vec<&str> = roster.iter().map(|e| e.member_id.as_str()).collect();
     members.sort_unstable();
     assert_eq!(members, ["chair", "quiet", "third"]);
+    // The committee reads the roster too, to name who sits with it; a player does not.
+    let read_by_committee = app
+        .appeals("staff:chair", &[Role::Committee])
+        .list_roster_entries(pb::ListRosterEntriesRequest::default())
+        .await
+        .unwrap()
+        .into_inner()
+        .entries;
+    assert_eq!(read_by_committee, roster);
+    let by_player = app.appeals("sam", &[Role::Player]).list_roster_entries(pb::ListRosterEntriesRequest::default()).await;
+    assert_eq!(by_player.unwrap_err().code(), Code::PermissionDenied);
 
     let not_on_roster = hear(&app, "chair", &appeal, &["chair", "quiet", "outsider"]).await.unwrap_err();
     assert_eq!(not_on_roster.code(), Code::FailedPrecondition);
