@@ -26,6 +26,9 @@ import { drawOutcome, PhysicalDrawForm, recordPhysicalDraw } from "./physicaldra
 import { Scorepad } from "./scorepad.js";
 import { ScreenHeading, TableScreen } from "./table.js";
 
+/** How long an issued sign-in code stays on the desk's screen. */
+const CODE_SHOWN_MS = 2 * 60_000;
+
 /**
  * The room. `canManageAccounts`: the administrator's staff accounts. `canRecord`: the desk role, which
  * records the calls and cards of a table played with physical cards (the administrator's does not).
@@ -72,20 +75,26 @@ export function Desk({ canManageAccounts = false, canRecord = false }: { canMana
 
   const presentIds = new Set(present.map((p) => p.playerId));
   const seated = new Set(tables.flatMap((t) => t.members.map((m) => m.playerId)));
+  const forgetCode = (playerId: string, code?: string) =>
+    setCodes((all) => {
+      if (!(playerId in all) || (code !== undefined && all[playerId] !== code)) return all;
+      const { [playerId]: _gone, ...rest } = all;
+      return rest;
+    });
+  // A code is a key to the member's sign-in: shown long enough to read out, then gone from the
+  // screen (a second code replaces the first and has its own time).
   const issueCode = (playerId: string) =>
     act(async () => {
       const issued = await accounts().issueSignInCode({ playerId });
       setCodes((all) => ({ ...all, [playerId]: issued.code }));
+      setTimeout(() => forgetCode(playerId, issued.code), CODE_SHOWN_MS);
     });
   // Mailed, the code never reaches the desk's screen: the desk reads back the (masked) address
   // it went to, for the member to confirm.
   const mailCode = (player: RegisteredPlayer) =>
     act(async () => {
       const issued = await accounts().issueSignInCode({ playerId: player.playerId, delivery: CodeDelivery.EMAIL });
-      setCodes((all) => {
-        const { [player.playerId]: _shown, ...rest } = all;
-        return rest;
-      });
+      forgetCode(player.playerId);
       return `A sign-in code for ${player.name} went to ${issued.sentTo}.`;
     });
 
@@ -126,9 +135,14 @@ export function Desk({ canManageAccounts = false, canRecord = false }: { canMana
                   </button>
                 )}
                 {codes[p.playerId] && (
-                  <output class="code" data-code-for={p.playerId} aria-label={`${p.name}'s sign-in code`}>
-                    {codes[p.playerId]}
-                  </output>
+                  <>
+                    <output class="code" data-code-for={p.playerId} aria-label={`${p.name}'s sign-in code`}>
+                      {codes[p.playerId]}
+                    </output>
+                    <button type="button" class="quiet small" onClick={() => forgetCode(p.playerId)} aria-label={`Hide ${p.name}'s code`}>
+                      Hide
+                    </button>
+                  </>
                 )}
               </li>
             ))}

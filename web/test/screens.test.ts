@@ -291,6 +291,9 @@ describe("the screens", () => {
     await row.getByText("present").waitFor();
     await row.getByRole("button", { name: /Sign-in code/ }).click();
     const code = (await desk.locator(`output[data-code-for="erin"]`).textContent())?.trim() ?? "";
+    // Read out, the code leaves the desk's screen (it would go by itself after two minutes).
+    await row.getByRole("button", { name: "Hide Erin's code" }).click();
+    assert.equal(await desk.locator(`output[data-code-for="erin"]`).count(), 0, "the code is hidden");
 
     const erin = await newPage(PHONE);
     await erin.getByLabel("Code from the desk").fill(code);
