@@ -4,7 +4,7 @@
 // no one else's view.
 
 import { DealPhase, PlayMode, type TableView } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
-import { ClaimReply, ClaimStatus } from "@bridgeclub/client/gen/bridgeclub/game/v1/irregularity_pb.js";
+import { ClaimKind, ClaimReply, ClaimStatus } from "@bridgeclub/client/gen/bridgeclub/game/v1/irregularity_pb.js";
 import type { Honors } from "@bridgeclub/client/gen/bridgeclub/common/v1/result_pb.js";
 import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
 import type { ComponentChildren } from "preact";
@@ -386,17 +386,20 @@ function Claims({
   if (pending) {
     const opponent = seat !== pending.claimer && seat !== partnerOf(pending.claimer);
     const answered = pending.answers.some((a) => a.seat === seat);
+    const concession = pending.kind === ClaimKind.CONCESSION;
     return (
       <section class="claim card" aria-labelledby="claim-title" data-testid="claim">
-        <h2 id="claim-title">Claim</h2>
+        <h2 id="claim-title">{concession ? "Concession" : "Claim"}</h2>
         <p>
-          {SEAT_NAME[pending.claimer]} claims {pending.tricks} of the {pending.tricksRemaining} tricks left
+          {concession
+            ? `${SEAT_NAME[pending.claimer]} concedes ${pending.tricksRemaining - pending.tricks} of the ${pending.tricksRemaining} tricks left`
+            : `${SEAT_NAME[pending.claimer]} claims ${pending.tricks} of the ${pending.tricksRemaining} tricks left`}
           {pending.statement ? `: “${pending.statement}”` : "."}
         </p>
         {opponent && !answered && (
           <div class="actions">
             <button type="button" disabled={busy} onClick={() => onAnswer(seat, pending.claimId, ClaimReply.ACCEPT)}>
-              Accept the claim
+              {concession ? "Accept the concession" : "Accept the claim"}
             </button>{" "}
             <button type="button" class="quiet" disabled={busy} onClick={() => onAnswer(seat, pending.claimId, ClaimReply.DISPUTE)}>
               Dispute it
@@ -410,7 +413,7 @@ function Claims({
   if (view.phase !== DealPhase.PLAY || seat === dummy) return null;
   return (
     <details class="claim card">
-      <summary>Claim tricks</summary>
+      <summary>Claim or concede tricks</summary>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -420,7 +423,7 @@ function Claims({
         }}
       >
         <label>
-          Tricks your side will take, of the {left} left
+          Tricks your side will take, of the {left} left (fewer than all concedes the rest; none concedes them all)
           <input name="claim-tricks" type="number" min={0} max={left} value={tricks} placeholder={String(left)} onInput={(e) => setTricks(e.currentTarget.value)} />
         </label>
         <label>

@@ -217,7 +217,7 @@ describe("the screens", () => {
     }
     if (claimAfter < 52) {
       // Declarer claims every trick left; each defender accepts on his own page.
-      await declarersPage.getByText("Claim tricks").click();
+      await declarersPage.getByText("Claim or concede tricks").click();
       await declarersPage.getByLabel("How you will play them").fill("my tricks are good");
       faced.add(declarer);
       await actAndSync(declarersPage, declarersPage.getByRole("button", { name: "Claim", exact: true }));
