@@ -76,7 +76,7 @@ export function App() {
         ) : screen === "appeals-admin" ? (
           <AppealsAdmin />
         ) : screen === "sessions" ? (
-          <Sessions canRule={session.roles.includes(Role.ARBITER)} />
+          <Sessions canRule={session.roles.includes(Role.ARBITER)} canDirect={session.roles.some((r) => r === Role.ARBITER || r === Role.ADMIN)} />
         ) : (
           <p role="alert" class="error">
             This account has no screen yet: ask the administrator for a role.

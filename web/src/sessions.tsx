@@ -1,9 +1,10 @@
 // Duplicate sessions at the desk (docs/screens.md): the sessions the club has run, a new one with its
 // boards and contestants, and for the chosen session its standings, its board results by board,
 // the corrections and adjusted scores that changed them, live as results arrive; the desk enters a
-// traveller's result, corrects one (Law 79C), publishes the official score and exports the session
-// as PBN or USEBIO; a director with the arbiter's role also rules on a result from here
-// (session-forms.tsx).
+// traveller's result, corrects one (Law 79C), sends tables to boards (the movement), publishes the
+// official score and exports the session as PBN or USEBIO (session-forms.tsx); a director with the
+// arbiter's role also rules on a result, releases a board and rates a fouled board
+// (session-director.tsx).
 
 import { ContestantKind, SessionStatus } from "@bridgeclub/client/gen/bridgeclub/scoring/v1/session_pb.js";
 import type { BoardResult, Session as ScoredSession, Standing } from "@bridgeclub/client/gen/bridgeclub/scoring/v1/session_pb.js";
@@ -15,6 +16,7 @@ import { explain, scoring } from "./api.js";
 import { lawText, scoreVersionText, when } from "./appeals.js";
 import { useLive } from "./live.js";
 import { boardLabel, CorrectResultForm, ExportButtons, METHOD_NAME, NewSessionForm, RecordResultForm, resultLine, RulingOnResultForm, sideScore } from "./session-forms.js";
+import { FouledBoardForm, Movement } from "./session-director.js";
 import { ScreenHeading } from "./table.js";
 
 import "./appeals.css";
@@ -48,8 +50,11 @@ async function allPages<T>(page: (token: string) => Promise<{ items: T[]; next: 
   return items;
 }
 
-/** The sessions screen. `canRule`: the director's (arbiter role) ruling form. */
-export function Sessions({ canRule = false }: { canRule?: boolean }) {
+/**
+ * The sessions screen. `canRule`: the director's (arbiter role) ruling form. `canDirect`: releasing
+ * a board and a fouled board (the arbiter's and the administrator's).
+ */
+export function Sessions({ canRule = false, canDirect = false }: { canRule?: boolean; canDirect?: boolean }) {
   const [list, setList] = useState<ScoredSession[]>();
   const [chosen, setChosen] = useState<string>();
   const [error, setError] = useState<string>();
@@ -126,7 +131,7 @@ export function Sessions({ canRule = false }: { canRule?: boolean }) {
             }}
           />
         </section>
-        {shown && <SessionView key={shown} sessionId={shown} canRule={canRule} act={act} onChange={() => void read()} />}
+        {shown && <SessionView key={shown} sessionId={shown} canRule={canRule} canDirect={canDirect} act={act} onChange={() => void read()} />}
       </div>
     </div>
   );
@@ -140,7 +145,19 @@ interface SessionState {
   changes: ScoreVersion[];
 }
 
-function SessionView({ sessionId, canRule, act, onChange }: { sessionId: string; canRule: boolean; act: SessionAct; onChange: () => void }) {
+function SessionView({
+  sessionId,
+  canRule,
+  canDirect,
+  act,
+  onChange,
+}: {
+  sessionId: string;
+  canRule: boolean;
+  canDirect: boolean;
+  act: SessionAct;
+  onChange: () => void;
+}) {
   const [state, setState] = useState<SessionState>();
   const [error, setError] = useState<string>();
   const read = useCallback(async () => {
@@ -260,6 +277,8 @@ function SessionView({ sessionId, canRule, act, onChange }: { sessionId: string;
           ))}
       </section>
 
+      <Movement session={session} canAssign={open} canRelease={canDirect && open} act={done} />
+
       {changes.length > 0 && (
         <section class="card" aria-labelledby="changes-title">
           <h3 id="changes-title">Corrections and adjusted scores</h3>
@@ -285,6 +304,7 @@ function SessionView({ sessionId, canRule, act, onChange }: { sessionId: string;
       {open && <RecordResultForm session={session} act={done} />}
       {results.length > 0 && <CorrectResultForm session={session} results={results} act={done} />}
       {canRule && results.length > 0 && <RulingOnResultForm session={session} results={results} act={done} />}
+      {canDirect && open && <FouledBoardForm session={session} results={results} act={done} />}
       <section class="card" aria-labelledby="publish-title">
         <h3 id="publish-title">Official score and exports</h3>
         {open && (

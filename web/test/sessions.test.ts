@@ -1,6 +1,7 @@
 // The sessions screen in headless Chromium against a real bridge-club of its own. The desk registers
-// eight members and opens a pairs session at matchpoints with two boards, enters the travellers'
-// results, corrects one (Law 79C); the director, on his own page, follows the standings live and
+// eight members and opens a pairs session at matchpoints with two boards, sends two tables round
+// them (the director releasing one board early), enters the travellers' results; the director rates
+// a fouled board in groups (Law 87B); the desk corrects a result (Law 79C); the director, on his own page, follows the standings live and
 // rules on a result with an assigned score (Law 12C1), which the desk's page shows at once; the desk
 // publishes the official score and exports the session as PBN and USEBIO files. The session has no
 // hands: no page shows a card.
@@ -102,6 +103,31 @@ describe("the duplicate sessions screen", () => {
     await director.locator(".session .live.live").waitFor();
   });
 
+  test("the desk sends the tables round the boards, and the director releases one early", async () => {
+    const movement: [string, number, number, number][] = [
+      ["A", 1, 1, 2],
+      ["B", 1, 3, 4],
+      ["A", 2, 3, 1],
+      ["B", 2, 4, 2],
+    ];
+    for (const [table, board, ns, ew] of movement) {
+      await desk.locator("input[name=movement-table]").fill(table);
+      await desk.locator("select[name=movement-board]").selectOption(String(board));
+      await desk.locator("select[name=movement-ns]").selectOption(String(ns));
+      await desk.locator("select[name=movement-ew]").selectOption(String(ew));
+      await desk.getByRole("button", { name: "Send the table to the board" }).click();
+      await waitForOrError(desk, desk.locator(`li[data-movement-board="${board}"] li[data-table="${table}"]`));
+    }
+    assert.match((await desk.locator('li[data-movement-board="2"] li[data-table="B"]').textContent()) ?? "", /Gus & Hal \(North–South\) against Cat & Dan/);
+    // The desk may not release a board; the director may (a table cannot play it, say).
+    assert.equal(await desk.getByRole("button", { name: "Release board 2" }).count(), 0);
+    await director.locator('li[data-movement-board="2"] li[data-table="B"]').waitFor();
+    await director.getByRole("button", { name: "Release board 2" }).click();
+    await waitForOrError(director, director.locator('li[data-movement-board="2"]').getByText("may be shown to everyone"));
+    await desk.locator('li[data-movement-board="2"]').getByText("may be shown to everyone").waitFor();
+    await desk.locator('li[data-movement-board="1"]').getByText("not yet shown").waitFor();
+  });
+
   test("the desk enters the travellers and the director's page follows the standings live", async () => {
     // Board 1: nobody vulnerable; board 2: North-South vulnerable (Law 2).
     const lines: [number, number, number, string, string, number, string][] = [
@@ -124,6 +150,23 @@ describe("the duplicate sessions screen", () => {
     await standingsBecome(desk, expected);
     await standingsBecome(director, expected);
     await shoot(desk, "desk-session");
+  });
+
+  test("the director rates a fouled board in groups (Law 87B), and the standings follow", async () => {
+    // Board 1 is released by itself once both tables sent to it have a result.
+    await desk.locator('li[data-movement-board="1"]').getByText("may be shown to everyone").waitFor();
+    await director.getByText("A fouled board (Law 87B)").click();
+    await director.locator("select[name=fouled-board]").selectOption("1");
+    // Eve & Fred's table played a changed form: each table is compared with its own form's alone.
+    await director.locator("input[name=fouled-form-3]").fill("1");
+    await director.locator("input[name=fouled-reason]").fill("Two cards were exchanged between the North and East hands");
+    await director.getByRole("button", { name: "Rate the board in groups" }).click();
+    await waitForOrError(director, director.getByRole("status").filter({ hasText: "Board 1 is rated in groups" }));
+    // One table in each group: each scores 50% on board 1.
+    const expected = { "1": "1= 75.00%", "4": "1= 75.00%", "2": "3= 25.00%", "3": "3= 25.00%" };
+    await standingsBecome(desk, expected);
+    await standingsBecome(director, expected);
+    await desk.locator(".score-changes").getByText(/Fouled board rescored/).waitFor();
   });
 
   test("the desk corrects a traveller's result (Law 79C), and both pages rescore the board", async () => {

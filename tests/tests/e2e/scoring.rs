@@ -4,6 +4,7 @@
 mod calculators;
 mod fouled;
 mod incremental;
+mod movement;
 mod scorepads;
 mod sessions;
 

@@ -93,20 +93,50 @@ pub async fn describe<C: ConnectionTrait>(
     Ok(released)
 }
 
-/// Adds `assignments` to the movement of `definition` (duplicate Law 8A), each checked against
-/// the session's boards and contestants. A repeat changes nothing; a table already sent to a
-/// board with other contestants is refused, and so is the whole request with it.
+/// What is new in the tables and boards an assignment names, to be written with the session's
+/// change (see [`assign`] and [`release`]).
+#[derive(Debug, Default, Clone)]
+pub struct MovementRows {
+    /// Tables newly sent to boards.
+    pub tables: Vec<board_table::ActiveModel>,
+    /// A board the director releases.
+    pub releases: Vec<board_release::ActiveModel>,
+}
+
+impl MovementRows {
+    /// Nothing new: the change is a repeat.
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty() && self.releases.is_empty()
+    }
+
+    /// Writes them; a row a racing writer stored first stands (the session's version, moved in
+    /// the same transaction, settles the race).
+    pub async fn write<C: ConnectionTrait>(&self, db: &C) -> Result<(), sea_orm::DbErr> {
+        for row in &self.tables {
+            board_table::Entity::insert(row.clone()).on_conflict_do_nothing().exec_without_returning(db).await?;
+        }
+        for row in &self.releases {
+            board_release::Entity::insert(row.clone()).on_conflict_do_nothing().exec_without_returning(db).await?;
+        }
+        Ok(())
+    }
+}
+
+/// The tables `assignments` newly add to the movement of `definition` (duplicate Law 8A), each
+/// checked against the session's boards and contestants. A repeat adds nothing; a table already
+/// sent to a board with other contestants is refused, and so is the whole request with it.
 pub async fn assign<C: ConnectionTrait>(
     db: &C,
     definition: &spb::Session,
     assignments: &[spb::TableAssignment],
     by: &str,
-) -> Result<(), ServiceError> {
+) -> Result<MovementRows, ServiceError> {
     if assignments.is_empty() {
         return Err(ServiceError::invalid("assignments", "name at least one table and board"));
     }
     let session_id = definition.session_id.as_str();
     let mut rows = Vec::new();
+    let mut named: HashMap<(i32, String), (&String, &String)> = HashMap::new();
     for (i, assignment) in assignments.iter().enumerate() {
         let field = |name: &str| format!("assignments[{i}].{name}");
         if assignment.table_id.is_empty() {
@@ -151,44 +181,62 @@ pub async fn assign<C: ConnectionTrait>(
                     row.ew_contestant
                 )));
             }
-            None => rows.push(board_table::ActiveModel {
-                session_id: Set(session_id.to_owned()),
-                board_number: Set(board),
-                table_id: Set(assignment.table_id.clone()),
-                ns_contestant: Set(assignment.north_south_contestant_id.clone()),
-                ew_contestant: Set(assignment.east_west_contestant_id.clone()),
-                assigned_by: Set(by.to_owned()),
-                assigned_at: Set(time::now()),
-            }),
+            // Named twice in this request: the first is checked; the second must agree with it.
+            None => match named.get(&(board, assignment.table_id.clone())) {
+                Some(first)
+                    if *first == (&assignment.north_south_contestant_id, &assignment.east_west_contestant_id) => {}
+                Some(_) => {
+                    return Err(ServiceError::invalid(
+                        &field("table_id"),
+                        format!(
+                            "table {} is sent to board {} twice in this request, with other contestants",
+                            assignment.table_id, assignment.board_number
+                        ),
+                    ));
+                }
+                None => {
+                    named.insert(
+                        (board, assignment.table_id.clone()),
+                        (&assignment.north_south_contestant_id, &assignment.east_west_contestant_id),
+                    );
+                    rows.push(board_table::ActiveModel {
+                        session_id: Set(session_id.to_owned()),
+                        board_number: Set(board),
+                        table_id: Set(assignment.table_id.clone()),
+                        ns_contestant: Set(assignment.north_south_contestant_id.clone()),
+                        ew_contestant: Set(assignment.east_west_contestant_id.clone()),
+                        assigned_by: Set(by.to_owned()),
+                        assigned_at: Set(time::now()),
+                    });
+                }
+            },
         }
     }
-    for row in rows {
-        // A racing assignment of the same table and board: the first stands, and the repeat is
-        // checked against it when the caller asks again.
-        board_table::Entity::insert(row).on_conflict_do_nothing().exec_without_returning(db).await?;
-    }
-    Ok(())
+    Ok(MovementRows { tables: rows, releases: Vec::new() })
 }
 
-/// Records the director's release of board `board_number`; releasing again changes nothing.
+/// The director's release of board `board_number`, unless he released it already.
 pub async fn release<C: ConnectionTrait>(
     db: &C,
     definition: &spb::Session,
     board_number: u32,
     by: &str,
-) -> Result<(), ServiceError> {
+) -> Result<MovementRows, ServiceError> {
     if !definition.boards.iter().any(|b| b.number == board_number) {
         return Err(ServiceError::invalid(
             "board_number",
             format!("session {} has no board {board_number}", definition.session_id),
         ));
     }
+    let board = i32::try_from(board_number).unwrap_or(i32::MAX);
+    if board_release::Entity::find_by_id((definition.session_id.clone(), board)).one(db).await?.is_some() {
+        return Ok(MovementRows::default());
+    }
     let row = board_release::ActiveModel {
         session_id: Set(definition.session_id.clone()),
-        board_number: Set(i32::try_from(board_number).unwrap_or(i32::MAX)),
+        board_number: Set(board),
         released_by: Set(by.to_owned()),
         released_at: Set(time::now()),
     };
-    board_release::Entity::insert(row).on_conflict_do_nothing().exec_without_returning(db).await?;
-    Ok(())
+    Ok(MovementRows { tables: Vec::new(), releases: vec![row] })
 }

@@ -230,7 +230,8 @@ async fn a_roster_member_who_never_made_a_call_hears_and_decides_an_appeal() {
         .into_inner()
         .entries;
     assert_eq!(read_by_committee, roster);
-    let by_player = app.appeals("sam", &[Role::Player]).list_roster_entries(pb::ListRosterEntriesRequest::default()).await;
+    let by_player =
+        app.appeals("sam", &[Role::Player]).list_roster_entries(pb::ListRosterEntriesRequest::default()).await;
     assert_eq!(by_player.unwrap_err().code(), Code::PermissionDenied);
 
     let not_on_roster = hear(&app, "chair", &appeal, &["chair", "quiet", "outsider"]).await.unwrap_err();

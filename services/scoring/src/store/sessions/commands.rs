@@ -569,6 +569,7 @@ impl Sessions {
             kept: Vec::new(),
             versions: vec![(version.clone(), Replay { operation: "publish".to_owned(), ..Default::default() })],
             events: vec![FeedEvent { sequence, payload }],
+            movement: Default::default(),
         };
         let mut decision = accepted(write, Vec::new(), version);
         if let Decision::Changed(change) = &mut decision {
@@ -579,7 +580,7 @@ impl Sessions {
 }
 
 /// A command without an expected version: decided again when another writer came first.
-fn latest() -> Expected {
+pub(super) fn latest() -> Expected {
     Expected::Latest { attempts: MAX_ATTEMPTS as u32 }
 }
 

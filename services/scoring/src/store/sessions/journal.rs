@@ -63,6 +63,8 @@ pub struct SessionWrite {
     pub(super) versions: Vec<(spb::ScoreVersion, Replay)>,
     /// Its events.
     pub(super) events: Vec<FeedEvent>,
+    /// Tables sent to boards and boards released: the movement (duplicate Law 8A).
+    pub(super) movement: movement::MovementRows,
 }
 
 /// The duplicate sessions (see the module docs).
@@ -151,6 +153,7 @@ impl Aggregate for SessionJournal {
                 return Err(WriteError::Conflict);
             }
             rescore::write_rows(txn, write.rows.iter()).await?;
+            write.movement.write(txn).await?;
             Sessions::write_kept(txn, &write.kept).await?;
             for (version, replay) in &write.versions {
                 score_version::Entity::insert(version_row(&next.session_id, version, replay.clone()))

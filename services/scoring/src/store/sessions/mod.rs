@@ -13,6 +13,7 @@
 mod access;
 mod commands;
 mod journal;
+mod movement_changes;
 mod queries;
 mod rescore;
 mod standings;
@@ -202,28 +203,6 @@ impl Sessions {
         let released = movement::describe(&self.db, &row, &mut session).await?;
         let visibility = visibility_beside(&self.db, &row, &session, principal, released).await?;
         Ok(redact(session, &visibility))
-    }
-
-    /// Adds tables to the session's movement (duplicate Law 8A; see [`movement::assign`]).
-    pub async fn assign(
-        &self,
-        request: &spb::AssignTablesRequest,
-        principal: &Principal,
-    ) -> Result<spb::Session, ServiceError> {
-        let row = Self::row(&self.db, &request.session_id).await?;
-        movement::assign(&self.db, &session_proto(&row)?, &request.assignments, &principal.subject).await?;
-        self.get(&request.session_id, principal).await
-    }
-
-    /// Records the director's release of a board (see [`movement::release`]).
-    pub async fn release(
-        &self,
-        request: &spb::ReleaseBoardRequest,
-        principal: &Principal,
-    ) -> Result<spb::Session, ServiceError> {
-        let row = Self::row(&self.db, &request.session_id).await?;
-        movement::release(&self.db, &session_proto(&row)?, request.board_number, &principal.subject).await?;
-        self.get(&request.session_id, principal).await
     }
 
     /// Sessions, newest first.

@@ -258,6 +258,7 @@ impl Sessions {
             kept,
             versions,
             events,
+            movement: Default::default(),
         };
         Ok((write, Committed { version: main, results }))
     }
