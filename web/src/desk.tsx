@@ -22,6 +22,7 @@ import { accounts, explain, game, idempotencyKey, membership, scoring } from "./
 import { SEAT_NAME } from "./cards.js";
 import { useLive } from "./live.js";
 import { Draws } from "./draws.js";
+import { OpenTableForm } from "./opentable.js";
 import { drawOutcome, PhysicalDrawForm, recordPhysicalDraw } from "./physicaldraw.js";
 import { Scorepad } from "./scorepad.js";
 import { ScreenHeading, TableScreen } from "./table.js";
@@ -61,15 +62,18 @@ export function Desk({ canManageAccounts = false, canRecord = false }: { canMana
   useEffect(() => void read(), [read]);
   const live = useLive("room", (after, signal) => membership().watchRoom({ afterSequence: after }, { signal }), () => void read());
 
-  const act = async (action: () => Promise<string | void>) => {
+  /** Runs an action, shows what it says or why it failed; true when it succeeded. */
+  const act = async (action: () => Promise<string | void>): Promise<boolean> => {
     setError(undefined);
     setNotice(undefined);
     try {
       const said = await action();
       if (said) setNotice(said);
       await read();
+      return true;
     } catch (e) {
       setError(explain(e));
+      return false;
     }
   };
 
@@ -150,17 +154,21 @@ export function Desk({ canManageAccounts = false, canRecord = false }: { canMana
         </section>
         <OpenTableForm
           candidates={present.filter((p) => !seated.has(p.playerId)).map((p) => p.playerId)}
-          onOpen={(name, ids, clubLaws) =>
+          onOpen={(opening) =>
             act(async () => {
-              await membership().openTable({
-                name,
+              const opened = await membership().openTable({
+                name: opening.name,
                 kind: TableKind.RUBBER,
-                options: { clubLaws },
-                applicantPlayerIds: ids,
-                serverDraw: true,
+                options: { clubLaws: opening.clubLaws },
+                applicantPlayerIds: opening.applicants,
+                precedenceDrawings: opening.drawings,
+                // Without cards the server draws for precedence, if a draw is needed.
+                serverDraw: opening.drawings.length === 0,
                 idempotencyKey: idempotencyKey(),
               });
-              return `${name} is open.`;
+              const sittingOut = opened.ranking.filter((r) => !r.admitted).map((r) => r.playerId);
+              const drawn = opened.precedenceDraw ? ` The draw for precedence: ${opened.precedenceDraw.order.join(", ")}.` : "";
+              return `${opening.name} is open.${drawn}${sittingOut.length ? ` Not a member: ${sittingOut.join(", ")}.` : ""}`;
             })
           }
         />
@@ -205,50 +213,6 @@ function RegisterForm({ onRegister }: { onRegister: (id: string, name: string, e
         <input name="player-email" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} autocapitalize="none" spellcheck={false} />
       </label>
       <button type="submit">Register and arrive</button>
-    </form>
-  );
-}
-
-function OpenTableForm({ candidates, onOpen }: { candidates: string[]; onOpen: (name: string, ids: string[], clubLaws: boolean) => void }) {
-  const [name, setName] = useState("Table 1");
-  const [chosen, setChosen] = useState<string[]>([]);
-  const [clubLaws, setClubLaws] = useState(false);
-  const toggle = (id: string) => setChosen((all) => (all.includes(id) ? all.filter((x) => x !== id) : [...all, id]));
-  const usable = chosen.filter((id) => candidates.includes(id));
-  return (
-    <form
-      class="card"
-      aria-labelledby="open-title"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onOpen(name, usable, clubLaws);
-        setChosen([]);
-        setClubLaws(false);
-      }}
-    >
-      <h2 id="open-title">Open a table</h2>
-      <label>
-        Table name
-        <input name="table-name" value={name} onInput={(e) => setName(e.currentTarget.value)} required />
-      </label>
-      <fieldset>
-        <legend>Applicants (four to six present players)</legend>
-        {candidates.length === 0 && <p>Nobody present is free.</p>}
-        {candidates.map((id) => (
-          <label class="check" key={id}>
-            <input type="checkbox" name="applicant" value={id} checked={usable.includes(id)} onChange={() => toggle(id)} />
-            {id}
-          </label>
-        ))}
-      </fieldset>
-      {/* Part VIII: the players' advance agreement or the club's published policy, and an arbiter. */}
-      <label class="check">
-        <input type="checkbox" name="club-laws" checked={clubLaws} onChange={() => setClubLaws(!clubLaws)} />
-        Alternative Club Laws: the arbiter is called to every irregularity
-      </label>
-      <button type="submit" disabled={usable.length < 4 || usable.length > 6}>
-        Open the table
-      </button>
     </form>
   );
 }

@@ -34,11 +34,50 @@ export function drawOutcome(draw: Draw | undefined): string {
   return `To draw again: ${draw.awaitingPlayerIds.join(", ")}${rejected.length ? `; the card drawn by ${rejected.join(", ")} does not count` : ""}.`;
 }
 
-interface Row {
+/** One card drawn, as the desk types it. */
+export interface DrawnRow {
   card: string;
   position: string;
   deck: string;
   several: boolean;
+}
+
+/** A fresh row, the `i`th of a draw: positions far apart, so that no two drawn cards adjoin unless the desk says so. */
+export const freshRow = (i: number): DrawnRow => ({ card: "", position: String(6 + 8 * i), deck: "1", several: false });
+
+/** The row as the server takes it, or undefined while its card does not parse. */
+export function toDrawing(playerId: string, row: DrawnRow): PhysicalDrawing | undefined {
+  const card = parseCard(row.card);
+  if (!card) return undefined;
+  return { playerId, card, spreadPosition: Number(row.position), deck: Number(row.deck), moreThanOneCard: row.several } as PhysicalDrawing;
+}
+
+/** The fields of one card drawn: the card, where in the spread it lay, the deck, and whether he drew several. */
+export function DrawnCardFields({ playerId, name, row, onChange }: { playerId: string; name: string; row: DrawnRow; onChange: (change: Partial<DrawnRow>) => void }) {
+  return (
+    <fieldset data-drawer={playerId}>
+      <legend>{playerId}</legend>
+      <label>
+        {playerId}'s card (such as SA, H10, D7)
+        <input name={`draw-card-${name}`} value={row.card} onInput={(e) => onChange({ card: e.currentTarget.value })} required autocapitalize="characters" spellcheck={false} />
+      </label>
+      <label>
+        Position in the spread (0 to 51)
+        <input name={`draw-position-${name}`} type="number" min={0} max={51} value={row.position} onInput={(e) => onChange({ position: e.currentTarget.value })} required />
+      </label>
+      <label>
+        Deck
+        <select name={`draw-deck-${name}`} value={row.deck} onChange={(e) => onChange({ deck: e.currentTarget.value })}>
+          <option value="1">1</option>
+          <option value="2">2</option>
+        </select>
+      </label>
+      <label class="check">
+        <input type="checkbox" name={`draw-several-${name}`} checked={row.several} onChange={() => onChange({ several: !row.several })} />
+        Drew more than one card
+      </label>
+    </fieldset>
+  );
 }
 
 export function PhysicalDrawForm({
@@ -50,23 +89,18 @@ export function PhysicalDrawForm({
   onRecord: (drawings: PhysicalDrawing[]) => void;
 }) {
   const drawing = needed.drawId ? needed.awaitingPlayerIds : needed.playerIds;
-  // Positions far apart by default, so that no two drawn cards adjoin unless the desk says so.
-  const [rows, setRows] = useState<Record<string, Row>>({});
-  const row = (playerId: string, i: number): Row => rows[playerId] ?? { card: "", position: String(6 + 8 * i), deck: "1", several: false };
-  const set = (playerId: string, i: number, change: Partial<Row>) => setRows((all) => ({ ...all, [playerId]: { ...row(playerId, i), ...change } }));
-  const cards = drawing.map((playerId, i) => parseCard(row(playerId, i).card));
+  const [rows, setRows] = useState<Record<string, DrawnRow>>({});
+  const row = (playerId: string, i: number): DrawnRow => rows[playerId] ?? freshRow(i);
+  const set = (playerId: string, i: number, change: Partial<DrawnRow>) => setRows((all) => ({ ...all, [playerId]: { ...row(playerId, i), ...change } }));
+  const drawings = drawing.map((playerId, i) => toDrawing(playerId, row(playerId, i)));
   return (
     <form
       class="physical-draw"
       aria-label="Draw with cards"
       onSubmit={(e) => {
         e.preventDefault();
-        onRecord(
-          drawing.map((playerId, i) => {
-            const r = row(playerId, i);
-            return { playerId, card: cards[i], spreadPosition: Number(r.position), deck: Number(r.deck), moreThanOneCard: r.several } as PhysicalDrawing;
-          }),
-        );
+        if (drawings.some((d) => !d)) return;
+        onRecord(drawings as PhysicalDrawing[]);
         setRows({});
       }}
     >
@@ -76,30 +110,9 @@ export function PhysicalDrawForm({
         {needed.law?.text ? ` (${needed.law.text})` : ""}.
       </p>
       {drawing.map((playerId, i) => (
-        <fieldset key={playerId} data-drawer={playerId}>
-          <legend>{playerId}</legend>
-          <label>
-            {playerId}'s card (such as SA, H10, D7)
-            <input name={`draw-card-${playerId}`} value={row(playerId, i).card} onInput={(e) => set(playerId, i, { card: e.currentTarget.value })} required autocapitalize="characters" spellcheck={false} />
-          </label>
-          <label>
-            Position in the spread (0 to 51)
-            <input name={`draw-position-${playerId}`} type="number" min={0} max={51} value={row(playerId, i).position} onInput={(e) => set(playerId, i, { position: e.currentTarget.value })} required />
-          </label>
-          <label>
-            Deck
-            <select name={`draw-deck-${playerId}`} value={row(playerId, i).deck} onChange={(e) => set(playerId, i, { deck: e.currentTarget.value })}>
-              <option value="1">1</option>
-              <option value="2">2</option>
-            </select>
-          </label>
-          <label class="check">
-            <input type="checkbox" name={`draw-several-${playerId}`} checked={row(playerId, i).several} onChange={() => set(playerId, i, { several: !row(playerId, i).several })} />
-            Drew more than one card
-          </label>
-        </fieldset>
+        <DrawnCardFields key={playerId} playerId={playerId} name={playerId} row={row(playerId, i)} onChange={(change) => set(playerId, i, change)} />
       ))}
-      <button type="submit" disabled={cards.some((c) => !c)}>
+      <button type="submit" disabled={drawings.some((d) => !d)}>
         Record the cards drawn
       </button>
     </form>
