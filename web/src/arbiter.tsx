@@ -20,6 +20,7 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 
 import { appeals, explain, game, idempotencyKey, membership } from "./api.js";
 import { type Call, DENOMINATIONS, SEAT_NAME, type Seat } from "./cards.js";
+import { ArbiterCallList, useArbiterCalls } from "./calls.js";
 import { IrregularityForm } from "./irregularity.js";
 import { useLive } from "./live.js";
 import { ScreenHeading, type TableAct, TableScreen } from "./table.js";
@@ -39,13 +40,13 @@ export function lawText(law: LawCitation | undefined): string {
 
 export function Arbiter() {
   const [tables, setTables] = useState<Table[]>([]);
-  const [calls, setCalls] = useState<ArbiterCall[]>([]);
   const [error, setError] = useState<string>();
+  const [generation, setGeneration] = useState(0);
+  const { calls, error: callsError, read: readCalls, noteView } = useArbiterCalls(generation);
   const read = useCallback(async () => {
+    setGeneration((n) => n + 1);
     try {
-      const [listed, open] = await Promise.all([membership().listTables({}), game().listArbiterCalls({})]);
-      setTables(listed.tables);
-      setCalls(open.arbiterCalls);
+      setTables((await membership().listTables({})).tables);
       setError(undefined);
     } catch (e) {
       setError(explain(e));
@@ -58,24 +59,8 @@ export function Arbiter() {
 
   return (
     <div class="arbiter">
-      <ScreenHeading title={<h1>Arbiter</h1>} live={live} error={error} />
-      <section class="card" aria-labelledby="calls-title" data-testid="arbiter-calls">
-        <h2 id="calls-title">Calls</h2>
-        {calls.length === 0 ? (
-          <p>No table is calling.</p>
-        ) : (
-          <ol class="calls">
-            {calls.map((call) => (
-              <li key={call.arbiterCallId} data-call-id={call.arbiterCallId}>
-                <a href={`#arbiter-${call.tableId}`}>{names.get(call.tableId) ?? call.tableId}</a>{" "}
-                {call.calledAt && <time>{new Date(Number(call.calledAt.seconds) * 1000).toLocaleTimeString()}</time>}:{" "}
-                {call.calledBySeat ? `${SEAT_NAME[call.calledBySeat]} calls` : "called"}
-                {call.reason ? `: ${call.reason}` : ""}
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
+      <ScreenHeading title={<h1>Arbiter</h1>} live={live} error={error ?? callsError} />
+      <ArbiterCallList calls={calls} names={names} anchor={(tableId) => `arbiter-${tableId}`} />
       <h2>Tables in play</h2>
       {inPlay.length === 0 && <p>No rubber is being played.</p>}
       {inPlay.map((table) => (
@@ -85,7 +70,8 @@ export function Arbiter() {
             title={table.name}
             withScorepad={false}
             nested
-            official={(view, act) => <Official view={view} act={act} onChange={read} />}
+            onView={noteView}
+            official={(view, act) => <Official view={view} act={act} onChange={() => void readCalls()} />}
           />
         </section>
       ))}

@@ -3,12 +3,13 @@
 // the server or with physical cards,
 // starting the rubber, with the server's cards or physical ones); sign-in codes for members; and,
 // while a rubber is played, the table's public view (where physical cards are played, the recorder
-// of its calls and plays) and its scorepad, live. The administrator also manages staff accounts.
+// of its calls and plays) and its scorepad, live; the calls for the arbiter as they arrive. The
+// administrator also manages staff accounts.
 
 import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
 import { RubberStatus } from "@bridgeclub/client/gen/bridgeclub/membership/v1/rubber_pb.js";
 import { ScorepadStatus } from "@bridgeclub/client/gen/bridgeclub/scoring/v1/scorepad_pb.js";
-import { PlayMode } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
+import { PlayMode, type TableView } from "@bridgeclub/client/gen/bridgeclub/game/v1/deal_pb.js";
 import type { Player as RegisteredPlayer } from "@bridgeclub/client/gen/bridgeclub/membership/v1/player_pb.js";
 import { NextStep } from "@bridgeclub/client/gen/bridgeclub/membership/v1/next_steps_pb.js";
 import { CodeDelivery } from "@bridgeclub/client/gen/bridgeclub/membership/v1/signin_pb.js";
@@ -18,6 +19,7 @@ import type { Table } from "@bridgeclub/client/gen/bridgeclub/membership/v1/tabl
 import { useCallback, useEffect, useState } from "preact/hooks";
 
 import { StaffAccounts } from "./accounts.js";
+import { ArbiterCallList, useArbiterCalls } from "./calls.js";
 import { accounts, explain, game, idempotencyKey, membership, scoring } from "./api.js";
 import { SEAT_NAME } from "./cards.js";
 import { useLive } from "./live.js";
@@ -60,6 +62,8 @@ export function Desk({ canManageAccounts = false, canRecord = false }: { canMana
     }
   }, []);
   useEffect(() => void read(), [read]);
+  // The calls for the arbiter as they arrive: the desk sends him where he is needed.
+  const { calls, noteView } = useArbiterCalls(generation);
   const live = useLive("room", (after, signal) => membership().watchRoom({ afterSequence: after }, { signal }), () => void read());
 
   /** Runs an action, shows what it says or why it failed; true when it succeeded. */
@@ -69,11 +73,14 @@ export function Desk({ canManageAccounts = false, canRecord = false }: { canMana
     try {
       const said = await action();
       if (said) setNotice(said);
-      await read();
       return true;
     } catch (e) {
       setError(explain(e));
       return false;
+    } finally {
+      // Read again either way: a failed action may have done part of its work (a rubber started
+      // whose first deal did not), and each table's card looks for its scorepad again.
+      await read();
     }
   };
 
@@ -173,11 +180,12 @@ export function Desk({ canManageAccounts = false, canRecord = false }: { canMana
           }
         />
       </div>
+      <ArbiterCallList calls={calls} names={new Map(tables.map((t) => [t.tableId, t.name]))} anchor={(tableId) => `desk-${tableId}`} />
       <h2>Tables</h2>
       {tables.length === 0 && <p>No table is open.</p>}
       <div class="tables">
         {tables.map((table) => (
-          <TableCard table={table} key={table.tableId} act={act} generation={generation} canRecord={canRecord} />
+          <TableCard table={table} key={table.tableId} act={act} generation={generation} canRecord={canRecord} onView={noteView} />
         ))}
       </div>
       {canManageAccounts && <StaffAccounts />}
@@ -222,11 +230,13 @@ function TableCard({
   act,
   generation,
   canRecord,
+  onView,
 }: {
   table: Table;
   act: (action: () => Promise<string | void>) => void;
   generation: number;
   canRecord: boolean;
+  onView: (view: TableView) => void;
 }) {
   const steps = table.nextSteps;
   const rubber = table.currentRubber;
@@ -301,7 +311,7 @@ function TableCard({
     });
 
   return (
-    <section class="card table-card" aria-labelledby={`t-${table.tableId}`} data-table={table.tableId}>
+    <section class="card table-card" id={`desk-${table.tableId}`} aria-labelledby={`t-${table.tableId}`} data-table={table.tableId}>
       <h3 id={`t-${table.tableId}`}>{table.name}</h3>
       <dl class="facts">
         <dt>Members</dt>
@@ -373,6 +383,7 @@ function TableCard({
             withScorepad={false}
             nested
             recordsAnySeat={canRecord}
+            onView={onView}
             deskDeal={padId ? { rubberId: rubber.rubberId, scorepadId: padId, clubLaws: table.options?.clubLaws ?? false } : undefined}
           />
         </details>

@@ -37,7 +37,10 @@ export function DeskNextDeal({ view, deal, act }: { view: TableView; deal: DeskD
         const n = answer.nextDeal;
         setNext(answer.status === ScorepadStatus.IN_PROGRESS && n ? { number: n.dealNumber, dealer: n.dealer } : undefined);
       })
-      .catch(() => current && setNext(undefined));
+      .catch((e: unknown) => {
+        console.warn("the pad's next deal could not be read:", e);
+        if (current) setNext(undefined);
+      });
     return () => {
       current = false;
     };

@@ -8,7 +8,7 @@ import { ClaimKind, ClaimReply, ClaimStatus } from "@bridgeclub/client/gen/bridg
 import type { Honors } from "@bridgeclub/client/gen/bridgeclub/common/v1/result_pb.js";
 import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
 import type { ComponentChildren } from "preact";
-import { useCallback, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 
 import { explain, game, idempotencyKey } from "./api.js";
 import {
@@ -101,6 +101,7 @@ export function TableScreen({
   recordsAnySeat = false,
   official,
   deskDeal,
+  onView,
 }: {
   tableId: string;
   title: string;
@@ -113,9 +114,14 @@ export function TableScreen({
   nested?: boolean;
   /** The desk's rubber: it deals the next deal here while none is under way. */
   deskDeal?: DeskDeal;
+  /** Told of every view the table's stream brings (the page's list of arbiter calls follows it). */
+  onView?: (view: TableView) => void;
 }) {
   const Title = nested ? "h4" : "h1";
   const { view, live, setView, reload } = useTableView(tableId);
+  useEffect(() => {
+    if (view) onView?.(view);
+  }, [view, onView]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 

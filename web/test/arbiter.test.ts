@@ -136,6 +136,8 @@ describe("the arbiter's screen", () => {
     await recorder.locator(`button[data-pick='${led}']`).click();
     // The Club Laws call the arbiter at once, and the table says so.
     await table.getByTestId("arbiter-called").waitFor();
+    // The room's list of calls shows it as it arrives.
+    await desk.getByTestId("arbiter-calls").locator("li[data-call-id]").first().waitFor();
     await onlyCardsOnTable(desk, [led], "after the lead");
   });
 
@@ -164,7 +166,8 @@ describe("the arbiter's screen", () => {
     await settle.getByLabel("What you explained or ruled").fill("Lead out of turn: declarer accepted it (Law 54)");
     await settle.getByRole("button", { name: "Settle the call" }).click();
     await calls.getByText("No table is calling.").waitFor();
-    // The desk's page follows: the call is settled and the ace stays led.
+    // The desk's page follows: the call is settled (its list empties) and the ace stays led.
+    await desk.getByTestId("arbiter-calls").getByText("No table is calling.").waitFor();
     await table.getByTestId("arbiter-called").waitFor({ state: "detached" });
     await table.locator(`[data-card='${led}']`).first().waitFor();
     // The lead accepted, dummy is faced: the desk sees the card led and dummy, nothing else.
@@ -198,10 +201,13 @@ describe("the arbiter's screen", () => {
     assert.match((await form.getByRole("status").textContent()) ?? "", /Club/);
     // Under the Club Laws every irregularity calls the arbiter (Club Law 13): the table says so, and he settles it.
     await table.getByTestId("arbiter-called").waitFor();
+    await arbiter.getByTestId("arbiter-calls").locator("li[data-call-id]").first().waitFor();
+    await desk.getByTestId("arbiter-calls").locator("li[data-call-id]").first().waitFor();
     const settle = official.locator("form[data-resolve]");
     await settle.getByLabel("What you explained or ruled").fill("Unauthorised information: play on, the score may be adjusted (Club Law 16)");
     await settle.getByRole("button", { name: "Settle the call" }).click();
     await arbiter.getByTestId("arbiter-calls").getByText("No table is calling.").waitFor();
+    await desk.getByTestId("arbiter-calls").getByText("No table is calling.").waitFor();
     await table.getByTestId("arbiter-called").waitFor({ state: "detached" });
     await onlyCardsOnTable(desk, [led, ...dummy], "after the irregularity");
     await shoot(arbiter, "arbiter-irregularity");

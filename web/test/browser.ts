@@ -61,7 +61,7 @@ export async function signInStaff(page: Page, name: string, password: string, he
   await page.getByLabel("Account").fill(name);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.getByRole("heading", { name: heading }).waitFor();
+  await page.getByRole("heading", { name: heading, exact: true }).waitFor();
 }
 
 /**

@@ -360,6 +360,8 @@ describe("the screens", () => {
       await page.getByTestId("arbiter-called").getByText(`The arbiter is called by ${SEAT_NAMES[seat]}`).waitFor();
     }
     await desk.getByTestId("arbiter-called").waitFor({ state: "attached" });
+    // The desk's room lists the call as it arrives, from the table's stream.
+    await desk.getByTestId("arbiter-calls").locator("li[data-call-id]").getByText(/calls/).waitFor();
     await shoot(erin, "player-arbiter-called");
   });
 
