@@ -118,3 +118,15 @@ export function idempotencyKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
+
+/** Every page of a listing, in order: `page` reads one from its token and names the next. */
+export async function allPages<T>(page: (token: string) => Promise<{ items: T[]; next: string }>): Promise<T[]> {
+  const items: T[] = [];
+  let token = "";
+  do {
+    const answer = await page(token);
+    items.push(...answer.items);
+    token = answer.next;
+  } while (token);
+  return items;
+}

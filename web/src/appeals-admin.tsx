@@ -11,24 +11,11 @@ import type { DeclaredConflict, RosterEntry } from "@bridgeclub/client/gen/bridg
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { useCallback, useEffect, useState } from "preact/hooks";
 
-import { accounts, appeals, explain, idempotencyKey, membership, Role } from "./api.js";
+import { accounts, allPages, appeals, explain, idempotencyKey, membership, Role } from "./api.js";
 import { moneyText, when, who } from "./appeals.js";
+import { type Act, Notices, useAct } from "./notices.js";
 
 import "./appeals.css";
-
-type Act = (action: () => Promise<string | undefined>) => Promise<boolean>;
-
-/** Every page of a listing. */
-async function allPages<T>(page: (token: string) => Promise<{ items: T[]; next: string }>): Promise<T[]> {
-  const items: T[] = [];
-  let token = "";
-  do {
-    const answer = await page(token);
-    items.push(...answer.items);
-    token = answer.next;
-  } while (token);
-  return items;
-}
 
 /** A date typed in a date field, as the instant its day begins here; undefined when empty. */
 function dayStart(text: string): Timestamp | undefined {
@@ -46,8 +33,7 @@ export function AppealsAdmin() {
   const [conflicts, setConflicts] = useState<DeclaredConflict[]>([]);
   // Who may sit: active players on the register, and staff accounts with the committee role.
   const [candidates, setCandidates] = useState<string[]>([]);
-  const [error, setError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
+  const [loadError, setLoadError] = useState<string>();
   const read = useCallback(async () => {
     try {
       const [got, entries, declared, players, staff] = await Promise.all([
@@ -70,37 +56,17 @@ export function AppealsAdmin() {
         ...players.players.filter((p) => p.active).map((p) => p.playerId),
         ...staff.accounts.filter((a) => a.roles.includes(Role.COMMITTEE)).map((a) => `staff:${a.name}`),
       ]);
+      setLoadError(undefined);
     } catch (e) {
-      setError(explain(e));
+      setLoadError(explain(e));
     }
   }, []);
   useEffect(() => void read(), [read]);
-  const act: Act = async (action) => {
-    setError(undefined);
-    setNotice(undefined);
-    try {
-      const said = await action();
-      if (said) setNotice(said);
-      await read();
-      return true;
-    } catch (e) {
-      setError(explain(e));
-      return false;
-    }
-  };
+  const { error, notice, act } = useAct(read);
   return (
     <div class="appeals-admin">
       <h1>Appeals administration</h1>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
-      {notice && (
-        <p role="status" class="notice">
-          {notice}
-        </p>
-      )}
+      <Notices error={error ?? loadError} notice={notice} />
       <datalist id="committee-candidates">
         {candidates.map((id) => (
           <option key={id} value={id} />

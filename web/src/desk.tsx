@@ -24,6 +24,7 @@ import { accounts, explain, game, idempotencyKey, membership, scoring } from "./
 import { SEAT_NAME } from "./cards.js";
 import { useLive } from "./live.js";
 import { Draws } from "./draws.js";
+import { PhysicalCardsChoice } from "./deskdeal.js";
 import { OpenTableForm } from "./opentable.js";
 import { drawOutcome, PhysicalDrawForm, recordPhysicalDraw } from "./physicaldraw.js";
 import { Scorepad } from "./scorepad.js";
@@ -357,16 +358,7 @@ function TableCard({
         )}
         {steps?.step === NextStep.START_RUBBER && (
           <>
-            <label class="check">
-              <input type="checkbox" name="physical-cards" checked={physical} onChange={() => setPhysical(!physical)} />
-              Physical cards, recorded here
-            </label>
-            {physical && (
-              <label>
-                The hands as dealt, to record the play (PBN; empty: enter only the result)
-                <input name="deal-pbn" value={hands} onInput={(e) => setHands(e.currentTarget.value)} spellcheck={false} autocapitalize="characters" />
-              </label>
-            )}
+            <PhysicalCardsChoice name="first-deal" physical={physical} onPhysical={setPhysical} hands={hands} onHands={setHands} />
             <button type="button" onClick={startRubber}>
               Start the rubber
             </button>

@@ -21,6 +21,36 @@ export interface DeskDeal {
   clubLaws: boolean;
 }
 
+/** Whether a deal is played with physical cards recorded here, and then the hands as dealt (PBN), if known. */
+export function PhysicalCardsChoice({
+  name,
+  physical,
+  onPhysical,
+  hands,
+  onHands,
+}: {
+  name: string;
+  physical: boolean;
+  onPhysical: (physical: boolean) => void;
+  hands: string;
+  onHands: (hands: string) => void;
+}) {
+  return (
+    <>
+      <label class="check">
+        <input type="checkbox" name={`${name}-physical`} checked={physical} onChange={() => onPhysical(!physical)} />
+        Physical cards, recorded here
+      </label>
+      {physical && (
+        <label>
+          The hands as dealt, to record the play (PBN; empty: enter only the result)
+          <input name={`${name}-pbn`} value={hands} onInput={(e) => onHands(e.currentTarget.value)} spellcheck={false} autocapitalize="characters" />
+        </label>
+      )}
+    </>
+  );
+}
+
 export function DeskNextDeal({ view, deal, act }: { view: TableView; deal: DeskDeal; act: TableAct }) {
   const idle = view.phase === DealPhase.NO_DEAL || view.phase === DealPhase.FINISHED;
   const [next, setNext] = useState<{ number: number; dealer: number }>();
@@ -72,16 +102,7 @@ export function DeskNextDeal({ view, deal, act }: { view: TableView; deal: DeskD
       <h4 id={`desk-deal-${view.tableId}`}>
         Deal {next.number}, dealt by {SEAT_NAME[next.dealer] ?? "?"}
       </h4>
-      <label class="check">
-        <input type="checkbox" name="next-deal-physical" checked={physical} onChange={() => setPhysical(!physical)} />
-        Physical cards, recorded here
-      </label>
-      {physical && (
-        <label>
-          The hands as dealt, to record the play (PBN; empty: enter only the result)
-          <input name="next-deal-pbn" value={hands} onInput={(e) => setHands(e.currentTarget.value)} spellcheck={false} autocapitalize="characters" />
-        </label>
-      )}
+      <PhysicalCardsChoice name="next-deal" physical={physical} onPhysical={setPhysical} hands={hands} onHands={setHands} />
       <button type="submit">Deal {next.number}</button>
     </form>
   );

@@ -10,7 +10,7 @@ import { ContestantKind } from "@bridgeclub/client/gen/bridgeclub/scoring/v1/ses
 import { useState } from "preact/hooks";
 
 import { scoring } from "./api.js";
-import { boardLabel } from "./session-forms.js";
+import { boardLabel, ContestantSelect } from "./session-forms.js";
 import type { SessionAct } from "./sessions.js";
 
 const nameOf = (session: ScoredSession, id: string) => session.contestants.find((c) => c.contestantId === id)?.name || id;
@@ -21,18 +21,6 @@ export function Movement({ session, canAssign, canRelease, act }: { session: Sco
   const [board, setBoard] = useState(session.boards[0]?.number ?? 1);
   const [ns, setNs] = useState(session.contestants[0]?.contestantId ?? "");
   const [ew, setEw] = useState(session.contestants[1]?.contestantId ?? "");
-  const contestantSelect = (label: string, name: string, value: string, set: (id: string) => void) => (
-    <label>
-      {label}
-      <select name={name} value={value} onChange={(e) => set(e.currentTarget.value)}>
-        {session.contestants.map((c) => (
-          <option key={c.contestantId} value={c.contestantId}>
-            {c.name || c.contestantId}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
   return (
     <section class="card" aria-labelledby="movement-title">
       <h3 id="movement-title">Movement</h3>
@@ -96,8 +84,8 @@ export function Movement({ session, canAssign, canRelease, act }: { session: Sco
               ))}
             </select>
           </label>
-          {contestantSelect("North–South", "movement-ns", ns, setNs)}
-          {contestantSelect("East–West", "movement-ew", ew, setEw)}
+          <ContestantSelect session={session} label="North–South" name="movement-ns" value={ns} onChange={setNs} />
+          <ContestantSelect session={session} label="East–West" name="movement-ew" value={ew} onChange={setEw} />
           <button type="submit">Send the table to the board</button>
         </form>
       )}

@@ -204,15 +204,12 @@ export function NewSessionForm({ act, onCreated }: { act: SessionAct; onCreated:
   );
 }
 
-/** The pair of contestants and the board a result is for, chosen from the session's. */
-function useBoardKey(session: ScoredSession) {
-  const [board, setBoard] = useState(session.boards[0]?.number ?? 1);
-  const [ns, setNs] = useState(session.contestants[0]?.contestantId ?? "");
-  const [ew, setEw] = useState(session.contestants[1]?.contestantId ?? "");
-  const contestantSelect = (label: string, name: string, value: string, set: (id: string) => void) => (
+/** One of the session's contestants, chosen by name. */
+export function ContestantSelect({ session, label, name, value, onChange }: { session: ScoredSession; label: string; name: string; value: string; onChange: (id: string) => void }) {
+  return (
     <label>
       {label}
-      <select name={name} value={value} onChange={(e) => set(e.currentTarget.value)}>
+      <select name={name} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
         {session.contestants.map((c) => (
           <option key={c.contestantId} value={c.contestantId}>
             {c.name || c.contestantId}
@@ -221,6 +218,13 @@ function useBoardKey(session: ScoredSession) {
       </select>
     </label>
   );
+}
+
+/** The pair of contestants and the board a result is for, chosen from the session's. */
+function useBoardKey(session: ScoredSession) {
+  const [board, setBoard] = useState(session.boards[0]?.number ?? 1);
+  const [ns, setNs] = useState(session.contestants[0]?.contestantId ?? "");
+  const [ew, setEw] = useState(session.contestants[1]?.contestantId ?? "");
   const fields = (
     <>
       <label>
@@ -233,8 +237,8 @@ function useBoardKey(session: ScoredSession) {
           ))}
         </select>
       </label>
-      {contestantSelect("North–South", "result-ns", ns, setNs)}
-      {contestantSelect("East–West", "result-ew", ew, setEw)}
+      <ContestantSelect session={session} label="North–South" name="result-ns" value={ns} onChange={setNs} />
+      <ContestantSelect session={session} label="East–West" name="result-ew" value={ew} onChange={setEw} />
     </>
   );
   const key = { sessionId: session.sessionId, boardNumber: board, northSouthContestantId: ns, eastWestContestantId: ew };

@@ -12,7 +12,8 @@ import type { ScoreVersion } from "@bridgeclub/client/gen/bridgeclub/scoring/v1/
 import { ScoreVersionCause } from "@bridgeclub/client/gen/bridgeclub/scoring/v1/history_pb.js";
 import { useCallback, useEffect, useState } from "preact/hooks";
 
-import { explain, scoring } from "./api.js";
+import { allPages, explain, scoring } from "./api.js";
+import { type Act, Notices, useAct } from "./notices.js";
 import { lawText, scoreVersionText, when } from "./appeals.js";
 import { useLive } from "./live.js";
 import { boardLabel, CorrectResultForm, ExportButtons, METHOD_NAME, NewSessionForm, RecordResultForm, resultLine, RulingOnResultForm, sideScore } from "./session-forms.js";
@@ -22,8 +23,8 @@ import { ScreenHeading } from "./table.js";
 import "./appeals.css";
 import "./sessions.css";
 
-/** What an action says when it is done, or nothing to say. */
-export type SessionAct = (action: () => Promise<string | undefined>) => Promise<boolean>;
+/** An action of the sessions screen, which says what it did. */
+export type SessionAct = Act;
 
 const KIND_NAME: Record<number, string> = {
   [ContestantKind.PAIRS]: "pairs",
@@ -38,18 +39,6 @@ const CHANGES = new Set([ScoreVersionCause.CORRECTION, ScoreVersionCause.ADJUSTM
 const recorder = (subject: string) =>
   subject.startsWith("service:") ? `the ${subject.slice("service:".length)} service` : subject.replace(/^staff:/, "");
 
-/** Every page of a listing, in order. */
-async function allPages<T>(page: (token: string) => Promise<{ items: T[]; next: string }>): Promise<T[]> {
-  const items: T[] = [];
-  let token = "";
-  do {
-    const answer = await page(token);
-    items.push(...answer.items);
-    token = answer.next;
-  } while (token);
-  return items;
-}
-
 /**
  * The sessions screen. `canRule`: the director's (arbiter role) ruling form. `canDirect`: releasing
  * a board and a fouled board (the arbiter's and the administrator's).
@@ -57,8 +46,7 @@ async function allPages<T>(page: (token: string) => Promise<{ items: T[]; next: 
 export function Sessions({ canRule = false, canDirect = false }: { canRule?: boolean; canDirect?: boolean }) {
   const [list, setList] = useState<ScoredSession[]>();
   const [chosen, setChosen] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
+  const { error, setError, notice, setNotice, act } = useAct();
   const read = useCallback(async () => {
     try {
       setList(await allPages(async (pageToken) => {
@@ -71,32 +59,11 @@ export function Sessions({ canRule = false, canDirect = false }: { canRule?: boo
   }, []);
   useEffect(() => void read(), [read]);
 
-  const act: SessionAct = async (action) => {
-    setError(undefined);
-    setNotice(undefined);
-    try {
-      const said = await action();
-      if (said) setNotice(said);
-      return true;
-    } catch (e) {
-      setError(explain(e));
-      return false;
-    }
-  };
   const shown = chosen ?? list?.[0]?.sessionId;
   return (
     <div class="sessions">
       <h1>Duplicate sessions</h1>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
-      {notice && (
-        <p role="status" class="notice">
-          {notice}
-        </p>
-      )}
+      <Notices error={error} notice={notice} />
       <div class="sessions-grid">
         <section class="card session-list" aria-labelledby="sessions-title">
           <h2 id="sessions-title">Sessions</h2>

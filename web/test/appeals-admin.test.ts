@@ -5,28 +5,16 @@
 // keeps.
 
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
 import type { Page } from "playwright-core";
 
-import { Browsers, DESK, makeStaffAccount, registerAndArrive, shoot, signInStaff, waitForOrError } from "./browser.js";
-import { Club } from "./club.js";
-
-let club: Club;
-let browsers: Browsers;
+import { DESK, makeStaffAccount, registerAndArrive, shoot, signInStaff, suiteClub, waitForOrError } from "./browser.js";
 
 describe("the administrator's appeals screen", () => {
   let admin: Page;
 
-  before(async () => {
-    club = await Club.start();
-    browsers = await Browsers.launch(club);
-  });
-
-  after(async () => {
-    await browsers?.close();
-    await club?.stop();
-  });
+  const suite = suiteClub();
 
   const roster = () => admin.getByRole("region", { name: "The committee's roster" });
   const conflicts = () => admin.getByRole("region", { name: "Conflicts" });
@@ -39,8 +27,8 @@ describe("the administrator's appeals screen", () => {
   };
 
   test("the administrator publishes the appeal policy", async () => {
-    admin = await browsers.newPage(DESK);
-    await signInStaff(admin, club.administrator.name, club.administrator.password, "The room");
+    admin = await suite.browsers.newPage(DESK);
+    await signInStaff(admin, suite.club.administrator.name, suite.club.administrator.password, "The room");
     for (const id of ["ann", "bob", "cat", "dan"]) await registerAndArrive(admin, id);
     await makeStaffAccount(admin, "chair", ["Committee"]);
 

@@ -9,12 +9,11 @@
 // is accepted, dummy; the arbiter every hand, each in its own seat.
 
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
 import type { Locator, Page } from "playwright-core";
 
-import { Browsers, cardsShown, DESK, makeStaffAccount, PHONE, registerAndArrive, shoot, signInStaff, waitForOrError } from "./browser.js";
-import { Club } from "./club.js";
+import { cardsShown, DESK, makeStaffAccount, PHONE, registerAndArrive, shoot, signInStaff, suiteClub, waitForOrError } from "./browser.js";
 
 const PLAYERS = ["north1", "east1", "south1", "west1"];
 const SEATS = ["", "North", "East", "South", "West"];
@@ -26,9 +25,6 @@ const PBN = `N:${HANDS.join(" ")}`;
 function cardsOf(seat: number): string[] {
   return HANDS[seat - 1].split(".").flatMap((ranks, i) => [...ranks].map((rank) => "SHDC"[i] + rank));
 }
-
-let club: Club;
-let browsers: Browsers;
 
 /** The seat `steps` places clockwise from `seat` (1 North .. 4 West). */
 const clockwise = (seat: number, steps: number) => ((seat - 1 + steps) % 4) + 1;
@@ -46,15 +42,7 @@ describe("the arbiter's screen", () => {
   let led = "";
   let dummy: string[] = [];
 
-  before(async () => {
-    club = await Club.start();
-    browsers = await Browsers.launch(club);
-  });
-
-  after(async () => {
-    await browsers?.close();
-    await club?.stop();
-  });
+  const suite = suiteClub();
 
   /** Fails if `page` shows any card but `onTable`. */
   const onlyCardsOnTable = async (page: Page, onTable: string[], when: string) => {
@@ -62,12 +50,12 @@ describe("the arbiter's screen", () => {
   };
 
   test("the administrator makes the desk's and the arbiter's accounts on his screen", async () => {
-    const admin = await browsers.newPage(DESK);
-    await signInStaff(admin, club.administrator.name, club.administrator.password, "The room");
+    const admin = await suite.browsers.newPage(DESK);
+    await signInStaff(admin, suite.club.administrator.name, suite.club.administrator.password, "The room");
     const deskPassword = await makeStaffAccount(admin, "frontdesk", ["Desk"]);
     password = await makeStaffAccount(admin, "arbiter", ["Arbiter"]);
     await shoot(admin, "admin-staff-accounts");
-    desk = await browsers.newPage(DESK);
+    desk = await suite.browsers.newPage(DESK);
     await signInStaff(desk, "frontdesk", deskPassword, "The room");
   });
 
@@ -88,6 +76,8 @@ describe("the arbiter's screen", () => {
     await shoot(desk, "desk-physical-draw");
     await drawForm.getByRole("button", { name: "Record the cards drawn" }).click();
     await desk.getByRole("status").getByText(`To draw again: ${drawers[0]}`).waitFor();
+    // The form turns into the redraw's: the others' fields go as the table's next step arrives.
+    await drawForm.locator("fieldset[data-drawer]").nth(1).waitFor({ state: "detached" });
     await drawForm.locator(`fieldset[data-drawer='${drawers[0]}']`).waitFor();
     assert.equal(await drawForm.locator("fieldset[data-drawer]").count(), 1, "only he draws again");
     await drawForm.getByLabel(`${drawers[0]}'s card`).fill("S2");
@@ -142,7 +132,7 @@ describe("the arbiter's screen", () => {
   });
 
   test("the arbiter rules on the lead out of turn: declarer's options with their Laws, chosen for him", async () => {
-    arbiter = await browsers.newPage(PHONE);
+    arbiter = await suite.browsers.newPage(PHONE);
     await signInStaff(arbiter, "arbiter", password, "Arbiter");
     const calls = arbiter.getByTestId("arbiter-calls");
     await calls.locator("li").first().waitFor();

@@ -9,7 +9,9 @@ import { join } from "node:path";
 
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
-import { type Club, target } from "./club.js";
+import { after, before } from "node:test";
+
+import { Club, target } from "./club.js";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const SHOTS = process.env.SCREENSHOTS_DIR ?? join(target, "screenshots");
@@ -53,6 +55,23 @@ export class Browsers {
     for (const context of this.contexts) await context.close().catch(() => {});
     await this.browser.close();
   }
+}
+
+/**
+ * A club of its own and Chromium for the suite (call inside `describe`): started before its tests,
+ * stopped after them. `settings` go to the club's environment.
+ */
+export function suiteClub(settings: NodeJS.ProcessEnv = {}): { club: Club; browsers: Browsers } {
+  const suite = {} as { club: Club; browsers: Browsers };
+  before(async () => {
+    suite.club = await Club.start(settings);
+    suite.browsers = await Browsers.launch(suite.club);
+  });
+  after(async () => {
+    await suite.browsers?.close();
+    await suite.club?.stop();
+  });
+  return suite;
 }
 
 /** Signs a staff account in on the sign-in screen, and waits for `heading`. */

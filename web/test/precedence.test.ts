@@ -8,7 +8,7 @@
 // card drawn again, and the table opens with the draw's order.
 
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 
 import { clubTransport, createClient } from "@bridgeclub/client";
 import { TableKind } from "@bridgeclub/client/gen/bridgeclub/common/v1/table_pb.js";
@@ -16,22 +16,18 @@ import { MembershipService } from "@bridgeclub/client/gen/bridgeclub/membership/
 import { RubberStatus } from "@bridgeclub/client/gen/bridgeclub/membership/v1/rubber_pb.js";
 import { SignInService } from "@bridgeclub/client/gen/bridgeclub/membership/v1/signin_pb.js";
 
-import { Browsers, DESK, shoot, signInStaff, waitForOrError } from "./browser.js";
-import { Club } from "./club.js";
+import { DESK, shoot, signInStaff, suiteClub, waitForOrError } from "./browser.js";
 
 const PLAYED = ["pam", "quin", "rex", "sue"];
 const NEWCOMER = "ned";
 
-let club: Club;
-let browsers: Browsers;
-
 describe("the draw for precedence when a table opens", () => {
+  const suite = suiteClub();
+
   before(async () => {
-    club = await Club.start();
-    browsers = await Browsers.launch(club);
-    const signIn = createClient(SignInService, clubTransport({ baseUrl: club.baseUrl }));
-    const token = (await signIn.signIn({ name: club.administrator.name, password: club.administrator.password })).signedIn?.accessToken ?? "";
-    const desk = createClient(MembershipService, clubTransport({ baseUrl: club.baseUrl, token: () => token }));
+    const signIn = createClient(SignInService, clubTransport({ baseUrl: suite.club.baseUrl }));
+    const token = (await signIn.signIn({ name: suite.club.administrator.name, password: suite.club.administrator.password })).signedIn?.accessToken ?? "";
+    const desk = createClient(MembershipService, clubTransport({ baseUrl: suite.club.baseUrl, token: () => token }));
     for (const playerId of [...PLAYED, NEWCOMER]) {
       await desk.registerPlayer({ playerId, name: playerId, idempotencyKey: `register-${playerId}` });
       if (playerId !== NEWCOMER) await desk.arriveInRoom({ playerId });
@@ -48,14 +44,9 @@ describe("the draw for precedence when a table opens", () => {
     await desk.arriveInRoom({ playerId: NEWCOMER });
   });
 
-  after(async () => {
-    await browsers?.close();
-    await club?.stop();
-  });
-
   test("the desk records the cards, a redraw included, and the table opens in the draw's order", async () => {
-    const page = await browsers.newPage(DESK);
-    await signInStaff(page, club.administrator.name, club.administrator.password, "The room");
+    const page = await suite.browsers.newPage(DESK);
+    await signInStaff(page, suite.club.administrator.name, suite.club.administrator.password, "The room");
     const form = page.locator("form[aria-labelledby='open-title']");
     await form.getByLabel("Table name").fill("Table 2");
     for (const id of [...PLAYED, NEWCOMER]) await form.getByRole("checkbox", { name: id, exact: true }).check();

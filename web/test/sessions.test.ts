@@ -8,12 +8,11 @@
 
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
 import type { Page } from "playwright-core";
 
-import { Browsers, cardsShown, DESK, makeStaffAccount, PHONE, registerAndArrive, shoot, signInStaff, waitForOrError } from "./browser.js";
-import { Club } from "./club.js";
+import { cardsShown, DESK, makeStaffAccount, PHONE, registerAndArrive, shoot, signInStaff, suiteClub, waitForOrError } from "./browser.js";
 
 const PAIRS = [
   ["Ann & Bob", "ann", "bob"],
@@ -24,22 +23,11 @@ const PAIRS = [
 const NORTH = "1";
 const SOUTH = "3";
 
-let club: Club;
-let browsers: Browsers;
-
 describe("the duplicate sessions screen", () => {
   let desk: Page;
   let director: Page;
 
-  before(async () => {
-    club = await Club.start();
-    browsers = await Browsers.launch(club);
-  });
-
-  after(async () => {
-    await browsers?.close();
-    await club?.stop();
-  });
+  const suite = suiteClub();
 
   /** The row of board `board`'s result between pairs `ns` and `ew` on `page`. */
   const row = (page: Page, board: number, ns: number, ew: number) => page.locator(`table[data-board="${board}"] tr[data-ns="${ns}"][data-ew="${ew}"]`);
@@ -75,11 +63,11 @@ describe("the duplicate sessions screen", () => {
   };
 
   test("the desk registers eight members and opens a pairs session with two boards", async () => {
-    const admin = await browsers.newPage(DESK);
-    await signInStaff(admin, club.administrator.name, club.administrator.password, "The room");
+    const admin = await suite.browsers.newPage(DESK);
+    await signInStaff(admin, suite.club.administrator.name, suite.club.administrator.password, "The room");
     const deskPassword = await makeStaffAccount(admin, "frontdesk", ["Desk"]);
     const directorPassword = await makeStaffAccount(admin, "director", ["Arbiter"]);
-    desk = await browsers.newPage(DESK);
+    desk = await suite.browsers.newPage(DESK);
     await signInStaff(desk, "frontdesk", deskPassword, "The room");
     for (const [, ...ids] of PAIRS) for (const id of ids) await registerAndArrive(desk, id);
 
@@ -95,7 +83,7 @@ describe("the duplicate sessions screen", () => {
     await desk.getByRole("heading", { name: "Tuesday pairs" }).waitFor();
     await desk.getByText("No board has a result yet.").waitFor();
 
-    director = await browsers.newPage(PHONE);
+    director = await suite.browsers.newPage(PHONE);
     await signInStaff(director, "director", directorPassword, "Arbiter");
     await director.getByRole("button", { name: "Sessions", exact: true }).click();
     await director.getByRole("heading", { name: "Tuesday pairs" }).waitFor();
