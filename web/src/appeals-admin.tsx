@@ -13,6 +13,7 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 
 import { accounts, allPages, appeals, explain, idempotencyKey, membership, Role } from "./api.js";
 import { moneyText, when, who } from "./appeals.js";
+import { useReadOrder } from "./live.js";
 import { type Act, Notices, useAct } from "./notices.js";
 
 import "./appeals.css";
@@ -34,7 +35,9 @@ export function AppealsAdmin() {
   // Who may sit: active players on the register, and staff accounts with the committee role.
   const [candidates, setCandidates] = useState<string[]>([]);
   const [loadError, setLoadError] = useState<string>();
+  const order = useReadOrder();
   const read = useCallback(async () => {
+    const mine = order.begin();
     try {
       const [got, entries, declared, players, staff] = await Promise.all([
         appeals().getAppealPolicy({}),
@@ -49,6 +52,7 @@ export function AppealsAdmin() {
         membership().listPlayers({}),
         accounts().listAccounts({}),
       ]);
+      if (!order.latest(mine)) return;
       setPolicy(got.policy);
       setRoster(entries);
       setConflicts(declared);

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 
 import { explain, game } from "./api.js";
 import { SEAT_NAME } from "./cards.js";
+import { useReadOrder } from "./live.js";
 
 /**
  * The open calls, read at first and again after `generation` changes or a table's open calls
@@ -19,9 +20,13 @@ export function useArbiterCalls(generation: number) {
   const [error, setError] = useState<string>();
   // Each table's open call ids as its stream last showed them.
   const seen = useRef(new Map<string, string>());
+  const order = useReadOrder();
   const read = useCallback(async () => {
+    const mine = order.begin();
     try {
-      setCalls((await game().listArbiterCalls({})).arbiterCalls);
+      const open = (await game().listArbiterCalls({})).arbiterCalls;
+      if (!order.latest(mine)) return;
+      setCalls(open);
       setError(undefined);
     } catch (e) {
       setError(explain(e));

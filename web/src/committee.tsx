@@ -16,7 +16,7 @@ import { auditText, decisionText, isOpen, moneyText, OUTCOME, SPEAKER_ROLE, scor
 import { DecisionForm, type DecisionInit, HearingForm, type HearingInit } from "./committee-forms.js";
 import { DealRecordView } from "./dealrecord.js";
 import { SEAT_NAME } from "./cards.js";
-import { useLive } from "./live.js";
+import { useLive, useReadOrder } from "./live.js";
 import { RulingFacts, scorepadOf, StatusChip } from "./rulings.js";
 import { Scorepad } from "./scorepad.js";
 import { ScreenHeading } from "./table.js";
@@ -39,9 +39,12 @@ export function Committee({ memberId }: { memberId: string }) {
   const [notice, setNotice] = useState<string>();
   // Counts the reads, so that the chosen appeal is read again after every notice.
   const [generation, setGeneration] = useState(0);
+  const order = useReadOrder();
   const read = useCallback(async () => {
+    const mine = order.begin();
     try {
       const [listed, ruled] = await Promise.all([appeals().listAppeals({}), appeals().listRulings({})]);
+      if (!order.latest(mine)) return;
       setList(openFirst(listed.appeals));
       setRulings(new Map(ruled.rulings.map((r) => [r.rulingId, r])));
       setGeneration((n) => n + 1);

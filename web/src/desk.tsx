@@ -19,10 +19,11 @@ import type { Table } from "@bridgeclub/client/gen/bridgeclub/membership/v1/tabl
 import { useCallback, useEffect, useState } from "preact/hooks";
 
 import { StaffAccounts } from "./accounts.js";
+import { useAct } from "./notices.js";
 import { ArbiterCallList, useArbiterCalls } from "./calls.js";
 import { accounts, explain, game, idempotencyKey, membership, scoring } from "./api.js";
 import { SEAT_NAME } from "./cards.js";
-import { useLive } from "./live.js";
+import { useLive, useReadOrder } from "./live.js";
 import { Draws } from "./draws.js";
 import { PhysicalCardsChoice } from "./deskdeal.js";
 import { OpenTableForm } from "./opentable.js";
@@ -41,25 +42,28 @@ export function Desk({ canManageAccounts = false, canRecord = false }: { canMana
   const [players, setPlayers] = useState<RegisteredPlayer[]>([]);
   const [present, setPresent] = useState<Presence[]>([]);
   const [tables, setTables] = useState<Table[]>([]);
-  const [error, setError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
+  const [loadError, setLoadError] = useState<string>();
   const [codes, setCodes] = useState<Record<string, string>>({});
   // Counts the reads, so that each table's card looks for its scorepad again after any change: a
   // pad is made after the rubber starts, with no change to the table itself.
   const [generation, setGeneration] = useState(0);
+  const order = useReadOrder();
   const read = useCallback(async () => {
     setGeneration((n) => n + 1);
+    const mine = order.begin();
     try {
       const [register, room, listed] = await Promise.all([
         membership().listPlayers({}),
         membership().listPresentPlayers({}),
         membership().listTables({}),
       ]);
+      if (!order.latest(mine)) return;
       setPlayers(register.players);
       setPresent(room.present);
       setTables(listed.tables);
+      setLoadError(undefined);
     } catch (e) {
-      setError(explain(e));
+      setLoadError(explain(e));
     }
   }, []);
   useEffect(() => void read(), [read]);
@@ -67,23 +71,10 @@ export function Desk({ canManageAccounts = false, canRecord = false }: { canMana
   const { calls, noteView } = useArbiterCalls(generation);
   const live = useLive("room", (after, signal) => membership().watchRoom({ afterSequence: after }, { signal }), () => void read());
 
-  /** Runs an action, shows what it says or why it failed; true when it succeeded. */
-  const act = async (action: () => Promise<string | void>): Promise<boolean> => {
-    setError(undefined);
-    setNotice(undefined);
-    try {
-      const said = await action();
-      if (said) setNotice(said);
-      return true;
-    } catch (e) {
-      setError(explain(e));
-      return false;
-    } finally {
-      // Read again either way: a failed action may have done part of its work (a rubber started
-      // whose first deal did not), and each table's card looks for its scorepad again.
-      await read();
-    }
-  };
+  // Read again after every action, failed ones too: a failed action may have done part of its work
+  // (a rubber started whose first deal did not), and each table's card looks for its scorepad again.
+  const { error: actError, notice, act } = useAct(read);
+  const error = actError ?? loadError;
 
   const presentIds = new Set(present.map((p) => p.playerId));
   const seated = new Set(tables.flatMap((t) => t.members.map((m) => m.playerId)));

@@ -4,7 +4,7 @@
 // server's view for that viewer and nothing more.
 
 import { ConnectError, resumable, type WatchResponse } from "@bridgeclub/client";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 
 export type LiveState = "connecting" | "live" | "reconnecting" | "stopped";
 
@@ -65,4 +65,18 @@ export function useLive<R extends WatchResponse>(
     };
   }, [key]);
   return state;
+}
+
+/**
+ * Orders a screen's reads: several may be in flight at once (one after the viewer's action, one
+ * for a stream's event), and an older answer arriving last would leave the screen stale with no
+ * event to follow. `begin` numbers a read; `latest` says whether it is still the newest one begun,
+ * so only the newest answer is shown.
+ */
+export function useReadOrder() {
+  const begun = useRef(0);
+  return {
+    begin: () => ++begun.current,
+    latest: (read: number) => read === begun.current,
+  };
 }

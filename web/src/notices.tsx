@@ -6,7 +6,7 @@ import { useState } from "preact/hooks";
 import { explain } from "./api.js";
 
 /** Runs an action that may say what it did; true when it succeeded. */
-export type Act = (action: () => Promise<string | undefined>) => Promise<boolean>;
+export type Act = (action: () => Promise<string | undefined | void>) => Promise<boolean>;
 
 /** The screen's error and notice, and `act`, which clears both, runs the action and sets one; `after` runs either way. */
 export function useAct(after?: () => Promise<void>) {

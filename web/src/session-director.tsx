@@ -10,7 +10,7 @@ import { ContestantKind } from "@bridgeclub/client/gen/bridgeclub/scoring/v1/ses
 import { useState } from "preact/hooks";
 
 import { scoring } from "./api.js";
-import { boardLabel, ContestantSelect } from "./session-forms.js";
+import { boardLabel, useBoardKey } from "./session-forms.js";
 import type { SessionAct } from "./sessions.js";
 
 const nameOf = (session: ScoredSession, id: string) => session.contestants.find((c) => c.contestantId === id)?.name || id;
@@ -18,9 +18,7 @@ const nameOf = (session: ScoredSession, id: string) => session.contestants.find(
 /** The movement as it stands, by board, and (for those who may) a form that sends a table to a board. */
 export function Movement({ session, canAssign, canRelease, act }: { session: ScoredSession; canAssign: boolean; canRelease: boolean; act: SessionAct }) {
   const [table, setTable] = useState("");
-  const [board, setBoard] = useState(session.boards[0]?.number ?? 1);
-  const [ns, setNs] = useState(session.contestants[0]?.contestantId ?? "");
-  const [ew, setEw] = useState(session.contestants[1]?.contestantId ?? "");
+  const { fields, key } = useBoardKey(session, "movement");
   return (
     <section class="card" aria-labelledby="movement-title">
       <h3 id="movement-title">Movement</h3>
@@ -64,9 +62,9 @@ export function Movement({ session, canAssign, canRelease, act }: { session: Sco
             void act(async () => {
               await scoring().assignTables({
                 sessionId: session.sessionId,
-                assignments: [{ tableId: table.trim(), boardNumber: board, northSouthContestantId: ns, eastWestContestantId: ew }],
+                assignments: [{ tableId: table.trim(), boardNumber: key.boardNumber, northSouthContestantId: key.northSouthContestantId, eastWestContestantId: key.eastWestContestantId }],
               });
-              return `Table ${table.trim()} plays board ${board}: ${nameOf(session, ns)} against ${nameOf(session, ew)}.`;
+              return `Table ${table.trim()} plays board ${key.boardNumber}: ${nameOf(session, key.northSouthContestantId)} against ${nameOf(session, key.eastWestContestantId)}.`;
             });
           }}
         >
@@ -74,18 +72,7 @@ export function Movement({ session, canAssign, canRelease, act }: { session: Sco
             Table
             <input name="movement-table" value={table} onInput={(e) => setTable(e.currentTarget.value)} required />
           </label>
-          <label>
-            Board
-            <select name="movement-board" value={board} onChange={(e) => setBoard(Number(e.currentTarget.value))}>
-              {session.boards.map((b) => (
-                <option key={b.number} value={b.number}>
-                  {boardLabel(b)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <ContestantSelect session={session} label="North–South" name="movement-ns" value={ns} onChange={setNs} />
-          <ContestantSelect session={session} label="East–West" name="movement-ew" value={ew} onChange={setEw} />
+          {fields}
           <button type="submit">Send the table to the board</button>
         </form>
       )}

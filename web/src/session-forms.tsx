@@ -220,8 +220,8 @@ export function ContestantSelect({ session, label, name, value, onChange }: { se
   );
 }
 
-/** The pair of contestants and the board a result is for, chosen from the session's. */
-function useBoardKey(session: ScoredSession) {
+/** The pair of contestants and the board a result (or a table of the movement) is for, chosen from the session's; `name` prefixes the fields' names. */
+export function useBoardKey(session: ScoredSession, name: string) {
   const [board, setBoard] = useState(session.boards[0]?.number ?? 1);
   const [ns, setNs] = useState(session.contestants[0]?.contestantId ?? "");
   const [ew, setEw] = useState(session.contestants[1]?.contestantId ?? "");
@@ -229,7 +229,7 @@ function useBoardKey(session: ScoredSession) {
     <>
       <label>
         Board
-        <select name="result-board" value={board} onChange={(e) => setBoard(Number(e.currentTarget.value))}>
+        <select name={`${name}-board`} value={board} onChange={(e) => setBoard(Number(e.currentTarget.value))}>
           {session.boards.map((b) => (
             <option key={b.number} value={b.number}>
               {boardLabel(b)}
@@ -237,8 +237,8 @@ function useBoardKey(session: ScoredSession) {
           ))}
         </select>
       </label>
-      <ContestantSelect session={session} label="North–South" name="result-ns" value={ns} onChange={setNs} />
-      <ContestantSelect session={session} label="East–West" name="result-ew" value={ew} onChange={setEw} />
+      <ContestantSelect session={session} label="North–South" name={`${name}-ns`} value={ns} onChange={setNs} />
+      <ContestantSelect session={session} label="East–West" name={`${name}-ew`} value={ew} onChange={setEw} />
     </>
   );
   const key = { sessionId: session.sessionId, boardNumber: board, northSouthContestantId: ns, eastWestContestantId: ew };
@@ -247,7 +247,7 @@ function useBoardKey(session: ScoredSession) {
 
 /** A traveller's result entered at the desk. */
 export function RecordResultForm({ session, act }: { session: ScoredSession; act: SessionAct }) {
-  const { fields, key } = useBoardKey(session);
+  const { fields, key } = useBoardKey(session, "result");
   const [input, setInput] = useState(EMPTY_RESULT);
   // The deal id is the idempotency key: one per result typed, so that sending it twice records it once.
   const [dealId, setDealId] = useState(() => `desk-${idempotencyKey()}`);

@@ -15,7 +15,7 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import { allPages, explain, scoring } from "./api.js";
 import { type Act, Notices, useAct } from "./notices.js";
 import { lawText, scoreVersionText, when } from "./appeals.js";
-import { useLive } from "./live.js";
+import { useLive, useReadOrder } from "./live.js";
 import { boardLabel, CorrectResultForm, ExportButtons, METHOD_NAME, NewSessionForm, RecordResultForm, resultLine, RulingOnResultForm, sideScore } from "./session-forms.js";
 import { FouledBoardForm, Movement } from "./session-director.js";
 import { ScreenHeading } from "./table.js";
@@ -127,7 +127,9 @@ function SessionView({
 }) {
   const [state, setState] = useState<SessionState>();
   const [error, setError] = useState<string>();
+  const order = useReadOrder();
   const read = useCallback(async () => {
+    const mine = order.begin();
     try {
       const [got, standings, results, versions] = await Promise.all([
         scoring().getSession({ sessionId }),
@@ -142,6 +144,7 @@ function SessionView({
         }),
       ]);
       if (!got.session) throw new Error(`the server answered without session ${sessionId}`);
+      if (!order.latest(mine)) return;
       setState({ session: got.session, standings: standings.standings, results, changes: versions.filter((v) => CHANGES.has(v.cause)) });
       setError(undefined);
     } catch (e) {
