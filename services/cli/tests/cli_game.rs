@@ -121,3 +121,30 @@ async fn the_desk_records_an_opening_lead_out_of_turn_and_declarers_choice_with_
     assert!(settled.contains("no decision is pending"), "{settled}");
     assert!(settled.contains("next to act North"), "{settled}");
 }
+
+/// Part VIII: the Alternative Club Laws apply where the players agreed them in advance or the club's
+/// published policy says so; here, the table's option. `bridgectl game start` takes it from the
+/// rubber (membership's `GetRubber`), so the deal it starts is played under them without the desk
+/// having to say so, and the game service, which checks it against the rubber, accepts the start.
+#[tokio::test(flavor = "multi_thread")]
+async fn bridgectl_starts_a_deal_under_the_club_laws_its_table_is_under() {
+    let app = TestApp::spawn().await;
+    let lineup = app.lineup_under_club_laws(pb::TableKind::Rubber).await;
+    let table = lineup.table_id.clone();
+    bridgectl(
+        &app,
+        &["game", "start", "--table", &table, "--rubber", &lineup.rubber_id, "--scorepad", &lineup.scorepad_id],
+    )
+    .await;
+    let view = app
+        .game("front-desk", &[Role::Desk])
+        .get_table_state(game::GetTableStateRequest { table_id: table })
+        .await
+        .unwrap()
+        .into_inner()
+        .view
+        .unwrap();
+    let Some(game::deal_setup::Source::Rubber(deal)) = view.setup.unwrap().source else { panic!("a rubber's deal") };
+    assert!(deal.club_laws, "the deal is played under the Club Laws its table is under");
+    assert_eq!(deal.deal_number, 1);
+}

@@ -20,6 +20,8 @@ use anyhow::{Context, anyhow, bail};
 use api::common::v1 as pb;
 use api::game::v1 as game;
 use api::game::v1::game_service_client::GameServiceClient;
+use api::membership::v1 as mpb;
+use api::membership::v1::membership_service_client::MembershipServiceClient;
 use api::scoring::v1 as spb;
 use api::scoring::v1::scoring_service_client::ScoringServiceClient;
 use platform::app::PeerChannel;
@@ -52,9 +54,6 @@ pub struct Start {
     /// the service checks the cards held as well as the sequence of play.
     #[arg(long, conflicts_with = "digital")]
     pub deal: Option<String>,
-    /// The Alternative Club Laws are in force (Part VIII).
-    #[arg(long)]
-    pub club_laws: bool,
     /// The table's version as last seen; read from the table if not given.
     #[arg(long)]
     pub version: Option<u64>,
@@ -185,11 +184,20 @@ pub fn parse_card(text: &str) -> anyhow::Result<pb::Card> {
     Ok(card.into())
 }
 
-fn scoring(server: &str, token: &str) -> anyhow::Result<ScoringServiceClient<PeerChannel>> {
+/// A channel to `server` carrying `token`.
+fn authorised(server: &str, token: &str) -> anyhow::Result<PeerChannel> {
     let channel = platform::client::channel(server).with_context(|| format!("cannot reach {server}"))?;
     let interceptor =
         platform::client::ClientInterceptor::with_token(token).map_err(|s| anyhow!(s.message().to_owned()))?;
-    Ok(ScoringServiceClient::new(tonic::service::interceptor::InterceptedService::new(channel, interceptor)))
+    Ok(tonic::service::interceptor::InterceptedService::new(channel, interceptor))
+}
+
+fn scoring(server: &str, token: &str) -> anyhow::Result<ScoringServiceClient<PeerChannel>> {
+    Ok(ScoringServiceClient::new(authorised(server, token)?))
+}
+
+fn membership(server: &str, token: &str) -> anyhow::Result<MembershipServiceClient<PeerChannel>> {
+    Ok(MembershipServiceClient::new(authorised(server, token)?))
 }
 
 /// The seat to act: the one given, or whoever is next to act.
@@ -219,6 +227,17 @@ pub async fn start(
         .into_inner()
         .scorepad
         .context("the server sent no scorepad")?;
+    // Whether the Alternative Club Laws are in force is the rubber's (its table's option, Part
+    // VIII), not the caller's: the game service refuses a deal that says otherwise.
+    let request = mpb::GetRubberRequest { rubber_id: args.rubber.clone() };
+    let club_laws = membership(server, token)?
+        .get_rubber(request)
+        .await
+        .map_err(refused)?
+        .into_inner()
+        .rubber
+        .context("the server sent no rubber")?
+        .club_laws;
     let deal_number = match (args.deal_number, &pad.next_deal) {
         (Some(number), _) => number,
         (None, Some(next)) => next.deal_number,
@@ -238,7 +257,7 @@ pub async fn start(
                 rubber_id: args.rubber,
                 scorepad_id: args.scorepad,
                 deal_number,
-                club_laws: args.club_laws,
+                club_laws,
             })),
             kind: pad.kind,
             mode: mode as i32,
