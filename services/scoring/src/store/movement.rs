@@ -101,6 +101,8 @@ pub struct MovementRows {
     pub tables: Vec<board_table::ActiveModel>,
     /// A board the director releases.
     pub releases: Vec<board_release::ActiveModel>,
+    /// The tables newly sent, as the contract names them (for the session's event).
+    pub assigned: Vec<spb::TableAssignment>,
 }
 
 impl MovementRows {
@@ -137,6 +139,7 @@ pub async fn assign<C: ConnectionTrait>(
     let session_id = definition.session_id.as_str();
     let mut rows = Vec::new();
     let mut named: HashMap<(i32, String), (&String, &String)> = HashMap::new();
+    let mut assigned = Vec::new();
     for (i, assignment) in assignments.iter().enumerate() {
         let field = |name: &str| format!("assignments[{i}].{name}");
         if assignment.table_id.is_empty() {
@@ -195,6 +198,7 @@ pub async fn assign<C: ConnectionTrait>(
                     ));
                 }
                 None => {
+                    assigned.push(assignment.clone());
                     named.insert(
                         (board, assignment.table_id.clone()),
                         (&assignment.north_south_contestant_id, &assignment.east_west_contestant_id),
@@ -212,7 +216,7 @@ pub async fn assign<C: ConnectionTrait>(
             },
         }
     }
-    Ok(MovementRows { tables: rows, releases: Vec::new() })
+    Ok(MovementRows { tables: rows, releases: Vec::new(), assigned })
 }
 
 /// The director's release of board `board_number`, unless he released it already.
@@ -238,5 +242,5 @@ pub async fn release<C: ConnectionTrait>(
         released_by: Set(by.to_owned()),
         released_at: Set(time::now()),
     };
-    Ok(MovementRows { tables: Vec::new(), releases: vec![row] })
+    Ok(MovementRows { releases: vec![row], ..MovementRows::default() })
 }

@@ -85,7 +85,7 @@ async fn tables_sent_to_boards_and_a_board_released_reach_the_sessions_watchers(
 
     // A watcher that resumes after the snapshot gets both events from the journal.
     let mut resumed = desk
-        .watch_session(spb::WatchSessionRequest { session_id: id, after_sequence: Some(snapshot.sequence) })
+        .watch_session(spb::WatchSessionRequest { session_id: id.clone(), after_sequence: Some(snapshot.sequence) })
         .await
         .unwrap()
         .into_inner();
@@ -94,4 +94,13 @@ async fn tables_sent_to_boards_and_a_board_released_reach_the_sessions_watchers(
         assert_eq!(event.sequence, expected);
         assert!(matches!(event.event, Some(spb::session_event::Event::MovementChanged(_))));
     }
+
+    // A request with a table already sent and a new one: the event names the new one alone.
+    let new = table("A", 2, "3", "1");
+    let mixed = spb::AssignTablesRequest { session_id: id, assignments: vec![sent[0].clone(), new.clone()] };
+    desk.assign_tables(mixed).await.unwrap();
+    let event = watch.message().await.unwrap().unwrap().event.unwrap();
+    assert_eq!(event.sequence, snapshot.sequence + 3);
+    let Some(spb::session_event::Event::MovementChanged(changed)) = event.event else { panic!("{event:?}") };
+    assert_eq!(changed.assigned, vec![new]);
 }

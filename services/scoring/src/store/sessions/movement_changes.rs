@@ -26,7 +26,7 @@ impl Sessions {
             .execute(&request.session_id, latest(), None, |state| async move {
                 let definition = session_proto(&state.row)?;
                 let rows = movement::assign(&self.db, &definition, &request.assignments, by).await?;
-                let assigned = request.assignments.clone();
+                let assigned = rows.assigned.clone();
                 Ok(movement_change(&state, rows, spb::MovementChanged { assigned, released_board: 0 }))
             })
             .await?;
