@@ -17,12 +17,12 @@ import { DecisionForm, type DecisionInit, HearingForm, type HearingInit } from "
 import { DealRecordView } from "./dealrecord.js";
 import { SEAT_NAME } from "./cards.js";
 import { useLive, useReadOrder } from "./live.js";
+import { type Act, Notices, useAct } from "./notices.js";
 import { RulingFacts, scorepadOf, StatusChip } from "./rulings.js";
 import { Scorepad } from "./scorepad.js";
 import { ScreenHeading } from "./table.js";
 import "./appeals.css";
 
-type Act = (action: () => Promise<string | void>) => Promise<void>;
 
 /** Open appeals first (filed, then heard), then the rest; newest first within each, as listed. */
 function openFirst(list: Appeal[]): Appeal[] {
@@ -35,8 +35,7 @@ export function Committee({ memberId }: { memberId: string }) {
   const [rulings, setRulings] = useState<Map<string, Ruling>>(new Map());
   const [policy, setPolicy] = useState<AppealPolicy>();
   const [chosen, setChosen] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
+  const [loadError, setLoadError] = useState<string>();
   // Counts the reads, so that the chosen appeal is read again after every notice.
   const [generation, setGeneration] = useState(0);
   const order = useReadOrder();
@@ -49,7 +48,7 @@ export function Committee({ memberId }: { memberId: string }) {
       setRulings(new Map(ruled.rulings.map((r) => [r.rulingId, r])));
       setGeneration((n) => n + 1);
     } catch (e) {
-      setError(explain(e));
+      setLoadError(explain(e));
     }
   }, []);
   useEffect(() => {
@@ -57,32 +56,19 @@ export function Committee({ memberId }: { memberId: string }) {
     appeals()
       .getAppealPolicy({})
       .then((answer) => setPolicy(answer.policy))
-      .catch((e) => setError(explain(e)));
+      .catch((e) => setLoadError(explain(e)));
   }, [read]);
   const live = useLive("appeals", (after, signal) => appeals().watchAppeals({ afterSequence: after }, { signal }), () => void read());
 
-  const act: Act = async (action) => {
-    setError(undefined);
-    setNotice(undefined);
-    try {
-      const said = await action();
-      if (said) setNotice(said);
-      await read();
-    } catch (e) {
-      setError(explain(e));
-    }
-  };
+  const { error: actError, notice, setNotice, act } = useAct(read);
+  const error = actError ?? loadError;
 
   // Until one is chosen, the first open appeal (or the newest).
   const shown = chosen ?? list?.find(isOpen)?.appealId ?? list?.[0]?.appealId;
   return (
     <div class="committee">
       <ScreenHeading title={<h1>Appeals committee</h1>} live={live} error={error} />
-      {notice && (
-        <p role="status" class="notice">
-          {notice}
-        </p>
-      )}
+      <Notices notice={notice} />
       <div class="committee-grid">
         <section class="card appeal-list" aria-labelledby="appeals-title">
           <h2 id="appeals-title">Appeals filed</h2>
