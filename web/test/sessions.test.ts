@@ -32,27 +32,18 @@ describe("the duplicate sessions screen", () => {
   /** The row of board `board`'s result between pairs `ns` and `ew` on `page`. */
   const row = (page: Page, board: number, ns: number, ew: number) => page.locator(`table[data-board="${board}"] tr[data-ns="${ns}"][data-ew="${ew}"]`);
 
-  /** The standings on `page` as rank and score, by pair number. */
-  const standings = async (page: Page) => {
-    const rows = await page.getByTestId("standings").locator("tbody tr").evaluateAll((trs) =>
-      trs.map((tr) => [tr.getAttribute("data-contestant") ?? "", [...tr.children].map((cell) => cell.textContent?.trim() ?? "")] as const),
-    );
-    return Object.fromEntries(rows.map(([id, cells]) => [id, `${cells[0]} ${cells[2].split(" ")[0]}`]));
-  };
-
-  /** Waits until `page` shows these standings. */
+  /**
+   * Waits until `page` shows these standings (rank and score, by pair number), judged in the page
+   * in one go, so that a change between reading the table and waiting for the next is not missed.
+   */
   const standingsBecome = async (page: Page, expected: Record<string, string>) => {
-    for (;;) {
-      const shown = await standings(page).catch(() => ({}));
-      if (JSON.stringify(shown) === JSON.stringify(expected)) return;
-      await page.waitForFunction(
-        (before) => {
-          const table = document.querySelector('[data-testid="standings"]');
-          return (table?.textContent ?? "") !== before;
-        },
-        await page.getByTestId("standings").textContent().catch(() => ""),
-      );
-    }
+    await page.waitForFunction((wanted) => {
+      const rows = [...document.querySelectorAll('[data-testid="standings"] tbody tr')].map((tr) => {
+        const cells = [...tr.children].map((cell) => cell.textContent?.trim() ?? "");
+        return [tr.getAttribute("data-contestant") ?? "", `${cells[0]} ${(cells[2] ?? "").split(" ")[0]}`] as const;
+      });
+      return JSON.stringify(Object.fromEntries(rows)) === JSON.stringify(wanted);
+    }, expected);
   };
 
   /** Fills a result's fields (`name` the form's prefix) as the desk types a traveller's line. */
