@@ -8,6 +8,8 @@ pub mod fuzz;
 pub mod lineup;
 pub mod one_suit_deal;
 pub mod postgres_server;
+pub mod processes;
+pub mod redis_cluster;
 pub mod redis_server;
 pub mod split;
 

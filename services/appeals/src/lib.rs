@@ -36,6 +36,7 @@ pub mod scoring;
 pub mod service;
 pub mod store;
 pub mod watch;
+pub mod standalone;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -27,6 +27,7 @@ pub mod store;
 pub mod stored;
 pub mod translate;
 pub mod watch;
+pub mod standalone;
 
 use std::sync::Arc;
 

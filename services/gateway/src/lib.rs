@@ -11,6 +11,7 @@
 //!   that owns its package (`bridgeclub.<service>.v1`), with the caller's trace context.
 
 pub mod screens;
+pub mod standalone;
 
 use std::convert::Infallible;
 use std::path::PathBuf;

@@ -41,6 +41,7 @@ pub mod journal;
 pub mod signin;
 pub mod state;
 pub mod store;
+pub mod standalone;
 
 use std::sync::Arc;
 

@@ -387,11 +387,15 @@ pub struct RedisConfig {
     /// The PEM CA certificate a `rediss://` (TLS) server's certificate is checked against. Unset:
     /// the web's public roots.
     pub ca_file: Option<PathBuf>,
+    /// Whether Redis is a Redis Cluster: the URL then names one or more of its nodes,
+    /// comma-separated (`redis://a:6379,redis://b:6379`), and each command goes to the master of
+    /// its key's slot.
+    pub cluster: bool,
 }
 
 impl Default for RedisConfig {
     fn default() -> Self {
-        RedisConfig { command_timeout_ms: 300, cool_down_ms: 1_000, ca_file: None }
+        RedisConfig { command_timeout_ms: 300, cool_down_ms: 1_000, ca_file: None, cluster: false }
     }
 }
 

@@ -356,6 +356,15 @@ where
                     Err(_) => 2,
                 };
                 tracing::Span::current().record("rpc.grpc.status_code", code);
+                // The access log, off unless asked for (`RUST_LOG=bridge::requests=debug`): which
+                // process answered what, as when a service runs as several replicas.
+                tracing::debug!(
+                    target: "bridge::requests",
+                    method = %path,
+                    code,
+                    millis = started.elapsed().as_secs_f64() * 1000.0,
+                    "answered"
+                );
                 let metrics = request_metrics();
                 let attributes = [
                     opentelemetry::KeyValue::new("rpc.method", path),

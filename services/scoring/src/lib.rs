@@ -24,6 +24,7 @@ pub mod pad;
 pub mod session;
 pub mod store;
 pub mod time;
+pub mod standalone;
 
 use std::time::Duration;
 

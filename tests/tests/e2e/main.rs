@@ -17,6 +17,7 @@ mod membership;
 mod migrations;
 mod outbox;
 mod paging;
+mod production;
 mod replay;
 mod replicas;
 mod scoring;
