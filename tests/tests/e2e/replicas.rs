@@ -81,6 +81,45 @@ async fn over_tls_too_a_table_plays_on_when_one_of_two_game_replicas_stops() {
     let _ = std::fs::remove_dir_all(dir());
 }
 
+/// The directory of the certificate naming only `localhost`.
+static LOCALHOST_DIR: OnceLock<PathBuf> = OnceLock::new();
+
+fn localhost_dir() -> &'static PathBuf {
+    LOCALHOST_DIR
+        .get_or_init(|| std::env::temp_dir().join(format!("bc-replicas-localhost-{}", uuid::Uuid::new_v4().simple())))
+}
+
+/// TLS with a certificate that names `localhost` and no address, and no `[tls] server_name`.
+fn with_a_localhost_certificate(config: &mut platform::config::PlatformConfig, _: &mut club::Settings) {
+    config.tls.cert_file = Some(localhost_dir().join("localhost.pem"));
+    config.tls.key_file = Some(localhost_dir().join("localhost-key.pem"));
+    config.tls.ca_file = Some(localhost_dir().join("ca-ca.pem"));
+}
+
+#[tokio::test]
+async fn over_tls_an_address_found_by_name_is_checked_against_that_name() {
+    let ca = TestCa::new(localhost_dir(), "ca");
+    ca.issue(&["localhost"], "localhost");
+    let app = TestApp::spawn_with(with_a_localhost_certificate).await;
+    let port = app.club().server.local_addr().port();
+    // No `server_name`: only the CA.
+    let tls = platform::config::TlsConfig { ca_file: Some(ca.ca_file()), ..Default::default() };
+    let tls = platform::tls::PeerTls::from_config(&tls).unwrap();
+
+    // The addresses `localhost` stands for are checked against "localhost", which the
+    // certificate names: calls go through.
+    let mut game = game_through(&app, &format!("dns+https://localhost:{port}"), &tls);
+    reads_twenty_in_a_row(&mut game).await;
+
+    // The same server named by its address is checked against 127.0.0.1, which the certificate
+    // does not name: the handshake fails, and the call with it, at once.
+    let mut direct = game_through(&app, &format!("https://127.0.0.1:{port}"), &tls);
+    let read = game::GetTableStateRequest { table_id: "a-table-never-used".to_owned() };
+    let refused = within(direct.get_table_state(read)).await.unwrap_err();
+    assert_eq!(refused.code(), Code::Unavailable);
+    let _ = std::fs::remove_dir_all(localhost_dir());
+}
+
 /// A desk's game client over a channel to `uris` ([`platform::client::service_channel`]).
 fn game_through(app: &TestApp, uris: &str, tls: &platform::tls::PeerTls) -> e2e::GameClient {
     let channel =
