@@ -176,7 +176,8 @@ impl RedisCluster {
 
     /// Kills (SIGKILL) the master serving `key`'s slot, as a lost machine would; its port.
     pub async fn kill_master_of(&mut self, key: &str) -> u16 {
-        let port = self.master_of(self.nodes[0].port, key).await.unwrap_or_else(|| fail("kill", "no master for the key"));
+        let port =
+            self.master_of(self.nodes[0].port, key).await.unwrap_or_else(|| fail("kill", "no master for the key"));
         let node = self.nodes.iter_mut().find(|node| node.port == port).unwrap_or_else(|| fail("kill", port));
         if let Some(mut child) = node.child.take() {
             let _ = child.kill().await;

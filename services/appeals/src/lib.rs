@@ -34,9 +34,9 @@ pub mod queries;
 pub mod records;
 pub mod scoring;
 pub mod service;
+pub mod standalone;
 pub mod store;
 pub mod watch;
-pub mod standalone;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -22,12 +22,12 @@ pub mod owners;
 pub mod pbn;
 pub mod render;
 pub mod setup;
+pub mod standalone;
 pub mod starting;
 pub mod store;
 pub mod stored;
 pub mod translate;
 pub mod watch;
-pub mod standalone;
 
 use std::sync::Arc;
 

@@ -39,9 +39,9 @@ pub mod entity;
 pub mod grpc;
 pub mod journal;
 pub mod signin;
+pub mod standalone;
 pub mod state;
 pub mod store;
-pub mod standalone;
 
 use std::sync::Arc;
 

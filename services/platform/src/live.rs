@@ -30,7 +30,6 @@ mod redis_store;
 
 pub use redis_store::RedisStore;
 
-
 /// A value and its version.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Versioned {

@@ -22,9 +22,9 @@ pub mod grpc;
 pub mod live;
 pub mod pad;
 pub mod session;
+pub mod standalone;
 pub mod store;
 pub mod time;
-pub mod standalone;
 
 use std::time::Duration;
 

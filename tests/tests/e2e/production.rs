@@ -65,9 +65,9 @@ async fn play(mut game: GameClient, table_id: String, mut version: u64, steps: s
 
 /// Every table plays `steps` at once; the tables' versions after.
 async fn all_play(game: &GameClient, tables: &[(Lineup, u64)], steps: std::ops::Range<usize>) -> Vec<u64> {
-    let players = tables.iter().map(|(lineup, version)| {
-        tokio::spawn(play(game.clone(), lineup.table_id.clone(), *version, steps.clone()))
-    });
+    let players = tables
+        .iter()
+        .map(|(lineup, version)| tokio::spawn(play(game.clone(), lineup.table_id.clone(), *version, steps.clone())));
     let mut versions = Vec::new();
     for player in players.collect::<Vec<_>>() {
         versions.push(player.await.unwrap());
@@ -172,7 +172,9 @@ async fn processes_over_tls_on_a_redis_cluster_lose_nothing_when_a_master_is_kil
     let answered: Vec<usize> = platform
         .game_logs()
         .iter()
-        .map(|log| log.lines().filter(|line| line.contains("GameService/PlayCard") && line.contains("answered")).count())
+        .map(|log| {
+            log.lines().filter(|line| line.contains("GameService/PlayCard") && line.contains("answered")).count()
+        })
         .collect();
     assert_eq!(answered.len(), 2);
     assert!(answered.iter().all(|cards| *cards > 0), "cards answered by each replica: {answered:?}");

@@ -99,12 +99,15 @@ impl RedisStore {
                 .max_retry_wait(deadline.as_millis().try_into().unwrap_or(u64::MAX))
                 .retry_wait_formula(5, 2);
             if let Some(root_cert) = &root_cert {
-                builder = builder.certs(redis::TlsCertificates { client_tls: None, root_cert: Some(root_cert.clone()) });
+                builder =
+                    builder.certs(redis::TlsCertificates { client_tls: None, root_cert: Some(root_cert.clone()) });
             }
             let cluster = builder.build().map_err(unavailable)?;
             let connection = tokio::time::timeout(deadline, cluster.get_async_connection())
                 .await
-                .map_err(|_| LiveError::Unavailable(format!("{}: no answer within {deadline:?}", crate::app::redact(url))))?
+                .map_err(|_| {
+                    LiveError::Unavailable(format!("{}: no answer within {deadline:?}", crate::app::redact(url)))
+                })?
                 .map_err(unavailable)?;
             (subscribers, Commands::Cluster(connection))
         } else {
@@ -194,7 +197,8 @@ impl RedisStore {
                 Err(e) => failure = Some(e),
             }
         }
-        Err(failure.unwrap_or_else(|| redis::RedisError::from((redis::ErrorKind::InvalidClientConfig, "no Redis named"))))
+        Err(failure
+            .unwrap_or_else(|| redis::RedisError::from((redis::ErrorKind::InvalidClientConfig, "no Redis named"))))
     }
 
     /// Subscribes to `channel` in Redis and feeds `fanout` from it until the subscription ends
@@ -431,7 +435,10 @@ impl LiveStore for RedisStore {
                 let (next, keys): (u64, Vec<String>) = match (&node, &self.connection) {
                     (Some((host, port)), Commands::Cluster(connection)) => {
                         use redis::cluster_routing::{RoutingInfo, SingleNodeRoutingInfo};
-                        let to = RoutingInfo::SingleNode(SingleNodeRoutingInfo::ByAddress { host: host.clone(), port: *port });
+                        let to = RoutingInfo::SingleNode(SingleNodeRoutingInfo::ByAddress {
+                            host: host.clone(),
+                            port: *port,
+                        });
                         let scanned = tokio::time::timeout(self.deadline, connection.clone().route_command(scan, to))
                             .await
                             .map_err(|_| LiveError::Unavailable(format!("SCAN {host}:{port}: no answer")))?
