@@ -63,6 +63,23 @@ async fn play(mut game: GameClient, table_id: String, mut version: u64, steps: s
     version
 }
 
+/// Reads the table through the gateway until its live copy on the cluster is at `version`
+/// (a minute at most: far more than a breaker's cool-down on a loaded machine).
+async fn back_on_the_cluster(game: &mut GameClient, live: &platform::live::RedisStore, table_id: &str, version: u64) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let read = game::GetTableStateRequest { table_id: table_id.to_owned() };
+        let view = game.get_table_state(read).await.unwrap().into_inner().view.unwrap();
+        assert_eq!(view.version, version, "{table_id}");
+        let copy = live.get(&::game::engine::table_key(table_id)).await.ok().flatten();
+        if copy.is_some_and(|copy| copy.version == version) {
+            return;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the live copy of {table_id} never came back");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Every table plays `steps` at once; the tables' versions after.
 async fn all_play(game: &GameClient, tables: &[(Lineup, u64)], steps: std::ops::Range<usize>) -> Vec<u64> {
     let players = tables
@@ -142,14 +159,18 @@ async fn processes_over_tls_on_a_redis_cluster_lose_nothing_when_a_master_is_kil
     let promoted = cluster.failed_over(&live_key, killed).await;
     assert_ne!(promoted, killed);
 
+    // The services come back to the cluster by themselves: a table read brings its live copy,
+    // which missed the writes of the outage, up to the journal.
+    let config = platform::config::RedisConfig { cluster: true, ca_file: Some(ca.ca_file()), ..Default::default() };
+    let live = platform::live::RedisStore::connect_with(&cluster.urls(), &prefix, &config).await.unwrap();
+    for (lineup, version) in &tables {
+        back_on_the_cluster(&mut game, &live, &lineup.table_id, *version).await;
+    }
+
     // The rest of each deal, on the cluster as it is now.
     let finals = all_play(&game, &tables, half..one_suit_deal::ACTIONS).await;
 
-    // The services went back to the cluster: each table's live copy there moved on after the
-    // failover (written on the promoted master, or rebuilt from the journal where it had missed
-    // the last writes), up to the table's version at most.
-    let config = platform::config::RedisConfig { cluster: true, ca_file: Some(ca.ca_file()), ..Default::default() };
-    let live = platform::live::RedisStore::connect_with(&cluster.urls(), &prefix, &config).await.unwrap();
+    // Its live copy moved on with the deal, on the promoted master too.
     for (((lineup, _), version), before) in tables.iter().zip(&finals).zip(&during_failover) {
         let copy = live.get(&::game::engine::table_key(&lineup.table_id)).await.unwrap();
         let copied = copy.map_or(0, |copy| copy.version);
