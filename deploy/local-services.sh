@@ -18,7 +18,9 @@ wait_for() { # description, command...
 # (for buf and the TypeScript client). Elsewhere a missing tool is only named.
 need=()
 command -v pg_ctlcluster >/dev/null || need+=(postgresql)
-command -v redis-server >/dev/null || need+=(redis-server redis-tools)
+command -v redis-server >/dev/null || need+=(redis-server)
+# redis-cli makes the Redis Cluster of the production e2e test (`--cluster create`).
+command -v redis-cli >/dev/null || need+=(redis-tools)
 command -v curl >/dev/null || need+=(curl)
 python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 command -v npm >/dev/null || need+=(npm)
