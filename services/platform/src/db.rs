@@ -10,6 +10,9 @@
 //!   once (UNAVAILABLE) for a cool-down, then one call probes it. A probe also runs every
 //!   `probe_interval` ([`Db::probe`]), so the breaker, and the health status that follows it
 //!   ([`Db::dependency`]), learn that the database went away or came back even while no calls come.
+//!   A wait for a connection that runs out while the database answers other calls is a pool
+//!   saturated by load, not an outage: that call is UNAVAILABLE, and the breaker stays closed, so
+//!   that a burst costs the calls that waited too long and not a cool-down of refusing them all.
 //! - **One writer at a time on SQLite, waiting its turn.** A deferred SQLite transaction that reads
 //!   and then writes fails at once with SQLITE_BUSY when another writer committed after its read:
 //!   its snapshot is stale, so SQLite does not wait. Every transaction here begins IMMEDIATE
@@ -45,6 +48,11 @@ pub struct Db {
     probe_timeout: Duration,
     probe_interval: Duration,
     group_commit: GroupCommitSettings,
+    /// How long a call may wait for a connection.
+    acquire_timeout: Duration,
+    /// When a call last got its answer, in milliseconds after `since` (see the module docs).
+    answered: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    since: std::time::Instant,
 }
 
 impl std::fmt::Debug for Db {
@@ -76,7 +84,40 @@ impl Db {
             probe_timeout: acquire * 2,
             probe_interval: config.probe_interval(),
             group_commit: config.group_commit(),
+            acquire_timeout: acquire,
+            answered: std::sync::Arc::default(),
+            since: std::time::Instant::now(),
         }
+    }
+
+    /// Now, in milliseconds after `since`.
+    fn now(&self) -> u64 {
+        u64::try_from(self.since.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Marks that the database answered a call just now.
+    fn answered_now(&self) {
+        self.answered.store(self.now(), std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether `error`, of a call that began at `began` (see [`Db::now`]), is a wait for a pooled
+    /// connection that ran out while the database answered: it answered another call during the
+    /// wait or within an acquire timeout before it. The pool was saturated by load, which is no
+    /// outage (see the module docs).
+    fn saturated(&self, error: &DbErr, began: u64) -> bool {
+        use sea_orm::sqlx::Error as Sqlx;
+        let waited = match error {
+            DbErr::ConnectionAcquire(sea_orm::ConnAcquireErr::Timeout) => true,
+            DbErr::Conn(RuntimeErr::SqlxError(e))
+            | DbErr::Exec(RuntimeErr::SqlxError(e))
+            | DbErr::Query(RuntimeErr::SqlxError(e)) => {
+                matches!(e.as_ref(), Sqlx::PoolTimedOut)
+            }
+            _ => false,
+        };
+        let answered = self.answered.load(std::sync::atomic::Ordering::Relaxed);
+        let window = u64::try_from(self.acquire_timeout.as_millis()).unwrap_or(u64::MAX);
+        waited && answered.saturating_add(window) >= began
     }
 
     /// How the services' group commits over this database form their batches.
@@ -103,8 +144,15 @@ impl Db {
     /// there. `call` is lazy: refused, it never touches the pool.
     async fn guarded<T>(&self, call: impl Future<Output = Result<T, DbErr>>) -> Result<T, DbErr> {
         let permit = self.breaker.admit().map_err(|open| DbErr::Conn(RuntimeErr::Internal(open.to_string())))?;
+        let began = self.now();
         let result = call.await;
-        permit.settle(matches!(&result, Err(e) if DbFailure::of(e) == DbFailure::Away));
+        match &result {
+            Ok(_) => {
+                self.answered_now();
+                permit.succeeded();
+            }
+            Err(e) => permit.settle(DbFailure::of(e) == DbFailure::Away && !self.saturated(e, began)),
+        }
         result
     }
 
@@ -112,9 +160,13 @@ impl Db {
     /// over), so that it opens and closes with the database even while no calls come.
     pub async fn probe(&self) {
         let Ok(permit) = self.breaker.admit() else { return };
+        let began = self.now();
         let away = match tokio::time::timeout(self.probe_timeout, self.inner.ping()).await {
-            Ok(Ok(())) => false,
-            Ok(Err(error)) => DbFailure::of(&error) == DbFailure::Away,
+            Ok(Ok(())) => {
+                self.answered_now();
+                false
+            }
+            Ok(Err(error)) => DbFailure::of(&error) == DbFailure::Away && !self.saturated(&error, began),
             Err(_) => true,
         };
         permit.settle(away);
@@ -382,6 +434,30 @@ mod tests {
             tonic::Code::Unavailable,
             "a client is told to come back, not that we failed"
         );
+        db.close().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_pool_saturated_while_the_database_answers_opens_no_breaker_one_that_stopped_does() {
+        let file = TempSqlite::new();
+        let config = DatabaseConfig { sqlite_busy_timeout_ms: 100, ..Default::default() };
+        let db = connect_with(&file.url(), &config).await.unwrap();
+        db.execute_unprepared("SELECT 1").await.unwrap();
+        // Every pooled connection taken, as a burst of calls takes them.
+        let pool = db.connection().get_sqlite_connection_pool();
+        let mut held = Vec::new();
+        for _ in 0..pool.options().get_max_connections() {
+            held.push(pool.acquire().await.unwrap());
+        }
+        let waited = db.execute_unprepared("SELECT 1").await.unwrap_err();
+        assert_eq!(DbFailure::of(&waited), DbFailure::Away, "a timed-out wait looks like an outage: {waited}");
+        assert!(db.breaker().is_closed(), "the database answered moments ago: the pool is busy, not away");
+        // Nothing answered for longer than a wait may last: the connections are stuck on a
+        // database that stopped answering, and that is an outage.
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        db.execute_unprepared("SELECT 1").await.unwrap_err();
+        assert!(!db.breaker().is_closed(), "nothing answered since well before the wait: away");
+        drop(held);
         db.close().await.unwrap();
     }
 
