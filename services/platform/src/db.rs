@@ -284,7 +284,7 @@ pub async fn connect(url: &str) -> Result<Db, DbErr> {
 pub async fn connect_with(url: &str, config: &DatabaseConfig) -> Result<Db, DbErr> {
     let sqlite = url.starts_with("sqlite:");
     let mut options = ConnectOptions::new(url.to_owned());
-    options.max_connections(if sqlite { 4 } else { 16 }).min_connections(1).sqlx_logging(false);
+    options.max_connections(config.max_connections.max(1)).min_connections(1).sqlx_logging(false);
     // A pooled connection is pinged before use only once it has sat idle (where a restarted or
     // dropped database shows): a ping on every acquire is one more round trip for every
     // transaction of a busy pool. A connection that dies in use fails its call, which the breaker

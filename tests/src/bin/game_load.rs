@@ -212,14 +212,37 @@ async fn main() -> anyhow::Result<()> {
         args.tables, args.in_flight, connections, args.seconds
     );
     let baseline = if args.no_baseline { None } else { Some(bare_tonic(args.in_flight, connections, window).await?) };
+    let cpu_before = own_cpu_seconds();
     let mut game = play(&tables, args.in_flight, window).await;
+    let cpu = own_cpu_seconds().zip(cpu_before).map(|(after, before)| after - before);
     println!();
     let bare = baseline.map(|mut b| b.report("bare tonic (health check)"));
+    let actions = game.latencies.len();
     let ours = game.report("game actions (start/call/card)");
     if let Some(bare) = bare {
         println!("game actions: {:.1}% of bare tonic's rate", 100.0 * ours / bare);
     }
+    // What the load itself costs the machine: on a machine shared with the server, Postgres and
+    // Redis, it bounds the rate as they do (deploy/bench-game.sh adds them up).
+    if let Some(cpu) = cpu.filter(|_| actions > 0) {
+        println!("load generator CPU per game action: {:.3} ms", cpu * 1000.0 / actions as f64);
+    }
     Ok(())
+}
+
+/// This process's CPU time (user and system) so far, in seconds, where Linux reports it.
+fn own_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (which may hold spaces, within parentheses): utime and
+    // stime are the 12th and 13th, in clock ticks.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    let per_second: f64 = std::process::Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|output| String::from_utf8(output.stdout).ok()?.trim().parse().ok())?;
+    Some(ticks / per_second)
 }
 
 /// Each of `in_flight` workers takes the next table that is free and sends its next action.
