@@ -348,11 +348,11 @@ pub struct DatabaseConfig {
     pub cool_down_ms: u64,
     /// Milliseconds between the pings that decide the health status while no calls come.
     pub probe_interval_ms: u64,
-    /// Connections the pool holds at most, on either database. On SQLite they must outnumber
-    /// the writers that may queue for the file's one write lock at once (every runtime's group
-    /// commit writers and every outbox worker of the club): with four, a club playing 64 tables
-    /// left calls waiting out the busy timeout for a connection.
-    pub max_connections: u32,
+    /// Connections the pool holds at most. Unset: 16 on Postgres (keep every pod's under the
+    /// server's `max_connections`), 64 on SQLite, where under load the calls in flight came to
+    /// hold every connection while others waited out the busy timeout for one: with four at 32
+    /// tables, with 16 now and then at 64, with 64 not (docs/failures.md, "SQLite").
+    pub max_connections: Option<u32>,
     /// Group commit: writers each service runs side by side, one transaction (or statement) at
     /// a time each ([`crate::commit`]).
     pub group_commit_writers: usize,
@@ -372,7 +372,7 @@ impl Default for DatabaseConfig {
             sqlite_busy_timeout_ms: 5_000,
             cool_down_ms: 1_000,
             probe_interval_ms: 1_000,
-            max_connections: 16,
+            max_connections: None,
             group_commit_writers: 2,
             group_commit_max_batch: 128,
             migrate_on_start: true,

@@ -284,7 +284,8 @@ pub async fn connect(url: &str) -> Result<Db, DbErr> {
 pub async fn connect_with(url: &str, config: &DatabaseConfig) -> Result<Db, DbErr> {
     let sqlite = url.starts_with("sqlite:");
     let mut options = ConnectOptions::new(url.to_owned());
-    options.max_connections(config.max_connections.max(1)).min_connections(1).sqlx_logging(false);
+    let max_connections = config.max_connections.unwrap_or(if sqlite { 64 } else { 16 }).max(1);
+    options.max_connections(max_connections).min_connections(1).sqlx_logging(false);
     // A pooled connection is pinged before use only once it has sat idle (where a restarted or
     // dropped database shows): a ping on every acquire is one more round trip for every
     // transaction of a busy pool. A connection that dies in use fails its call, which the breaker
@@ -440,21 +441,23 @@ mod tests {
     #[tokio::test]
     async fn a_pool_saturated_while_the_database_answers_opens_no_breaker_one_that_stopped_does() {
         let file = TempSqlite::new();
-        let config = DatabaseConfig { sqlite_busy_timeout_ms: 100, ..Default::default() };
+        let config = DatabaseConfig { sqlite_busy_timeout_ms: 300, max_connections: Some(4), ..Default::default() };
         let db = connect_with(&file.url(), &config).await.unwrap();
-        db.execute_unprepared("SELECT 1").await.unwrap();
-        // Every pooled connection taken, as a burst of calls takes them.
+        // Every pooled connection but one taken, as a burst of calls takes them; the last one
+        // answers a call, then is taken too.
         let pool = db.connection().get_sqlite_connection_pool();
         let mut held = Vec::new();
-        for _ in 0..pool.options().get_max_connections() {
+        for _ in 1..pool.options().get_max_connections() {
             held.push(pool.acquire().await.unwrap());
         }
+        db.execute_unprepared("SELECT 1").await.unwrap();
+        held.push(pool.acquire().await.unwrap());
         let waited = db.execute_unprepared("SELECT 1").await.unwrap_err();
         assert_eq!(DbFailure::of(&waited), DbFailure::Away, "a timed-out wait looks like an outage: {waited}");
         assert!(db.breaker().is_closed(), "the database answered moments ago: the pool is busy, not away");
         // Nothing answered for longer than a wait may last: the connections are stuck on a
         // database that stopped answering, and that is an outage.
-        tokio::time::sleep(Duration::from_millis(150)).await;
+        tokio::time::sleep(Duration::from_millis(400)).await;
         db.execute_unprepared("SELECT 1").await.unwrap_err();
         assert!(!db.breaker().is_closed(), "nothing answered since well before the wait: away");
         drop(held);
