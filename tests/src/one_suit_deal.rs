@@ -12,6 +12,18 @@ use crate::GameClient;
 /// The hands, as a PBN Deal tag.
 pub const HANDS: &str = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432";
 
+/// The start of `lineup`'s first deal with these hands, recorded from a table's own cards, at a
+/// table nobody has used yet.
+pub fn first_start(lineup: &crate::lineup::Lineup) -> game::StartDealRequest {
+    game::StartDealRequest {
+        table_id: lineup.table_id.clone(),
+        expected_version: 0,
+        idempotency_key: uuid::Uuid::new_v4().to_string(),
+        setup: Some(lineup.first_deal(game::PlayMode::Recorded, false)),
+        hands: Some(game::start_deal_request::Hands::DealPbn(HANDS.to_owned())),
+    }
+}
+
 /// The seats in the order `dealer` counts them.
 pub const SEATS: [pb::Seat; 4] = [pb::Seat::North, pb::Seat::East, pb::Seat::South, pb::Seat::West];
 

@@ -132,14 +132,8 @@ async fn processes_over_tls_on_a_redis_cluster_lose_nothing_when_a_master_is_kil
     let mut tables = Vec::new();
     for table in 0..TABLES {
         let lineup = Lineup::start(&mut desk, &mut pads, pb::TableKind::Rubber, &format!("cluster-{table}")).await;
-        let start = game::StartDealRequest {
-            table_id: lineup.table_id.clone(),
-            expected_version: 0,
-            idempotency_key: uuid::Uuid::new_v4().to_string(),
-            setup: Some(lineup.first_deal(game::PlayMode::Recorded, false)),
-            hands: Some(game::start_deal_request::Hands::DealPbn(one_suit_deal::HANDS.to_owned())),
-        };
-        let version = game.start_deal(start).await.unwrap().into_inner().view.unwrap().version;
+        let version =
+            game.start_deal(one_suit_deal::first_start(&lineup)).await.unwrap().into_inner().view.unwrap().version;
         tables.push((lineup, version));
     }
 

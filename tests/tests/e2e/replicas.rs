@@ -156,14 +156,8 @@ async fn plays_on_when_a_replica_stops(app: &mut TestApp) {
     let (mut desk, mut pads) = app.desk_clients();
     let lineup = Lineup::start(&mut desk, &mut pads, pb::TableKind::Rubber, "replicas").await;
     let mut game = app.game("front-desk", &[Role::Desk]);
-    let start = game::StartDealRequest {
-        table_id: lineup.table_id.clone(),
-        expected_version: 0,
-        idempotency_key: uuid::Uuid::new_v4().to_string(),
-        setup: Some(lineup.first_deal(game::PlayMode::Recorded, false)),
-        hands: Some(game::start_deal_request::Hands::DealPbn(one_suit_deal::HANDS.to_owned())),
-    };
-    let mut version = game.start_deal(start).await.unwrap().into_inner().view.unwrap().version;
+    let mut version =
+        game.start_deal(one_suit_deal::first_start(&lineup)).await.unwrap().into_inner().view.unwrap().version;
     // Both replicas serve the table: the gateway spreads the calls over them.
     for step in 0..4 {
         version = act(&mut game, &lineup.table_id, version, &uuid::Uuid::new_v4().to_string(), step).await.unwrap();
