@@ -6,17 +6,11 @@ use anyhow::Context;
 
 /// Runs `bridge-appeals` (see the module docs).
 pub async fn run() -> anyhow::Result<()> {
-    let config = platform::config::load::<crate::Settings>("appeals")?;
-    let _telemetry = platform::telemetry::init("bridge-appeals", &config.platform.telemetry)?;
-    let resources = platform::app::Resources::start(&config.platform, "appeals").await.context("appeals resources")?;
-    let peers = platform::app::Peers::from_endpoints(
-        &config.platform.endpoints,
-        &resources.peer_tls,
-        resources.peer_interceptor.clone(),
-    )
-    .context("peer endpoints")?;
-    let service = crate::service(&resources, &config.service, &peers).await.context("appeals service")?;
-    let server = resources.server().add_service(service).serve(config.platform.listen).await?;
+    // Held to the end: it keeps telemetry installed.
+    let started = platform::app::Standalone::<crate::Settings>::start("appeals", "bridge-appeals").await?;
+    let service =
+        crate::service(&started.resources, &started.config.service, &started.peers).await.context("appeals service")?;
+    let server = started.resources.server().add_service(service).serve(started.config.platform.listen).await?;
     tracing::info!(address = %server.local_addr(), "bridge-appeals serving");
     server.wait().await?;
     Ok(())

@@ -2,23 +2,19 @@
 //! chart): loads the configuration, starts telemetry and the service, and serves until SIGTERM
 //! or ctrl-c. The e2e tests run it as a process of its own too.
 
-use anyhow::Context;
-
 /// Runs `bridge-membership` (see the module docs).
 pub async fn run() -> anyhow::Result<()> {
-    let config = platform::config::load::<crate::Settings>("membership")?;
-    let _telemetry = platform::telemetry::init("bridge-membership", &config.platform.telemetry)?;
-    let resources = platform::app::Resources::start(&config.platform, "membership")
-        .await
-        .context("bridge-membership did not start")?;
-    let peers = platform::app::Peers::from_endpoints(
-        &config.platform.endpoints,
-        &resources.peer_tls,
-        resources.peer_interceptor.clone(),
-    )?;
-    let service = crate::service(&resources, &config.service, &peers).await?;
-    let (sign_in, first) = crate::sign_in_service(&resources, &config.service).await?;
-    let server = resources.server().add_service(service).add_service(sign_in).serve(config.platform.listen).await?;
+    // Held to the end: it keeps telemetry installed.
+    let started = platform::app::Standalone::<crate::Settings>::start("membership", "bridge-membership").await?;
+    let service = crate::service(&started.resources, &started.config.service, &started.peers).await?;
+    let (sign_in, first) = crate::sign_in_service(&started.resources, &started.config.service).await?;
+    let server = started
+        .resources
+        .server()
+        .add_service(service)
+        .add_service(sign_in)
+        .serve(started.config.platform.listen)
+        .await?;
     println!("bridge-membership is serving on {}", server.local_addr());
     if let Some(first) = first {
         // Shown once, in this start's log: the password is kept only as its hash.

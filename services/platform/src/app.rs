@@ -401,3 +401,31 @@ impl Peers {
         self.peer("appeals", &self.appeals)
     }
 }
+
+/// What a service's own binary (one Deployment of the chart) starts before its service: the
+/// service's configuration (file and environment), telemetry under the binary's name, its storage
+/// and its peers at `endpoints`. The telemetry stays installed while this value lives.
+pub struct Standalone<S> {
+    /// The configuration, shared part and the service's own.
+    pub config: crate::config::Config<S>,
+    /// Storage, keys and the server builder.
+    pub resources: Resources,
+    /// The other services, where the configuration says they are.
+    pub peers: Peers,
+    _telemetry: crate::telemetry::TelemetryGuard,
+}
+
+impl<S: serde::de::DeserializeOwned + serde::Serialize + Default> Standalone<S> {
+    /// Starts `service` as the binary `binary` does, up to building its gRPC service.
+    pub async fn start(service: &str, binary: &str) -> anyhow::Result<Standalone<S>> {
+        use anyhow::Context as _;
+        let config = crate::config::load::<S>(service)?;
+        let telemetry = crate::telemetry::init(binary, &config.platform.telemetry)?;
+        let resources =
+            Resources::start(&config.platform, service).await.with_context(|| format!("{binary} did not start"))?;
+        let peers =
+            Peers::from_endpoints(&config.platform.endpoints, &resources.peer_tls, resources.peer_interceptor.clone())
+                .context("peer endpoints")?;
+        Ok(Standalone { config, resources, peers, _telemetry: telemetry })
+    }
+}
